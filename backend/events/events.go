@@ -1,0 +1,18 @@
+// Package events names the events the backend sends to the UI. The frontend
+// mirrors this list in frontend/src/lib/events.ts; names are domain:verb.
+package events
+
+const (
+	// IndexProgress carries index.Progress {done, total, current} while papers are read.
+	IndexProgress = "index:progress"
+	// IndexDone carries {papers, pages, errors, seconds} when a sync ends.
+	IndexDone = "index:done"
+	// LibraryChanged tells the UI to reload the library list.
+	LibraryChanged = "library:changed"
+	// WatchStatus carries {mode, notice} when the watcher starts or falls back to rescans.
+	WatchStatus = "watch:status"
+)
+
+// Emitter sends one event to the UI. The desktop app passes Wails'
+// EventsEmit; tests and the command line pass their own.
+type Emitter func(name string, payload any)

@@ -1,0 +1,198 @@
+package index_test
+
+import (
+	"context"
+	"encoding/csv"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+const corpusDir = "../../../shared/corpus"
+
+// manifestRow is one row of the corpus manifest.
+type manifestRow struct {
+	File, Title, OwnArxiv, OwnDOI, Layout, TextExtracts string
+	Pages                                               int
+}
+
+func manifest(t testing.TB) []manifestRow {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpusDir, "manifest.csv"))
+	if err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	var out []manifestRow
+	for _, r := range recs[1:] {
+		pages, _ := strconv.Atoi(r[col["pages"]])
+		out = append(out, manifestRow{File: r[col["file"]], Title: r[col["title"]], OwnArxiv: r[col["own_arxiv_id"]],
+			OwnDOI: r[col["own_doi_first_page"]], Layout: r[col["layout"]], TextExtracts: r[col["text_extracts"]], Pages: pages})
+	}
+	return out
+}
+
+// refOf is the paper ref a corpus file gets in a test vault.
+func refOf(file string) string { return "papers/" + strings.TrimSuffix(file, ".pdf") }
+
+// makeVault lays the corpus files out as a vault in a new temp dir: one paper
+// folder per PDF, copied so that tests may change them.
+func makeVault(t testing.TB, files []string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, f := range files {
+		dir := filepath.Join(root, filepath.FromSlash(refOf(f)))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		copyFile(t, filepath.Join(corpusDir, f), filepath.Join(dir, f))
+	}
+	return root
+}
+
+func copyFile(t testing.TB, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var (
+	extractorOnce sync.Once
+	extractor     *pdf.Extractor
+)
+
+// sharedExtractor starts one wasm pool for the whole test binary.
+func sharedExtractor() *pdf.Extractor {
+	extractorOnce.Do(func() { extractor = pdf.NewExtractor(pdf.Options{Workers: 2}) })
+	return extractor
+}
+
+// countingExtractor counts the PDFs it is asked to read.
+type countingExtractor struct {
+	mu    sync.Mutex
+	paths []string
+	inner index.Extractor
+}
+
+func (c *countingExtractor) Extract(ctx context.Context, path string) (*pdf.Document, error) {
+	c.mu.Lock()
+	c.paths = append(c.paths, filepath.Base(path))
+	c.mu.Unlock()
+	return c.inner.Extract(ctx, path)
+}
+
+func (c *countingExtractor) take() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.paths
+	c.paths = nil
+	return p
+}
+
+// syncVault scans root and syncs it into its index with ex.
+func syncVault(t testing.TB, db *index.DB, ex index.Extractor, root string) index.Stats {
+	t.Helper()
+	snap, err := vault.Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	st, err := index.NewIndexer(db, ex, index.SyncOptions{Workers: 2}).Sync(ctx, snap)
+	if err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	return st
+}
+
+func openDB(t testing.TB, root string) *index.DB {
+	t.Helper()
+	db, err := index.Open(index.Path(root), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+var (
+	corpusOnce  sync.Once
+	corpusRoot  string
+	corpusStats index.Stats
+	corpusDB    *index.DB
+)
+
+// indexedCorpus indexes the whole corpus once per test binary.
+func indexedCorpus(t *testing.T) (string, *index.DB, index.Stats) {
+	rows := manifest(t)
+	corpusOnce.Do(func() {
+		var files []string
+		for _, r := range rows {
+			files = append(files, r.File)
+		}
+		dir, err := os.MkdirTemp("", "agentero-corpus-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		corpusRoot = dir
+		for _, f := range files {
+			d := filepath.Join(dir, filepath.FromSlash(refOf(f)))
+			os.MkdirAll(d, 0o755)
+			copyFile(t, filepath.Join(corpusDir, f), filepath.Join(d, f))
+		}
+		db, err := index.Open(index.Path(dir), index.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		corpusDB = db
+		corpusStats = syncVault(t, db, sharedExtractor(), dir)
+	})
+	if corpusDB == nil {
+		t.Fatal("corpus index failed to build")
+	}
+	return corpusRoot, corpusDB, corpusStats
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if corpusDB != nil {
+		corpusDB.Close()
+	}
+	if corpusRoot != "" {
+		os.RemoveAll(corpusRoot)
+	}
+	if extractor != nil {
+		extractor.Close()
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,334 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/vault"
+	"golang.org/x/sync/errgroup"
+)
+
+// Extractor turns a PDF file into pages. *pdf.Extractor is the real one.
+type Extractor interface {
+	Extract(ctx context.Context, path string) (*pdf.Document, error)
+}
+
+// Progress reports extraction progress: Done of Total papers, Current the
+// ref being extracted.
+type Progress struct {
+	Done    int    `json:"done"`
+	Total   int    `json:"total"`
+	Current string `json:"current"`
+}
+
+// PaperError is a paper that could not be read, and why.
+type PaperError struct {
+	Ref   string `json:"ref"`
+	Error string `json:"error"`
+}
+
+// Stats summarises one Sync.
+type Stats struct {
+	Papers       int          `json:"papers"`
+	Pages        int          `json:"pages"`
+	Extracted    int          `json:"extracted"` // papers whose PDF was read in this sync
+	Removed      int          `json:"removed"`
+	NoTextPapers []string     `json:"noTextPapers"`
+	Errors       []PaperError `json:"errors"`
+	Seconds      float64      `json:"seconds"`
+}
+
+// SyncOptions tunes an Indexer. Zero values mean defaults.
+type SyncOptions struct {
+	Workers  int             // parallel extractions; 0 = 2
+	Progress func(Progress)  // called from the syncing goroutine; nil = none
+	Logger   *slog.Logger    // nil = discard
+	Now      func() time.Time
+}
+
+// Indexer brings a DB in line with a vault. Sync calls are serialised.
+type Indexer struct {
+	db   *DB
+	ex   Extractor
+	opts SyncOptions
+	mu   sync.Mutex
+}
+
+// NewIndexer returns an Indexer writing to db with extractor ex.
+func NewIndexer(db *DB, ex Extractor, opts SyncOptions) *Indexer {
+	if opts.Workers <= 0 {
+		opts.Workers = 2
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Progress == nil {
+		opts.Progress = func(Progress) {}
+	}
+	return &Indexer{db: db, ex: ex, opts: opts}
+}
+
+// known is what the index remembers of a paper, to decide whether to re-read it.
+type known struct {
+	id                         int64
+	ref, pdfPath, sha, status  string
+	size, mtime                int64
+	version                    int
+	metaPath                   string
+	metaSize, metaMtime        int64
+	extracted                  string
+}
+
+type job struct {
+	p   vault.Paper
+	old *known // the row under the same ref, if any
+}
+
+type result struct {
+	job
+	sha   string
+	moved *known // an unchanged file that moved here from a removed ref
+	touch bool   // same content as before: only size/mtime change
+	doc   *pdf.Document
+	err   error
+}
+
+// Sync indexes what changed in snap since the last sync: new and changed
+// PDFs are extracted (unchanged ones never are), moved folders keep their
+// pages, removed papers and files leave the index. A paper that cannot be
+// read is recorded with its error; it never stops the sync.
+func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	start := ix.opts.Now()
+	rows, err := ix.db.known(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	var jobs []job
+	var stats Stats
+	seen := map[string]bool{}
+	for _, p := range snap.Papers {
+		seen[p.Ref] = true
+		old, ok := rows[p.Ref]
+		if ok && old.pdfPath == p.PDF && old.size == p.Size && old.mtime == p.ModTime.UnixNano() &&
+			old.version == pdf.ExtractorVersion && old.status != StatusPending {
+			if old.metaPath != p.Metadata || old.metaSize != p.MetaSize || old.metaMtime != p.MetaMod.UnixNano() {
+				if err := ix.db.updateMetadata(ctx, snap.Root, old, p); err != nil {
+					return stats, err
+				}
+			}
+			continue
+		}
+		jobs = append(jobs, job{p: p, old: rows[p.Ref]})
+	}
+	removed := map[string]*known{} // by sha, for moves
+	var gone []*known
+	for ref, k := range rows {
+		if !seen[ref] {
+			gone = append(gone, k)
+			if k.sha != "" && k.version == pdf.ExtractorVersion && k.status != StatusPending {
+				removed[k.sha] = k
+			}
+		}
+	}
+	if err := ix.db.insertPending(ctx, snap.Root, jobs); err != nil {
+		return stats, err
+	}
+	if err := ix.run(ctx, snap.Root, jobs, removed, &stats); err != nil {
+		return stats, err
+	}
+	for _, k := range gone {
+		if k.id == 0 { // claimed by a move
+			continue
+		}
+		if _, err := ix.db.sql.ExecContext(ctx, `DELETE FROM papers WHERE id = ?`, k.id); err != nil {
+			return stats, fmt.Errorf("remove %s: %w", k.ref, err)
+		}
+		stats.Removed++
+	}
+	if err := ix.syncFiles(ctx, snap); err != nil {
+		return stats, err
+	}
+	if err := ix.db.summarise(ctx, &stats); err != nil {
+		return stats, err
+	}
+	stats.Seconds = ix.opts.Now().Sub(start).Seconds()
+	return stats, nil
+}
+
+// run extracts the jobs on Workers goroutines and writes each result from
+// this goroutine, so that writes are serial and progress is ordered.
+func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map[string]*known, stats *Stats) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	var claimMu sync.Mutex
+	claim := func(sha string) *known {
+		claimMu.Lock()
+		defer claimMu.Unlock()
+		k := removed[sha]
+		if k == nil {
+			return nil
+		}
+		delete(removed, sha)
+		moved := *k
+		k.id = 0 // the old row now belongs to the new ref
+		return &moved
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	in := make(chan job)
+	out := make(chan result, ix.opts.Workers)
+	g.Go(func() error {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	var workers sync.WaitGroup
+	for range ix.opts.Workers {
+		workers.Add(1)
+		g.Go(func() error {
+			defer workers.Done()
+			for j := range in {
+				r := ix.read(gctx, root, j, claim)
+				select {
+				case out <- r:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	go func() { workers.Wait(); close(out) }()
+	done := 0
+	ix.opts.Progress(Progress{Done: 0, Total: len(jobs)})
+	var writeErr error
+	for r := range out {
+		if writeErr != nil {
+			continue // drain so the workers can finish
+		}
+		if err := ix.db.write(ctx, root, r, ix.opts.Now()); err != nil {
+			writeErr = fmt.Errorf("index %s: %w", r.p.Ref, err)
+			continue
+		}
+		if r.doc != nil || r.err != nil {
+			stats.Extracted++
+		}
+		done++
+		ix.opts.Progress(Progress{Done: done, Total: len(jobs), Current: r.p.Ref})
+	}
+	if err := g.Wait(); err != nil && writeErr == nil {
+		return err
+	}
+	return writeErr
+}
+
+// read hashes a job's PDF and extracts it unless its content is already
+// indexed (under the same ref, or under a ref that disappeared: a move).
+func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(string) *known) result {
+	r := result{job: j}
+	abs := filepath.Join(root, filepath.FromSlash(j.p.PDF))
+	if j.p.Size == 0 {
+		r.err = errors.New("empty file (0 bytes)")
+		return r
+	}
+	sha, err := hashFile(abs)
+	if err != nil {
+		r.err = fmt.Errorf("cannot read the file: %w", errors.Unwrap(err))
+		if errors.Unwrap(err) == nil {
+			r.err = err
+		}
+		return r
+	}
+	r.sha = sha
+	if j.old != nil && j.old.sha == sha && j.old.version == pdf.ExtractorVersion && j.old.status != StatusPending {
+		r.touch = true
+		return r
+	}
+	if m := claim(sha); m != nil {
+		r.moved = m
+		return r
+	}
+	start := time.Now()
+	doc, err := ix.ex.Extract(ctx, abs)
+	if err != nil {
+		r.err = err
+		ix.opts.Logger.Info("extract failed", "ref", j.p.Ref, "err", err)
+		return r
+	}
+	ix.opts.Logger.Debug("extracted", "ref", j.p.Ref, "pages", len(doc.Pages), "took", time.Since(start))
+	r.doc = doc
+	return r
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// userError turns an extraction error into the sentence the library shows.
+func userError(err error) string {
+	switch {
+	case errors.Is(err, pdf.ErrEncrypted):
+		return "encrypted: the PDF needs a password to open"
+	case errors.Is(err, pdf.ErrTimeout):
+		return "reading the PDF took too long and was stopped"
+	case errors.Is(err, pdf.ErrDamaged):
+		return "damaged or not a PDF"
+	case errors.Is(err, context.Canceled):
+		return "indexing was cancelled"
+	}
+	return err.Error()
+}
+
+func readMetadata(root string, p vault.Paper) (vault.Metadata, string) {
+	if p.Metadata == "" {
+		return vault.Metadata{}, ""
+	}
+	m, err := vault.ReadMetadata(filepath.Join(root, filepath.FromSlash(p.Metadata)))
+	if err != nil {
+		return vault.Metadata{}, "metadata.json ignored: " + strings.TrimPrefix(err.Error(), "parse metadata.json: ")
+	}
+	return m, ""
+}
+
+func metadataJSON(m vault.Metadata) string {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+var _ = sql.ErrNoRows

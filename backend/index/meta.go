@@ -1,0 +1,180 @@
+package index
+
+import (
+	"path"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/agentero/agentero/backend/ident"
+	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// extracted is what a PDF says about itself. It is stored with the paper so
+// that an edited metadata.json re-derives the metadata without re-extraction.
+type extracted struct {
+	InfoTitle   string   `json:"infoTitle,omitempty"`
+	InfoAuthors []string `json:"infoAuthors,omitempty"`
+	HeadTitle   string   `json:"headTitle,omitempty"`
+	DOI         string   `json:"doi,omitempty"`
+	ArxivID     string   `json:"arxivId,omitempty"`
+	Year        int      `json:"year,omitempty"`
+}
+
+// fromDocument reads identifiers and title candidates from the PDF's Info/XMP
+// and its first page.
+func fromDocument(doc *pdf.Document) extracted {
+	var x extracted
+	if saneTitle(doc.Info.Title) {
+		x.InfoTitle = cleanSpace(doc.Info.Title)
+	}
+	if a := strings.TrimSpace(doc.Info.Author); a != "" && !strings.ContainsAny(a, "\\/") {
+		x.InfoAuthors = vault.SplitAuthors(a)
+	}
+	x.HeadTitle = headTitle(doc.FirstPageLines)
+	first := ""
+	if len(doc.Pages) > 0 {
+		first = doc.Pages[0].Text
+	}
+	x.DOI = ident.NormalizeDOI(doc.Info.DOI)
+	if x.DOI == "" {
+		x.DOI = ident.FindDOI(first)
+	}
+	x.ArxivID = ident.FindArxiv(first)
+	if x.ArxivID == "" {
+		x.ArxivID = ident.ArxivFromDOI(x.DOI)
+	}
+	x.Year = ident.ArxivYear(x.ArxivID)
+	if x.Year == 0 {
+		x.Year = copyrightYear(first)
+	}
+	return x
+}
+
+// derived is the metadata the library shows, merged from metadata.json, the
+// PDF's Info/XMP and its first page, in that order (SPEC §1).
+type derived struct {
+	Title, TitleSource string
+	Authors            []string
+	Year               int
+	DOI, ArxivID       string
+	Abstract           string
+}
+
+func derive(ref string, m vault.Metadata, x extracted) derived {
+	d := derived{Authors: m.Authors, Year: m.Year, Abstract: m.Abstract}
+	switch {
+	case m.Title != "":
+		d.Title, d.TitleSource = cleanSpace(m.Title), "metadata.json"
+	case x.InfoTitle != "":
+		d.Title, d.TitleSource = x.InfoTitle, "pdf-info"
+	case x.HeadTitle != "":
+		d.Title, d.TitleSource = x.HeadTitle, "first-page"
+	default:
+		d.Title, d.TitleSource = folderTitle(ref), "folder"
+	}
+	if len(d.Authors) == 0 {
+		d.Authors = x.InfoAuthors
+	}
+	if d.Authors == nil {
+		d.Authors = []string{}
+	}
+	d.DOI = ident.NormalizeDOI(m.DOI)
+	if d.DOI == "" {
+		d.DOI = x.DOI
+	}
+	d.ArxivID = ident.NormalizeArxiv(m.ArxivID)
+	if d.ArxivID == "" {
+		d.ArxivID = ident.ArxivFromDOI(d.DOI)
+	}
+	if d.ArxivID == "" {
+		d.ArxivID = x.ArxivID
+	}
+	if d.Year == 0 {
+		d.Year = x.Year
+	}
+	return d
+}
+
+var junkTitle = regexp.MustCompile(`(?i)(^untitled|microsoft word|\.(pdf|docx?|dvi|tex|ps|indd)$|^doi:|^arxiv:|^\d+$|^paper\d*$|^document\d*$|^slide)`)
+
+// saneTitle rejects Info titles that name a file or a template instead of
+// the paper.
+func saneTitle(t string) bool {
+	t = cleanSpace(t)
+	letters := 0
+	for _, r := range t {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 4 && len(t) <= 400 && !junkTitle.MatchString(t)
+}
+
+var notHeading = regexp.MustCompile(`(?i)(arxiv:|^preprint|journal of|proceedings|volume \d|vol\. \d|^doi|https?://|@|©|copyright|^\d+$|^page \d)`)
+
+// headTitle picks the title from page 1: the lines set in the largest font
+// among the first lines of the page, joined when the title wraps.
+func headTitle(lines []pdf.Line) string {
+	if len(lines) > 40 {
+		lines = lines[:40]
+	}
+	best := 0.0
+	for _, l := range lines {
+		if headingLike(l.Text) && l.Size > best {
+			best = l.Size
+		}
+	}
+	if best == 0 {
+		return ""
+	}
+	var parts []string
+	for i, l := range lines {
+		if l.Size >= best-0.6 && headingLike(l.Text) {
+			parts = append(parts, strings.TrimSpace(l.Text))
+			// take the following wrapped lines of the same size, then stop
+			for _, n := range lines[i+1:] {
+				if n.Size < best-0.6 || !headingLike(n.Text) || len(parts) >= 4 {
+					break
+				}
+				parts = append(parts, strings.TrimSpace(n.Text))
+			}
+			break
+		}
+	}
+	t := cleanSpace(strings.Join(parts, " "))
+	t = strings.ReplaceAll(t, "- ", "-")
+	if len(t) > 300 {
+		return ""
+	}
+	return t
+}
+
+func headingLike(s string) bool {
+	s = strings.TrimSpace(s)
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 3 && len(s) <= 200 && !notHeading.MatchString(s)
+}
+
+var copyrightRe = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)
+
+func copyrightYear(text string) int {
+	m := copyrightRe.FindStringSubmatch(text)
+	if m == nil {
+		return 0
+	}
+	return int(m[1][0]-'0')*1000 + int(m[1][1]-'0')*100 + int(m[1][2]-'0')*10 + int(m[1][3]-'0')
+}
+
+func folderTitle(ref string) string {
+	base := path.Base(ref)
+	return strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(base))
+}
+
+func cleanSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

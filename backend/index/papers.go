@@ -1,0 +1,99 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound is returned when a paper or file is not in the index.
+var ErrNotFound = errors.New("not in the index")
+
+// Paper statuses, the "health" the library shows.
+const (
+	StatusPending = "pending" // found, not extracted yet
+	StatusOK      = "ok"      // every page has text
+	StatusPartial = "partial" // some pages have no text layer
+	StatusNoText  = "no-text" // no page has text: a scan without OCR
+	StatusError   = "error"   // could not be read; Error says why
+)
+
+// Paper is one indexed paper with its metadata and index health.
+type Paper struct {
+	Ref         string   `json:"ref"`
+	PDFPath     string   `json:"pdfPath"`
+	Title       string   `json:"title"`
+	TitleSource string   `json:"titleSource"`
+	Authors     []string `json:"authors"`
+	Year        int      `json:"year"`
+	DOI         string   `json:"doi"`
+	ArxivID     string   `json:"arxivId"`
+	Abstract    string   `json:"abstract"`
+	Pages       int      `json:"pages"`
+	NoTextPages int      `json:"noTextPages"`
+	Status      string   `json:"status"`
+	Error       string   `json:"error"`
+	SHA256      string   `json:"sha256"`
+}
+
+const paperColumns = `ref, pdf_path, title, title_source, authors, year, doi, arxiv_id, abstract,
+	page_count, no_text_pages, status, error, pdf_sha256`
+
+func scanPaper(row interface{ Scan(...any) error }) (Paper, error) {
+	var p Paper
+	var authors string
+	err := row.Scan(&p.Ref, &p.PDFPath, &p.Title, &p.TitleSource, &authors, &p.Year, &p.DOI, &p.ArxivID,
+		&p.Abstract, &p.Pages, &p.NoTextPages, &p.Status, &p.Error, &p.SHA256)
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal([]byte(authors), &p.Authors); err != nil || p.Authors == nil {
+		p.Authors = []string{}
+	}
+	return p, nil
+}
+
+// Papers lists every paper in the index, ordered by ref.
+func (db *DB) Papers(ctx context.Context) ([]Paper, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+paperColumns+` FROM papers ORDER BY ref`)
+	if err != nil {
+		return nil, fmt.Errorf("list papers: %w", err)
+	}
+	defer rows.Close()
+	out := []Paper{}
+	for rows.Next() {
+		p, err := scanPaper(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list papers: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Paper returns one paper by ref.
+func (db *DB) Paper(ctx context.Context, ref string) (Paper, error) {
+	p, err := scanPaper(db.sql.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE ref = ?`, ref))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, ErrNotFound
+	}
+	return p, err
+}
+
+// PageText returns the text and printed label of one physical page.
+func (db *DB) PageText(ctx context.Context, ref string, page int) (text, label string, err error) {
+	err = db.sql.QueryRowContext(ctx, `SELECT pg.text, pg.label FROM pages pg JOIN papers p ON p.id = pg.paper_id
+		WHERE p.ref = ? AND pg.page = ?`, ref, page).Scan(&text, &label)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", ErrNotFound
+	}
+	return text, label, err
+}
+
+// Counts returns how many papers and pages the index holds.
+func (db *DB) Counts(ctx context.Context) (papers, pages int, err error) {
+	err = db.sql.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM pages)`).Scan(&papers, &pages)
+	return papers, pages, err
+}

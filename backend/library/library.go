@@ -1,0 +1,205 @@
+// Package library is an open vault: its index, the extractor that fills it
+// and the watcher that keeps it current. The desktop app and the command
+// line both work through it.
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/backend/watch"
+)
+
+// Options tunes Open. Zero values mean defaults.
+type Options struct {
+	Logger   *slog.Logger
+	Emit     events.Emitter       // nil = no events
+	Workers  int                  // parallel extractions; 0 = 2
+	Timeout  time.Duration        // per-PDF extraction limit; 0 = the extractor's default
+	CacheDir string               // wazero compilation cache; "" = the user cache dir
+	Watch    watch.Options        // debounce and polling of the watcher
+	Extract  index.Extractor      // nil = the real pdf extractor, started on first use
+}
+
+// Library is one open vault. Its methods are safe for concurrent use.
+type Library struct {
+	root string
+	db   *index.DB
+	ix   *index.Indexer
+	opts Options
+	ex   *lazyExtractor
+
+	mu        sync.Mutex
+	status    watch.Status
+	indexing  bool
+	lastStats index.Stats
+}
+
+// Open opens the vault at root and its index (created when missing). It
+// reads nothing else: call Sync to index and Watch to follow changes.
+func Open(root string, opts Options) (*Library, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := vault.Scan(abs); err != nil { // fails fast on a missing or unreadable folder
+		return nil, err
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Emit == nil {
+		opts.Emit = func(string, any) {}
+	}
+	db, err := index.Open(index.Path(abs), index.Options{})
+	if err != nil {
+		return nil, err
+	}
+	l := &Library{root: abs, db: db, opts: opts, status: watch.Status{Mode: "off"}}
+	var ex index.Extractor = opts.Extract
+	if ex == nil {
+		l.ex = &lazyExtractor{opts: pdf.Options{Workers: opts.Workers, CacheDir: opts.CacheDir, Timeout: opts.Timeout, Logger: opts.Logger}}
+		ex = l.ex
+	}
+	l.ix = index.NewIndexer(db, ex, index.SyncOptions{
+		Workers: opts.Workers,
+		Logger:  opts.Logger,
+		Progress: func(p index.Progress) {
+			opts.Emit(events.IndexProgress, p)
+		},
+	})
+	return l, nil
+}
+
+// Root is the vault's absolute path.
+func (l *Library) Root() string { return l.root }
+
+// DB is the vault's index.
+func (l *Library) DB() *index.DB { return l.db }
+
+// Close stops the extractor and closes the index.
+func (l *Library) Close() error {
+	var errs []error
+	if l.ex != nil {
+		errs = append(errs, l.ex.Close())
+	}
+	errs = append(errs, l.db.Close())
+	return errors.Join(errs...)
+}
+
+// Sync scans the vault and indexes what changed, emitting progress.
+func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
+	l.setIndexing(true)
+	defer l.setIndexing(false)
+	snap, err := vault.Scan(l.root)
+	if err != nil {
+		return index.Stats{}, err
+	}
+	st, err := l.ix.Sync(ctx, snap)
+	if err != nil {
+		return st, fmt.Errorf("index vault: %w", err)
+	}
+	l.mu.Lock()
+	l.lastStats = st
+	l.mu.Unlock()
+	l.opts.Emit(events.IndexDone, map[string]any{"papers": st.Papers, "pages": st.Pages, "errors": len(st.Errors), "seconds": st.Seconds})
+	if st.Extracted > 0 || st.Removed > 0 {
+		l.opts.Logger.Info("indexed", "papers", st.Papers, "extracted", st.Extracted, "removed", st.Removed, "seconds", st.Seconds)
+	}
+	l.opts.Emit(events.LibraryChanged, struct{}{})
+	return st, nil
+}
+
+func (l *Library) setIndexing(on bool) {
+	l.mu.Lock()
+	l.indexing = on
+	l.mu.Unlock()
+}
+
+// Watch follows changes in the vault until ctx ends, re-syncing after each
+// burst of changes. It reports the watch mode (and any fallback to periodic
+// rescans) through the watch:status event.
+func (l *Library) Watch(ctx context.Context) error {
+	w, err := watch.New(l.root, l.opts.Watch)
+	if err != nil {
+		return fmt.Errorf("watch vault: %w", err)
+	}
+	changes := make(chan watch.Change, 16)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- w.Run(ctx, changes, func(s watch.Status) {
+			l.mu.Lock()
+			l.status = s
+			l.mu.Unlock()
+			l.opts.Emit(events.WatchStatus, map[string]any{"mode": s.Mode, "notice": s.Notice})
+		})
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return <-errc
+		case err := <-errc:
+			return err
+		case <-changes:
+			// Drain what queued while the previous sync ran: one sync covers it all.
+			for len(changes) > 0 {
+				<-changes
+			}
+			if _, err := l.Sync(ctx); err != nil && ctx.Err() == nil {
+				l.opts.Logger.Warn("sync after change failed", "err", err)
+			}
+		}
+	}
+}
+
+// State is what the UI shows about the open vault.
+type State struct {
+	Path        string `json:"path"`
+	Name        string `json:"name"`
+	WatchMode   string `json:"watchMode"`
+	WatchNotice string `json:"watchNotice"`
+	Indexing    bool   `json:"indexing"`
+}
+
+// State reports the vault's path, watch mode and whether it is indexing.
+func (l *Library) State() State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return State{Path: l.root, Name: filepath.Base(l.root), WatchMode: string(l.status.Mode), WatchNotice: l.status.Notice, Indexing: l.indexing}
+}
+
+// lazyExtractor starts the wasm extractor on first use, so that opening an
+// indexed, unchanged vault costs nothing.
+type lazyExtractor struct {
+	opts pdf.Options
+	once sync.Once
+	mu   sync.Mutex
+	ex   *pdf.Extractor
+}
+
+func (z *lazyExtractor) Extract(ctx context.Context, path string) (*pdf.Document, error) {
+	z.once.Do(func() {
+		z.mu.Lock()
+		z.ex = pdf.NewExtractor(z.opts)
+		z.mu.Unlock()
+	})
+	return z.ex.Extract(ctx, path)
+}
+
+func (z *lazyExtractor) Close() error {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if z.ex == nil {
+		return nil
+	}
+	return z.ex.Close()
+}

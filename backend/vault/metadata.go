@@ -1,0 +1,194 @@
+package vault
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Metadata is a paper's metadata.json. Known keys are snake_case fields;
+// every other key is kept in Extra so that a rewrite never drops what a user
+// or another tool stored there.
+type Metadata struct {
+	ID       string
+	Title    string
+	Authors  []string
+	Year     int
+	Abstract string
+	DOI      string
+	ArxivID  string
+	Tags     []string
+	Extra    map[string]json.RawMessage
+}
+
+var knownKeys = []string{"id", "title", "authors", "year", "abstract", "doi", "arxiv_id", "tags"}
+
+// ReadMetadata reads and parses a metadata.json file.
+func ReadMetadata(path string) (Metadata, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Metadata{}, err
+	}
+	var m Metadata
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Metadata{}, fmt.Errorf("parse %s: %w", "metadata.json", err)
+	}
+	return m, nil
+}
+
+// UnmarshalJSON accepts the shapes real metadata files use: authors as a list
+// of strings, a list of {"name"} or {"family","given"} objects, or one string;
+// year as a number or a string.
+func (m *Metadata) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*m = Metadata{Extra: map[string]json.RawMessage{}}
+	for k, v := range raw {
+		switch k {
+		case "id":
+			m.ID = looseString(v)
+		case "title":
+			m.Title = strings.TrimSpace(looseString(v))
+		case "abstract":
+			m.Abstract = strings.TrimSpace(looseString(v))
+		case "doi":
+			m.DOI = strings.TrimSpace(looseString(v))
+		case "arxiv_id":
+			m.ArxivID = strings.TrimSpace(looseString(v))
+		case "year":
+			m.Year = looseInt(v)
+		case "authors":
+			m.Authors = looseNames(v)
+		case "tags":
+			m.Tags = looseNames(v)
+		default:
+			m.Extra[k] = v
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes known keys that are set, then the preserved unknown
+// keys, in a stable order.
+func (m Metadata) MarshalJSON() ([]byte, error) {
+	out := map[string]any{}
+	for k, v := range m.Extra {
+		out[k] = v
+	}
+	set := func(k string, v any, ok bool) {
+		if ok {
+			out[k] = v
+		}
+	}
+	set("id", m.ID, m.ID != "")
+	set("title", m.Title, m.Title != "")
+	set("authors", m.Authors, len(m.Authors) > 0)
+	set("year", m.Year, m.Year != 0)
+	set("abstract", m.Abstract, m.Abstract != "")
+	set("doi", m.DOI, m.DOI != "")
+	set("arxiv_id", m.ArxivID, m.ArxivID != "")
+	set("tags", m.Tags, len(m.Tags) > 0)
+	keys := make([]string, 0, len(out))
+	for k := range out {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(out[k])
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(vb)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+func looseString(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(v, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+func looseInt(v json.RawMessage) int {
+	var n int
+	if json.Unmarshal(v, &n) == nil {
+		return n
+	}
+	if s := strings.TrimSpace(looseString(v)); len(s) >= 4 {
+		if y, err := strconv.Atoi(s[:4]); err == nil {
+			return y
+		}
+	}
+	return 0
+}
+
+func looseNames(v json.RawMessage) []string {
+	var list []json.RawMessage
+	if json.Unmarshal(v, &list) != nil {
+		if s := looseString(v); s != "" {
+			return splitNames(s)
+		}
+		return nil
+	}
+	var out []string
+	for _, item := range list {
+		if s := strings.TrimSpace(looseString(item)); s != "" {
+			out = append(out, s)
+			continue
+		}
+		var obj struct{ Name, Family, Given, Literal string }
+		if json.Unmarshal(item, &obj) == nil {
+			switch {
+			case obj.Name != "":
+				out = append(out, obj.Name)
+			case obj.Literal != "":
+				out = append(out, obj.Literal)
+			case obj.Family != "":
+				out = append(out, strings.TrimSpace(obj.Given+" "+obj.Family))
+			}
+		}
+	}
+	return out
+}
+
+// splitNames splits an author string such as "A. Turing and J. von Neumann"
+// or "Turing, A.; von Neumann, J." into names.
+func splitNames(s string) []string {
+	sep := ","
+	if strings.Contains(s, ";") {
+		sep = ";"
+	}
+	s = strings.ReplaceAll(s, " and ", sep)
+	s = strings.ReplaceAll(s, " & ", sep)
+	var out []string
+	for _, p := range strings.Split(s, sep) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SplitAuthors splits a free-text author field (from PDF Info, say) into names.
+func SplitAuthors(s string) []string { return splitNames(s) }

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/library"
+)
+
+// usageError is bad command-line usage: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+const usage = `usage:
+  agentero [--vault DIR]                      open the desktop app
+  agentero index DIR [--json]                 index or update a vault
+  agentero search DIR QUERY [--limit N] [--json]
+                                              search the whole vault
+  agentero version`
+
+// commands are the SPEC §12 command-line verbs.
+var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{
+	"index":  runIndex,
+	"search": runSearch,
+}
+
+// runCommand runs a command-line verb and returns the process exit status.
+func runCommand(name string, args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := commands[name](ctx, args, stdout, stderr)
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "agentero %s: %s\n%s\n", name, ue.msg, usage)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "agentero %s: %s\n", name, oneLine(err.Error()))
+		return 1
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// parseArgs parses flags that may come before, between or after the
+// positional arguments, and checks the positional count.
+func parseArgs(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) != positional {
+		return nil, usageError{fmt.Sprintf("want %d arguments, got %d", positional, len(pos))}
+	}
+	return pos, nil
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func openLibrary(dir string, stderr io.Writer, emit events.Emitter) (*library.Library, error) {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return library.Open(dir, library.Options{Logger: log, Emit: emit})
+}
+
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseArgs(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	progress := func(name string, payload any) {
+		if p, ok := payload.(index.Progress); ok && p.Total > 0 && !*asJSON {
+			fmt.Fprintf(stderr, "\rindexing %d/%d %-60.60s", p.Done, p.Total, p.Current)
+			if p.Done == p.Total {
+				fmt.Fprintln(stderr)
+			}
+		}
+	}
+	lib, err := openLibrary(pos[0], stderr, progress)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	st, err := lib.Sync(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(stdout, st)
+	}
+	fmt.Fprintf(stdout, "%d papers, %d pages (%d read now, %d removed) in %.1f s\n", st.Papers, st.Pages, st.Extracted, st.Removed, st.Seconds)
+	for _, ref := range st.NoTextPapers {
+		fmt.Fprintf(stdout, "no text layer: %s\n", ref)
+	}
+	for _, e := range st.Errors {
+		fmt.Fprintf(stdout, "error: %s: %s\n", e.Ref, e.Error)
+	}
+	return nil
+}
+
+func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	limit := fs.Int("limit", 10, "number of hits")
+	pos, err := parseArgs(fs, args, 2)
+	if err != nil {
+		return err
+	}
+	if *limit < 1 || *limit > 200 {
+		return usageError{"--limit must be between 1 and 200"}
+	}
+	lib, err := openLibrary(pos[0], stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	if _, err := lib.Sync(ctx); err != nil {
+		return err
+	}
+	hits, err := lib.DB().Search(ctx, pos[1], *limit)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		for i := range hits {
+			hits[i].Snippet = strings.NewReplacer(index.MarkStart, "", index.MarkEnd, "").Replace(hits[i].Snippet)
+		}
+		return printJSON(stdout, map[string]any{"hits": hits})
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(stdout, "no matches")
+	}
+	for _, h := range hits {
+		snip := strings.NewReplacer(index.MarkStart, "*", index.MarkEnd, "*").Replace(h.Snippet)
+		fmt.Fprintf(stdout, "%s  (%s)\n  %s\n\n", h.Title, h.CitationURI, snip)
+	}
+	return nil
+}
