@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -257,10 +256,7 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 	}
 	sha, err := hashFile(abs)
 	if err != nil {
-		r.err = fmt.Errorf("cannot read the file: %w", errors.Unwrap(err))
-		if errors.Unwrap(err) == nil {
-			r.err = err
-		}
+		r.err = fmt.Errorf("cannot read the file: %w", err)
 		return r
 	}
 	r.sha = sha
@@ -331,4 +327,3 @@ func metadataJSON(m vault.Metadata) string {
 	return string(b)
 }
 
-var _ = sql.ErrNoRows

@@ -210,7 +210,9 @@ func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error)
 	// From here on the file's clock runs.
 	fileCtx, cancelFile := context.WithTimeoutCause(ctx, e.timeout, ErrTimeout)
 	defer cancelFile()
+	killed := make(chan struct{})
 	stopKill := context.AfterFunc(fileCtx, func() {
+		defer close(killed)
 		// Aborts the call in flight; the pool makes a new instance.
 		if err := inst.Kill(); err != nil {
 			e.log.Debug("pdf: kill pdfium instance", "err", err)
@@ -219,10 +221,14 @@ func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error)
 
 	doc, err := readDocument(fileCtx, inst, f, st.Size(), e.log)
 	if stopKill() {
-		// The kill did not run, so the instance is still ours to return.
+		// The kill will not run, so the instance is still ours to return.
 		if cerr := inst.Close(); cerr != nil {
 			e.log.Debug("pdf: close pdfium instance", "err", cerr)
 		}
+	} else {
+		// Wait for the kill, so that no pool work outlives this call
+		// (Close relies on that).
+		<-killed
 	}
 	if fileCtx.Err() != nil {
 		return nil, cause(fileCtx)

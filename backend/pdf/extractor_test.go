@@ -147,7 +147,7 @@ func TestExtractPhraseOnPage(t *testing.T) {
 		{"in-search-of-an-understandable-consensus-algorithm.pdf", "Leader Append-Only: a leader never overwrites or deletes entries in its log", 5},
 		{"impossibility-of-consensus-with-one-faulty-process.pdf", "transaction commit problem", 2}, // OCR scan
 		// The ﬁ ligature in the PDF must come out as "fi".
-		{"implementing-the-omega-failure-detector-in-crash-recovery-failure-model.pdf", "messages broadcast for the first time", 5},
+		{"implementing-the-omega-failure-detector-in-crash-recovery-failure-model.pdf", "all messages broadcast by eventually down processes", 5},
 		{"1706.03762.pdf", "Maximum path lengths, per-layer complexity and minimum number of sequential operations", 6},
 	}
 	e := newTestExtractor(t, Options{})

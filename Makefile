@@ -1,0 +1,69 @@
+# Agentero: `make run` sets everything up and opens the app on the example
+# vault; `make test` runs every test. Both install what they need.
+
+SHELL := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin
+
+# One set of tags for tests and one for the desktop binary: each set compiles
+# SQLite once (~90 s cold), then the build cache keeps it.
+TEST_TAGS := sqlite_fts5
+APP_TAGS  := desktop,production,webkit2_41,sqlite_fts5
+BIN       := build/bin/agentero
+VAULT     ?= examples/vault
+GOFLAGS_APP := -tags $(APP_TAGS) -trimpath -ldflags "-s -w -X main.version=$(shell git describe --always --dirty 2>/dev/null || echo dev)"
+
+.PHONY: all deps frontend build run test test-go test-frontend test-window bench bindings clean
+
+all: build
+
+.tools/deps.stamp: scripts/deps.sh
+	@mkdir -p .tools
+	scripts/deps.sh
+	@touch $@
+
+deps: .tools/deps.stamp
+
+frontend/node_modules/.stamp: frontend/package-lock.json | .tools/deps.stamp
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+frontend: frontend/node_modules/.stamp
+	cd frontend && npm run build
+
+build: deps frontend
+	go build $(GOFLAGS_APP) -o $(BIN) .
+	@echo "built $(BIN)"
+
+run: build
+	@if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then \
+	  echo "No display found: starting Agentero under Xvfb (invisible). Run it from a desktop session to see the window."; \
+	  xvfb-run -a $(BIN) --vault $(VAULT); \
+	else \
+	  $(BIN) --vault $(VAULT); \
+	fi
+
+test: build test-go test-frontend test-window
+
+test-go: deps
+	go vet -tags $(TEST_TAGS) ./...
+	go test -tags $(TEST_TAGS) -count=1 ./...
+
+test-frontend: frontend/node_modules/.stamp
+	cd frontend && npm test
+
+# The real desktop binary in a real WebKitGTK window under Xvfb, on the
+# example vault, checked by a screenshot (kept in test-artifacts/).
+test-window: build
+	AGENTERO_BIN=$(CURDIR)/$(BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts \
+	  go test -tags $(TEST_TAGS) -count=1 -run TestWindow -v ./test/window/
+
+bench: deps
+	go test -tags $(TEST_TAGS) -run '^$$' -bench . -benchtime 1x -timeout 30m ./backend/...
+
+# Regenerates frontend/wailsjs (committed) after App's methods change.
+bindings: deps
+	GOBIN=$(CURDIR)/.tools/bin go install github.com/wailsapp/wails/v2/cmd/wails@v2.11.0
+	.tools/bin/wails generate module -tags $(TEST_TAGS)
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html test-artifacts

@@ -1,0 +1,92 @@
+package index_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agentero/agentero/backend/index"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSearchFindsKnownPage(t *testing.T) {
+	_, db, _ := indexedCorpus(t)
+	// Each phrase is on one known page of one paper (checked with pdftotext).
+	tests := []struct {
+		query string
+		ref   string
+		page  int
+	}{
+		{"arbitrarily sophisticated reconfiguration algorithm", refOf("paxos-made-simple.pdf"), 14},
+		{"Terms act as a logical clock in Raft", refOf("in-search-of-an-understandable-consensus-algorithm.pdf"), 5},
+		{"informs a lock holder if another client has requested a conflicting lock", refOf("the-chubby-lock-service-for-loosely-coupled-distributed-systems.pdf"), 7},
+		{"stale leaders", refOf("in-search-of-an-understandable-consensus-algorithm.pdf"), 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			hits, err := db.Search(context.Background(), tt.query, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hits) == 0 {
+				t.Fatal("no hits")
+			}
+			got := hits[0]
+			if got.Ref != tt.ref || got.Page != tt.page {
+				t.Errorf("first hit = %s p.%d, want %s p.%d", got.Ref, got.Page, tt.ref, tt.page)
+			}
+			if !strings.HasPrefix(got.CitationURI, tt.ref+"/") || !strings.HasSuffix(got.CitationURI, "#page="+strconv.Itoa(tt.page)) {
+				t.Errorf("citationUri = %q", got.CitationURI)
+			}
+			if !strings.Contains(got.Snippet, index.MarkStart) {
+				t.Errorf("snippet has no marked term: %q", got.Snippet)
+			}
+		})
+	}
+}
+
+func TestSearchCapsHitsPerPaper(t *testing.T) {
+	_, db, _ := indexedCorpus(t)
+	hits, err := db.Search(context.Background(), "consensus", 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, h := range hits {
+		per[h.Ref]++
+		if per[h.Ref] > index.MaxHitsPerPaper {
+			t.Fatalf("%s has more than %d hits", h.Ref, index.MaxHitsPerPaper)
+		}
+	}
+	if len(per) < 5 {
+		t.Errorf("only %d papers for a common word: %v", len(per), per)
+	}
+}
+
+func TestSearchHostileQueries(t *testing.T) {
+	_, db, _ := indexedCorpus(t)
+	for _, q := range []string{`"`, `AND OR NOT`, `col:value`, `a* NEAR(b c)`, `'; DROP TABLE papers; --`, `""""`, "\x00", strings.Repeat("x ", 500)} {
+		if _, err := db.Search(context.Background(), q, 5); err != nil {
+			t.Errorf("Search(%q) = %v, want no error", q, err)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []index.Term
+	}{
+		{"raft leader", []index.Term{{Words: []string{"raft"}}, {Words: []string{"leader"}}}},
+		{`"log matching" property`, []index.Term{{Words: []string{"log", "matching"}, Phrase: true}, {Words: []string{"property"}}}},
+		{`unclosed "quote here`, []index.Term{{Words: []string{"unclosed"}}, {Words: []string{"quote"}}, {Words: []string{"here"}}}},
+		{"col:value NEAR(x)", []index.Term{{Words: []string{"col"}}, {Words: []string{"value"}}, {Words: []string{"NEAR"}}, {Words: []string{"x"}}}},
+		{"  ", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, index.Terms(tt.in)); diff != "" {
+			t.Errorf("Terms(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}

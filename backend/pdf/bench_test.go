@@ -1,0 +1,77 @@
+package pdf
+
+import (
+	"context"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// benchWorkers is the parallelism of both halves of BenchmarkExtractCorpus.
+const benchWorkers = 2
+
+// BenchmarkExtractCorpus extracts the whole corpus with two PDFium workers
+// and, for comparison, runs two pdftotext processes in parallel over the
+// same files. Both report pages/s.
+func BenchmarkExtractCorpus(b *testing.B) {
+	rows := readManifest(b)
+	var files []string
+	pages := 0
+	for _, r := range rows {
+		files = append(files, filepath.Join(corpusDir, r.file))
+		pages += r.pages
+	}
+
+	b.Run("pdfium-wasm", func(b *testing.B) {
+		e := newTestExtractor(b, Options{Workers: benchWorkers})
+		// Wait for the pool outside the timer.
+		if _, err := e.Extract(b.Context(), files[0]); err != nil {
+			b.Fatalf("warm up: %v", err)
+		}
+		b.ResetTimer()
+		for b.Loop() {
+			inParallel(b, files, func(ctx context.Context, f string) error {
+				_, err := e.Extract(ctx, f)
+				return err
+			})
+		}
+		b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
+	})
+
+	b.Run("pdftotext", func(b *testing.B) {
+		if _, err := exec.LookPath("pdftotext"); err != nil {
+			b.Skip("pdftotext not installed")
+		}
+		for b.Loop() {
+			inParallel(b, files, func(ctx context.Context, f string) error {
+				cmd := exec.CommandContext(ctx, "pdftotext", "-q", f, "-")
+				cmd.Stdout = io.Discard
+				return cmd.Run()
+			})
+		}
+		b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
+	})
+}
+
+// inParallel runs fn over files with benchWorkers goroutines and fails b on
+// the first error.
+func inParallel(b *testing.B, files []string, fn func(context.Context, string) error) {
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range benchWorkers {
+		wg.Go(func() {
+			for f := range work {
+				if err := fn(b.Context(), f); err != nil {
+					b.Errorf("%s: %v", filepath.Base(f), err)
+				}
+			}
+		})
+	}
+	for _, f := range files {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
+}

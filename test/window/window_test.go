@@ -1,0 +1,205 @@
+// Package window tests the real desktop binary in a real WebKitGTK window
+// under Xvfb: it opens the example vault and must show the library.
+package window
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWindow starts the binary named by AGENTERO_BIN on a copy of the example
+// vault and takes screenshots until the library list is drawn.
+func TestWindow(t *testing.T) {
+	bin := os.Getenv("AGENTERO_BIN")
+	if bin == "" {
+		t.Skip("AGENTERO_BIN not set: run through `make test-window`")
+	}
+	for _, tool := range []string{"Xvfb", "/usr/bin/import"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed: %v", tool, err)
+		}
+	}
+	artifacts := os.Getenv("AGENTERO_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = t.TempDir()
+	}
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+
+	display := startXvfb(t, ctx)
+	vaultDir := filepath.Join(t.TempDir(), "vault")
+	copyTree(t, "../../examples/vault", vaultDir)
+	home := t.TempDir()
+
+	app := exec.CommandContext(ctx, bin, "--vault", vaultDir)
+	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
+	var logs bytes.Buffer
+	app.Stdout, app.Stderr = &logs, &logs
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		app.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { app.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			app.Process.Kill()
+			<-done
+		}
+		os.WriteFile(filepath.Join(artifacts, "window.log"), logs.Bytes(), 0o644)
+	}()
+
+	shot := filepath.Join(artifacts, "window-library.png")
+	var last report
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) {
+		if app.ProcessState != nil {
+			t.Fatalf("app exited early:\n%s", logs.String())
+		}
+		img, err := screenshot(ctx, display, shot)
+		if err == nil {
+			last = analyse(img)
+			if last.libraryShown() {
+				t.Logf("library shown: %+v (screenshot %s)", last, shot)
+				return
+			}
+		}
+		time.Sleep(time.Second) // polling a display: there is nothing to wait on
+	}
+	t.Fatalf("the window never showed the library: last screenshot %s: %+v\napp log:\n%s", shot, last, logs.String())
+}
+
+// startXvfb starts a virtual display and returns its name (":N").
+func startXvfb(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := exec.CommandContext(ctx, "Xvfb", "-displayfd", "3", "-screen", "0", "1280x820x24", "-nolisten", "tcp")
+	x.ExtraFiles = []*os.File{w}
+	if err := x.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() { x.Process.Kill(); x.Wait() })
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		t.Fatalf("Xvfb did not report its display: %v", err)
+	}
+	return ":" + strings.TrimSpace(line)
+}
+
+func screenshot(ctx context.Context, display, file string) (image.Image, error) {
+	cmd := exec.CommandContext(ctx, "/usr/bin/import", "-display", display, "-window", "root", "png:"+file)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("import: %v: %s", err, out)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return png.Decode(f)
+}
+
+// report describes a screenshot: how varied it is, and how many separate
+// lines of text-like ink the left pane (the library list) holds.
+type report struct {
+	Colors    int // distinct colours (quantised) in the whole screen
+	LeftLines int // runs of rows with ink in the left pane
+}
+
+func (r report) libraryShown() bool { return r.Colors >= 16 && r.LeftLines >= 8 }
+
+func analyse(img image.Image) report {
+	b := img.Bounds()
+	colors := map[uint32]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			colors[(r>>12)<<8|(g>>12)<<4|bl>>12] = true
+		}
+	}
+	// The left pane: the first 28 % of the width, below a top band.
+	x0, x1 := b.Min.X+8, b.Min.X+b.Dx()*28/100
+	bg := img.At(x0+4, b.Max.Y-4)
+	br, bgc, bb, _ := bg.RGBA()
+	inkRow := func(y int) bool {
+		n := 0
+		for x := x0; x < x1; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if absDiff(r, br)+absDiff(g, bgc)+absDiff(bl, bb) > 3*0x3000 {
+				n++
+			}
+		}
+		return n >= 6 && n < (x1-x0)*9/10 // some ink, not a solid bar
+	}
+	lines, in := 0, false
+	for y := b.Min.Y + b.Dy()/8; y < b.Max.Y; y++ {
+		ink := inkRow(y)
+		if ink && !in {
+			lines++
+		}
+		in = ink
+	}
+	return report{Colors: len(colors), LeftLines: lines}
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() && d.Name() == ".agentero" {
+			return filepath.SkipDir
+		}
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.Create(dst)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			return err
+		}
+		return out.Close()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
