@@ -141,6 +141,12 @@ func (l *Library) Watch(ctx context.Context) error {
 			l.status = s
 			l.mu.Unlock()
 			l.opts.Emit(events.WatchStatus, map[string]any{"mode": s.Mode, "notice": s.Notice})
+			// Changes made before the watches were in place were not seen:
+			// one more sync covers them.
+			select {
+			case changes <- watch.Change{Rescan: true}:
+			default:
+			}
 		})
 	}()
 	for {

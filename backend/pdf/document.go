@@ -65,12 +65,7 @@ const (
 // stops at the first error once ctx is done (the instance has then been
 // killed and every call fails).
 func readDocument(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, log *slog.Logger) (*Document, error) {
-	req := &requests.OpenDocument{FileReader: f, FileReaderSize: size}
-	if os.Getenv("BYTES") != "" {
-		b, _ := os.ReadFile(f.Name())
-		req = &requests.OpenDocument{File: &b}
-	}
-	opened, err := inst.OpenDocument(req)
+	opened, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: size})
 	if err != nil {
 		return nil, openError(err)
 	}
