@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { formatCitation, MaxQuote, parseCitation, type Citation } from "./citation";
+
+describe("parseCitation", () => {
+  const cases: { name: string; uri: string; want: Citation | null }[] = [
+    {
+      name: "page only",
+      uri: "papers/raft/paper.pdf#page=3",
+      want: { kind: "vault", path: "papers/raft/paper.pdf", page: 3, quote: "" },
+    },
+    {
+      name: "no fragment opens page 1",
+      uri: "papers/paxos-made-simple/paper.pdf",
+      want: { kind: "vault", path: "papers/paxos-made-simple/paper.pdf", page: 1, quote: "" },
+    },
+    {
+      name: "page and percent-encoded quote",
+      uri: "papers/raft/paper.pdf#page=3&quote=Raft%20decomposes%20the%20consensus%20problem",
+      want: { kind: "vault", path: "papers/raft/paper.pdf", page: 3, quote: "Raft decomposes the consensus problem" },
+    },
+    {
+      name: "plus in quote is a space (Go url.QueryEscape)",
+      uri: "papers/raft/paper.pdf#page=5&quote=leader+election",
+      want: { kind: "vault", path: "papers/raft/paper.pdf", page: 5, quote: "leader election" },
+    },
+    {
+      name: "quote with encoded ampersand, hash and unicode",
+      uri: "papers/x/paper.pdf#quote=R%26D%20%231%20%E2%80%94%20na%C3%AFve&page=12",
+      want: { kind: "vault", path: "papers/x/paper.pdf", page: 12, quote: "R&D #1 — naïve" },
+    },
+    {
+      name: "encoded path segments are decoded",
+      uri: "papers/my%20paper/K%C3%B6nig%202020.pdf#page=2",
+      want: { kind: "vault", path: "papers/my paper/König 2020.pdf", page: 2, quote: "" },
+    },
+    {
+      name: "raw spaces in the path are kept",
+      uri: "papers/my paper/paper.pdf#page=4",
+      want: { kind: "vault", path: "papers/my paper/paper.pdf", page: 4, quote: "" },
+    },
+    {
+      name: "unknown fragment keys are ignored",
+      uri: "papers/raft/paper.pdf#page=2&zoom=150",
+      want: { kind: "vault", path: "papers/raft/paper.pdf", page: 2, quote: "" },
+    },
+    {
+      name: "non-PDF vault files parse too",
+      uri: "notes/consensus/summary.md",
+      want: { kind: "vault", path: "notes/consensus/summary.md", page: 1, quote: "" },
+    },
+    {
+      name: "doi.org is external",
+      uri: "https://doi.org/10.1145/3335772.3335934",
+      want: { kind: "external", url: "https://doi.org/10.1145/3335772.3335934" },
+    },
+    {
+      name: "arxiv.org abs is external",
+      uri: "https://arxiv.org/abs/2401.01234",
+      want: { kind: "external", url: "https://arxiv.org/abs/2401.01234" },
+    },
+    { name: "empty", uri: "", want: null },
+    { name: "blank", uri: "   ", want: null },
+    { name: "absolute path", uri: "/etc/passwd#page=1", want: null },
+    { name: "parent directory", uri: "papers/../../secret.pdf", want: null },
+    { name: "encoded parent directory", uri: "papers/%2E%2E/secret.pdf", want: null },
+    { name: "encoded slash inside a segment", uri: "papers/a%2F..%2F..%2Fx.pdf", want: null },
+    { name: "empty segment", uri: "papers//paper.pdf", want: null },
+    { name: "backslashes", uri: "papers\\raft\\paper.pdf", want: null },
+    { name: "agentero state folder", uri: ".agentero/index.sqlite", want: null },
+    { name: "page zero", uri: "papers/raft/paper.pdf#page=0", want: null },
+    { name: "negative page", uri: "papers/raft/paper.pdf#page=-2", want: null },
+    { name: "page not a number", uri: "papers/raft/paper.pdf#page=three", want: null },
+    { name: "fractional page", uri: "papers/raft/paper.pdf#page=2.5", want: null },
+    { name: "malformed escape in path", uri: "papers/100%/paper.pdf", want: null },
+    { name: "malformed escape in fragment", uri: "papers/raft/paper.pdf#page=1&quote=50%", want: null },
+    { name: "other https host", uri: "https://example.com/papers/raft.pdf", want: null },
+    { name: "doi.org over http", uri: "http://doi.org/10.1145/1", want: null },
+    { name: "arxiv pdf link is not allowed", uri: "https://arxiv.org/pdf/2401.01234", want: null },
+    { name: "bare doi.org", uri: "https://doi.org/", want: null },
+    { name: "javascript scheme", uri: "javascript:alert(1)", want: null },
+    { name: "file scheme", uri: "file:///home/me/papers/raft/paper.pdf", want: null },
+    { name: "windows drive", uri: "C:/papers/raft/paper.pdf", want: null },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(parseCitation(c.uri)).toEqual(c.want);
+    });
+  }
+
+  it("caps the quote at the prompt limit", () => {
+    const got = parseCitation(`papers/a/paper.pdf#page=1&quote=${"x".repeat(MaxQuote + 50)}`);
+    expect(got?.kind === "vault" && got.quote.length).toBe(MaxQuote);
+  });
+});
+
+describe("formatCitation", () => {
+  it("round-trips through parseCitation", () => {
+    const want = { path: "papers/my paper/paper.pdf", page: 7, quote: "a & b = c #1" };
+    expect(parseCitation(formatCitation(want))).toEqual({ kind: "vault", ...want });
+  });
+
+  it("omits an empty quote", () => {
+    expect(formatCitation({ path: "papers/raft/paper.pdf", page: 1 })).toBe("papers/raft/paper.pdf#page=1");
+  });
+});

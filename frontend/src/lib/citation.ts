@@ -1,0 +1,100 @@
+// Citation URIs are how sources point into the vault (SPEC §1):
+//   papers/raft/paper.pdf#page=3&quote=Raft%20decomposes
+// a vault-relative file path plus an optional fragment (1-based physical page,
+// url-encoded first words of the quote). Cards may also carry external links,
+// but only to https://doi.org/<doi> and https://arxiv.org/abs/<id>.
+
+/** MaxQuote is the longest quote a citation carries (SPEC §11). */
+export const MaxQuote = 1200;
+
+export interface VaultCitation {
+  kind: "vault";
+  /** Decoded vault-relative path with "/" separators. */
+  path: string;
+  /** 1-based physical page; 1 when the URI names none. */
+  page: number;
+  /** Decoded quote text, "" when absent. */
+  quote: string;
+}
+
+export interface ExternalCitation {
+  kind: "external";
+  url: string;
+}
+
+export type Citation = VaultCitation | ExternalCitation;
+
+const externalPrefixes = ["https://doi.org/", "https://arxiv.org/abs/"];
+
+/**
+ * parseCitation reads a citation URI. It returns null for anything that is
+ * not a safe vault path or an allowed external link: other schemes, absolute
+ * paths, "..", Agentero's own .agentero/ folder, malformed escapes, bad pages.
+ */
+export function parseCitation(uri: string): Citation | null {
+  const text = uri.trim();
+  if (text === "") return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return parseExternal(text);
+
+  const hash = text.indexOf("#");
+  const rawPath = hash < 0 ? text : text.slice(0, hash);
+  const fragment = hash < 0 ? "" : text.slice(hash + 1);
+
+  const path = parsePath(rawPath);
+  if (path === null) return null;
+
+  let page = 1;
+  let quote = "";
+  if (fragment !== "") {
+    if (!validEscapes(fragment)) return null;
+    // URLSearchParams decodes "+" as a space, as Go's url.QueryEscape writes it.
+    const params = new URLSearchParams(fragment);
+    const pageText = params.get("page");
+    if (pageText !== null) {
+      if (!/^[1-9][0-9]{0,5}$/.test(pageText)) return null;
+      page = Number(pageText);
+    }
+    quote = (params.get("quote") ?? "").trim().slice(0, MaxQuote);
+  }
+  return { kind: "vault", path, page, quote };
+}
+
+/** formatCitation writes a vault citation back as a URI. */
+export function formatCitation(c: { path: string; page: number; quote?: string }): string {
+  const path = c.path.split("/").map(encodeURIComponent).join("/");
+  let uri = `${path}#page=${c.page}`;
+  if (c.quote) uri += `&quote=${encodeURIComponent(c.quote.slice(0, MaxQuote))}`;
+  return uri;
+}
+
+function parseExternal(text: string): ExternalCitation | null {
+  for (const prefix of externalPrefixes) {
+    if (text.startsWith(prefix) && text.length > prefix.length && !/\s/.test(text)) {
+      return { kind: "external", url: text };
+    }
+  }
+  return null;
+}
+
+function parsePath(raw: string): string | null {
+  if (raw === "" || raw.startsWith("/") || raw.includes("\\")) return null;
+  const segments: string[] = [];
+  for (const part of raw.split("/")) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return null;
+    }
+    if (segment === "" || segment === "." || segment === ".." || /[\\/\u0000]/.test(segment)) return null;
+    segments.push(segment);
+  }
+  if (segments[0] === ".agentero") return null;
+  return segments.join("/");
+}
+
+// validEscapes rejects "%" not followed by two hex digits, which
+// URLSearchParams would otherwise pass through silently.
+function validEscapes(s: string): boolean {
+  return !/%(?![0-9a-f]{2})/i.test(s);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { SearchHit } from "../lib/backend";
+import { hitQuote, markedTerms, pageText, snippetHtml } from "./hit";
+
+describe("snippetHtml", () => {
+  const cases = [
+    { name: "plain text", in: "consensus algorithm", want: "consensus algorithm" },
+    { name: "markers become mark", in: "the \u0002leader\u0003 sends \u0002heartbeats\u0003", want: "the <mark>leader</mark> sends <mark>heartbeats</mark>" },
+    {
+      name: "script tags are escaped",
+      in: "<script>alert('x')</script> \u0002raft\u0003",
+      want: "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; <mark>raft</mark>",
+    },
+    { name: "markup inside a match is escaped", in: "\u0002<b>&\u0003", want: "<mark>&lt;b&gt;&amp;</mark>" },
+    { name: "attribute quotes are escaped", in: '" onmouseover="x', want: "&quot; onmouseover=&quot;x" },
+    { name: "unclosed marker is closed", in: "a \u0002b", want: "a <mark>b</mark>" },
+    { name: "stray closing marker is dropped", in: "a\u0003 b", want: "a b" },
+    { name: "nested opening marker is ignored", in: "\u0002a\u0002b\u0003", want: "<mark>ab</mark>" },
+    { name: "other control characters are dropped", in: "a\u0000b\u0007c", want: "abc" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => expect(snippetHtml(c.in)).toBe(c.want));
+  }
+});
+
+describe("markedTerms", () => {
+  it("lists marked text in order", () => {
+    expect(markedTerms("\u0002Leader\u0003 and \u0002log  replication\u0003 \u0002 \u0003")).toEqual(["Leader", "log  replication"]);
+  });
+});
+
+describe("hitQuote", () => {
+  const hit = (snippet: string): SearchHit => ({ ref: "papers/raft", title: "Raft", page: 3, pageLabel: "3", snippet, citationUri: "papers/raft/paper.pdf#page=3" });
+
+  it("uses the first marked passage", () => {
+    expect(hitQuote(hit("a \u0002elections\u0003 b \u0002leader\u0003"), "election leader")).toBe("elections");
+  });
+
+  it("falls back to the query without search syntax", () => {
+    expect(hitQuote(hit("no markers"), '"leader election" AND log*')).toBe("leader election log");
+  });
+});
+
+describe("pageText", () => {
+  const cases = [
+    { page: 5, pageLabel: "5", want: "p. 5" },
+    { page: 5, pageLabel: "", want: "p. 5" },
+    { page: 9, pageLabel: "iv", want: "p. iv (9)" },
+  ];
+  for (const c of cases) {
+    it(`${c.page}/${c.pageLabel || "none"}`, () => expect(pageText(c)).toBe(c.want));
+  }
+});

@@ -1,0 +1,51 @@
+// The vault header (name, switch folder, reindex) and the watch banner that
+// tells the user when changes on disk are only picked up by periodic rescans.
+
+import type { VaultState } from "../lib/backend";
+import { h } from "../lib/dom";
+
+export interface VaultActions {
+  choose(): void;
+  reindex(): void;
+}
+
+export interface VaultHeader {
+  render(vault: VaultState | null): void;
+}
+
+export function mountVaultHeader(header: HTMLElement, bannerHost: HTMLElement, actions: VaultActions): VaultHeader {
+  const name = h("h1", { class: "vault-name" }, "Agentero");
+  const reindex = h(
+    "button",
+    { type: "button", class: "quiet", title: "Read every PDF in the vault again", onClick: () => actions.reindex() },
+    "Reindex",
+  );
+  const choose = h(
+    "button",
+    { type: "button", class: "quiet", title: "Open another folder of papers", onClick: () => actions.choose() },
+    "Open vault…",
+  );
+  header.append(name, h("div", { class: "vault-actions" }, reindex, choose));
+
+  const banner = h("div", { class: "banner", role: "status", "data-testid": "watch-banner", hidden: true });
+  bannerHost.append(banner);
+
+  return {
+    render(vault) {
+      name.textContent = vault?.name || "Agentero";
+      name.title = vault?.path ?? "";
+      reindex.disabled = !vault?.path;
+      const notice = vault ? watchNotice(vault) : "";
+      banner.textContent = notice;
+      banner.hidden = notice === "";
+    },
+  };
+}
+
+function watchNotice(vault: VaultState): string {
+  if (vault.watchNotice) return vault.watchNotice;
+  if (!vault.path) return "";
+  if (vault.watchMode === "off") return "Not watching this folder for changes; use Reindex after adding papers.";
+  if (vault.watchMode === "polling") return "Changes on disk are picked up by periodic rescans.";
+  return "";
+}

@@ -1,0 +1,340 @@
+// The PDF viewer in the main pane: continuous pages rendered lazily as they
+// near the viewport, page N of M, zoom, keyboard paging, and citation targets
+// (open at a page and highlight a quote on it).
+
+import { vaultFileUrl } from "../lib/backend";
+import { h } from "../lib/dom";
+import { clearHighlights, highlightQuote } from "./highlight";
+import { PageView, type PageSize } from "./page";
+import { CssUnitsPerPoint, describeLoadError, loadDocument, type PDFDocumentProxy } from "./pdf";
+import { createToolbar, type Toolbar } from "./toolbar";
+import { clampZoom, nextZoom } from "./zoom";
+
+export interface OpenTarget {
+  page: number;
+  /** Text to highlight on that page; "" for none. */
+  quote: string;
+  /** Shown in the toolbar; defaults to the path. */
+  title?: string;
+}
+
+// Pages kept drawn beyond the ones near the viewport.
+const MaxRenderedPages = 8;
+// Horizontal room around pages when fitting the width.
+const FitMargin = 32;
+
+type Target = { page: number; quote: string; scrolled: boolean };
+
+export class Viewer {
+  private readonly toolbar: Toolbar;
+  private readonly scroller: HTMLElement;
+  private readonly pagesEl: HTMLElement;
+  private readonly message: HTMLElement;
+
+  private path = "";
+  private generation = 0;
+  private destroyTask: (() => Promise<void>) | null = null;
+  /** Settles when the previous document is fully destroyed; pdf.js needs that before the next load. */
+  private closed: Promise<void> = Promise.resolve();
+  private doc: PDFDocumentProxy | null = null;
+  private pages: PageView[] = [];
+  private baseWidth = 612;
+  private observer: IntersectionObserver | null = null;
+  private readonly near = new Set<PageView>();
+  private fit = true;
+  private percent = 100;
+  /** The scroller width the fit-width zoom was computed for. */
+  private fittedWidth = 0;
+  private current = 0;
+  private target: Target | null = null;
+  private scrollQueued = false;
+
+  constructor(host: HTMLElement) {
+    this.toolbar = createToolbar({
+      goTo: (n) => this.goTo(n),
+      step: (d) => this.goTo(this.current + d),
+      zoom: (dir) => this.zoom(dir),
+    });
+    this.message = h("div", { class: "viewer-message", role: "status" });
+    this.pagesEl = h("div", { class: "viewer-pages" });
+    this.scroller = h("div", { class: "viewer-scroll", tabIndex: -1 }, this.pagesEl);
+    host.append(
+      h("section", { class: "viewer", "data-testid": "viewer", "aria-label": "PDF viewer" }, this.toolbar.el, this.message, this.scroller),
+    );
+    this.scroller.addEventListener("scroll", () => this.queueScrollUpdate(), { passive: true });
+    new ResizeObserver(() => {
+      if (this.fit && this.doc && this.scroller.clientWidth !== this.fittedWidth) this.relayout();
+    }).observe(this.scroller);
+    this.showMessage("Open a paper from the library, or search across your vault, to read it here.");
+    this.toolbar.setEnabled(false);
+  }
+
+  /** open shows the PDF at path (vault-relative), scrolled to the target page and quote. */
+  async open(path: string, target: OpenTarget): Promise<void> {
+    this.toolbar.setTitle(target.title || path, path);
+    const same = path === this.path && this.destroyTask !== null;
+    this.target = { page: target.page, quote: target.quote, scrolled: false };
+    if (same) {
+      if (this.doc) this.navigate();
+      return;
+    }
+    this.close();
+    if (!/\.pdf$/i.test(path)) {
+      this.showMessage(`${path} is not a PDF; only PDFs open in the viewer.`);
+      return;
+    }
+    this.path = path;
+    const generation = this.generation;
+    this.showMessage("Opening paper…");
+    this.destroyTask = () => Promise.resolve(); // marks the path as loading
+    try {
+      await this.closed;
+      if (generation !== this.generation) return;
+      const task = loadDocument(vaultFileUrl(path));
+      this.destroyTask = () => task.destroy();
+      const doc = await task.promise;
+      if (generation !== this.generation) return;
+      const first = await doc.getPage(1);
+      if (generation !== this.generation) return;
+      const base = first.getViewport({ scale: 1 });
+      this.doc = doc;
+      this.build(doc.numPages, { width: base.width, height: base.height });
+      this.navigate();
+    } catch (err) {
+      if (generation !== this.generation) return;
+      this.close(); // so opening the same path again retries
+      this.showMessage(describeLoadError(err, path), "error");
+    }
+  }
+
+  /** close drops the open document and everything drawn from it. */
+  close(): void {
+    this.generation++;
+    this.observer?.disconnect();
+    this.observer = null;
+    for (const page of this.pages) page.reset();
+    this.pages = [];
+    this.near.clear();
+    this.pagesEl.replaceChildren();
+    if (this.destroyTask) {
+      const previous = this.closed;
+      const destroy = this.destroyTask;
+      this.closed = previous.then(destroy).catch(() => {});
+    }
+    this.destroyTask = null;
+    this.doc = null;
+    this.path = "";
+    this.current = 0;
+    this.toolbar.setPage(0, 0);
+    this.toolbar.setNotice("");
+    this.toolbar.setEnabled(false);
+  }
+
+  goTo(n: number): void {
+    if (!this.doc) return;
+    this.target = { page: n, quote: "", scrolled: true };
+    this.navigate();
+  }
+
+  zoom(direction: "in" | "out" | "fit"): void {
+    if (!this.doc) return;
+    if (direction === "fit") {
+      this.fit = true;
+    } else {
+      this.percent = nextZoom(this.percent, direction);
+      this.fit = false;
+    }
+    this.relayout();
+  }
+
+  /** clearHighlight removes the quote highlight and forgets it. */
+  clearHighlight(): void {
+    if (this.target) this.target.quote = "";
+    clearHighlights(this.pagesEl);
+    this.toolbar.setNotice("");
+  }
+
+  /** handleKey runs viewer shortcuts; it returns whether it used the key. */
+  handleKey(e: KeyboardEvent): boolean {
+    if (!this.doc) return false;
+    const typing = isTextField(e.target);
+    const mod = e.ctrlKey || e.metaKey;
+    if (e.key === "PageDown" || e.key === "PageUp") {
+      if (typing && !(e.target instanceof HTMLInputElement && e.target.type === "search")) return false;
+      this.goTo(this.current + (e.key === "PageDown" ? 1 : -1));
+      return true;
+    }
+    if (!typing && (e.key === "Home" || e.key === "End") && !mod) {
+      this.goTo(e.key === "Home" ? 1 : this.pages.length);
+      return true;
+    }
+    const zoomKeys: Record<string, "in" | "out" | "fit"> = { "+": "in", "=": "in", "-": "out", "0": "fit" };
+    if (mod && zoomKeys[e.key]) {
+      this.zoom(zoomKeys[e.key]);
+      return true;
+    }
+    if (e.key === "Escape" && this.target?.quote) {
+      this.clearHighlight();
+      return true;
+    }
+    return false;
+  }
+
+  private build(count: number, estimate: PageSize): void {
+    this.baseWidth = estimate.width;
+    this.pages = Array.from({ length: count }, (_, i) => {
+      const page = new PageView(i + 1, estimate);
+      page.onText = (p) => this.applyHighlight(p);
+      return page;
+    });
+    this.message.hidden = true;
+    this.scroller.hidden = false;
+    const scale = this.scale();
+    for (const page of this.pages) page.layout(scale);
+    this.pagesEl.replaceChildren(...this.pages.map((p) => p.el));
+    this.toolbar.setEnabled(true);
+    this.showZoom(scale);
+
+    const byElement = new Map(this.pages.map((p) => [p.el as Element, p]));
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const page = byElement.get(entry.target);
+          if (!page) continue;
+          if (entry.isIntersecting) {
+            this.near.add(page);
+            this.draw(page);
+          } else {
+            this.near.delete(page);
+          }
+        }
+        this.evict();
+      },
+      { root: this.scroller, rootMargin: "100% 0px" },
+    );
+    for (const page of this.pages) this.observer.observe(page.el);
+  }
+
+  private draw(page: PageView): void {
+    if (this.doc) void page.render(this.doc, this.onPageResize);
+  }
+
+  // A page above the viewport that turns out taller or shorter than estimated
+  // would shift what the reader is looking at; WebKit has no scroll anchoring.
+  private readonly onPageResize = (page: PageView, delta: number): void => {
+    if (page.el.offsetTop < this.scroller.scrollTop) this.scroller.scrollTop += delta;
+  };
+
+  private evict(): void {
+    const drawn = this.pages.filter((p) => p.rendered && !this.near.has(p));
+    const excess = drawn.length + this.near.size - MaxRenderedPages;
+    if (excess <= 0) return;
+    drawn.sort((a, b) => Math.abs(b.number - this.current) - Math.abs(a.number - this.current));
+    for (const page of drawn.slice(0, excess)) page.reset();
+  }
+
+  private scale(): number {
+    if (!this.fit) return (this.percent / 100) * CssUnitsPerPoint;
+    this.fittedWidth = this.scroller.clientWidth;
+    const width = Math.max(200, this.fittedWidth - FitMargin);
+    this.percent = clampZoom((width / this.baseWidth / CssUnitsPerPoint) * 100);
+    return (this.percent / 100) * CssUnitsPerPoint;
+  }
+
+  private showZoom(scale: number): void {
+    this.toolbar.setZoom((scale / CssUnitsPerPoint) * 100, this.fit);
+  }
+
+  private relayout(): void {
+    const anchor = this.pages[this.current - 1];
+    const within = anchor ? (this.scroller.scrollTop - anchor.el.offsetTop) / Math.max(1, anchor.el.offsetHeight) : 0;
+    const scale = this.scale();
+    for (const page of this.pages) {
+      page.reset();
+      page.layout(scale);
+    }
+    if (anchor) this.scroller.scrollTop = anchor.el.offsetTop + within * anchor.el.offsetHeight;
+    this.showZoom(scale);
+    for (const page of this.near) this.draw(page);
+  }
+
+  private navigate(): void {
+    const t = this.target;
+    if (!t || this.pages.length === 0) return;
+    t.page = Math.min(Math.max(1, Math.trunc(t.page) || 1), this.pages.length);
+    clearHighlights(this.pagesEl);
+    this.toolbar.setNotice("");
+    const page = this.pages[t.page - 1];
+    this.scroller.scrollTop = page.el.offsetTop - 8;
+    this.setCurrent(t.page);
+    if (page.text) this.applyHighlight(page);
+  }
+
+  private applyHighlight(page: PageView): void {
+    const t = this.target;
+    if (!t || !t.quote || t.page !== page.number || !page.text) return;
+    const found = highlightQuote(page.text, t.quote);
+    if (t.scrolled) return;
+    t.scrolled = true;
+    if (!found) {
+      this.toolbar.setNotice("The quoted passage isn’t on this page’s text layer; showing the page.");
+      return;
+    }
+    if (found.match.partial) this.toolbar.setNotice("Highlighted the opening words of the quote.");
+    // Only pull the view to the quote if the reader has not scrolled away meanwhile.
+    if (this.current === page.number) found.marks[0].scrollIntoView({ block: "center" });
+  }
+
+  private queueScrollUpdate(): void {
+    if (this.scrollQueued) return;
+    this.scrollQueued = true;
+    requestAnimationFrame(() => {
+      this.scrollQueued = false;
+      const n = this.mostVisiblePage();
+      if (n) this.setCurrent(n);
+    });
+  }
+
+  private mostVisiblePage(): number {
+    const top = this.scroller.scrollTop;
+    const bottom = top + this.scroller.clientHeight;
+    // Binary search for the first page whose bottom is below the top edge.
+    let lo = 0;
+    let hi = this.pages.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const el = this.pages[mid].el;
+      if (el.offsetTop + el.offsetHeight <= top) lo = mid + 1;
+      else hi = mid;
+    }
+    let best = 0;
+    let bestVisible = -1;
+    for (let i = lo; i < this.pages.length; i++) {
+      const el = this.pages[i].el;
+      if (el.offsetTop >= bottom) break;
+      const visible = Math.min(bottom, el.offsetTop + el.offsetHeight) - Math.max(top, el.offsetTop);
+      if (visible > bestVisible) {
+        best = i + 1;
+        bestVisible = visible;
+      }
+    }
+    return best;
+  }
+
+  private setCurrent(n: number): void {
+    this.current = n;
+    this.toolbar.setPage(n, this.pages.length);
+  }
+
+  private showMessage(text: string, tone = ""): void {
+    this.message.textContent = text;
+    this.message.className = `viewer-message ${tone}`;
+    this.message.hidden = false;
+    this.scroller.hidden = true;
+  }
+}
+
+function isTextField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement;
+}
