@@ -64,7 +64,7 @@ func Open(root string, opts Options) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Library{root: abs, db: db, opts: opts, status: watch.Status{Mode: "off"}}
+	l := &Library{root: abs, db: db, opts: opts, status: watch.Status{Mode: "starting"}}
 	var ex index.Extractor = opts.Extract
 	if ex == nil {
 		l.ex = &lazyExtractor{opts: pdf.Options{Workers: opts.Workers, CacheDir: opts.CacheDir, Timeout: opts.Timeout, Logger: opts.Logger}}
@@ -119,6 +119,13 @@ func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
 	return st, nil
 }
 
+func (l *Library) setStatus(s watch.Status) {
+	l.mu.Lock()
+	l.status = s
+	l.mu.Unlock()
+	l.opts.Emit(events.WatchStatus, map[string]any{"mode": s.Mode, "notice": s.Notice})
+}
+
 func (l *Library) setIndexing(on bool) {
 	l.mu.Lock()
 	l.indexing = on
@@ -131,16 +138,14 @@ func (l *Library) setIndexing(on bool) {
 func (l *Library) Watch(ctx context.Context) error {
 	w, err := watch.New(l.root, l.opts.Watch)
 	if err != nil {
+		l.setStatus(watch.Status{Mode: "off", Notice: "Agentero cannot watch this folder for changes; use Reindex after adding papers."})
 		return fmt.Errorf("watch vault: %w", err)
 	}
 	changes := make(chan watch.Change, 16)
 	errc := make(chan error, 1)
 	go func() {
 		errc <- w.Run(ctx, changes, func(s watch.Status) {
-			l.mu.Lock()
-			l.status = s
-			l.mu.Unlock()
-			l.opts.Emit(events.WatchStatus, map[string]any{"mode": s.Mode, "notice": s.Notice})
+			l.setStatus(s)
 			// Changes made before the watches were in place were not seen:
 			// one more sync covers them.
 			select {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentero/agentero/backend/index"
 )
 
 // TestWindow starts the binary named by AGENTERO_BIN on a copy of the example
@@ -77,14 +79,38 @@ func TestWindow(t *testing.T) {
 		img, err := screenshot(ctx, display, shot)
 		if err == nil {
 			last = analyse(img)
-			if last.libraryShown() {
-				t.Logf("library shown: %+v (screenshot %s)", last, shot)
-				return
+			if last.libraryShown() && indexed(t, vaultDir) {
+				// Once more, after the UI had time to reload the finished list.
+				time.Sleep(time.Second)
+				if img, err := screenshot(ctx, display, shot); err == nil && analyse(img).libraryShown() {
+					t.Logf("library shown: %+v (screenshot %s)", analyse(img), shot)
+					return
+				}
 			}
 		}
 		time.Sleep(time.Second) // polling a display: there is nothing to wait on
 	}
 	t.Fatalf("the window never showed the library: last screenshot %s: %+v\napp log:\n%s", shot, last, logs.String())
+}
+
+// indexed reports whether the app finished indexing the vault: every paper
+// in its index has left the pending state.
+func indexed(t *testing.T, vaultDir string) bool {
+	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true})
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	papers, err := db.Papers(context.Background())
+	if err != nil || len(papers) == 0 {
+		return false
+	}
+	for _, p := range papers {
+		if p.Status == index.StatusPending {
+			return false
+		}
+	}
+	return true
 }
 
 // startXvfb starts a virtual display and returns its name (":N").

@@ -7,7 +7,7 @@ export const IndexDone = "index:done";
 export const LibraryChanged = "library:changed";
 export const WatchStatus = "watch:status";
 
-export type WatchMode = "inotify" | "polling" | "off";
+export type WatchMode = "starting" | "inotify" | "polling" | "off";
 
 export interface IndexProgressEvent {
   done: number;

@@ -1,0 +1,264 @@
+package index_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// BenchmarkIndexCorpus indexes the corpus into a cold index (extraction and
+// FTS insert) and, in the same run, extracts the same files with pdftotext
+// in two parallel processes, so that both figures come from one machine
+// state. The wasm module is compiled (or loaded from cache) before timing.
+func BenchmarkIndexCorpus(b *testing.B) {
+	rows := manifest(b)
+	var files []string
+	pages := 0
+	for _, r := range rows {
+		files = append(files, r.File)
+		pages += r.Pages
+	}
+	ex := pdf.NewExtractor(pdf.Options{Workers: 2})
+	defer ex.Close()
+	if _, err := ex.Extract(context.Background(), filepath.Join(corpusDir, "peercoin.pdf")); err != nil {
+		b.Fatal(err)
+	}
+	var ours, ref time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		root := makeVault(b, files)
+		db := openDB(b, root)
+		b.StartTimer()
+		start := time.Now()
+		syncVault(b, db, ex, root)
+		ours += time.Since(start)
+		b.StopTimer()
+		if d, err := pdftotextParallel(root, files); err == nil {
+			ref += d
+		} else {
+			b.Logf("pdftotext reference skipped: %v", err)
+		}
+		b.StartTimer()
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(pages)*n/ours.Seconds(), "pages/s")
+	if ref > 0 {
+		b.ReportMetric(float64(pages)*n/ref.Seconds(), "pdftotext-pages/s")
+	}
+	fmt.Printf("index corpus: %d pages, agentero %.0f pages/s (extract + FTS insert, 2 workers) | pdftotext x2 %.0f pages/s (extract only)\n",
+		pages, float64(pages)*n/ours.Seconds(), float64(pages)*n/ref.Seconds())
+}
+
+// pdftotextParallel runs pdftotext over every file with two processes at a time.
+func pdftotextParallel(root string, files []string) (time.Duration, error) {
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	work := make(chan string)
+	var wg sync.WaitGroup
+	var errMu sync.Mutex
+	var firstErr error
+	for range 2 {
+		wg.Go(func() {
+			for f := range work {
+				p := filepath.Join(root, filepath.FromSlash(refOf(f)), f)
+				if err := exec.Command("pdftotext", "-enc", "UTF-8", p, os.DevNull).Run(); err != nil {
+					errMu.Lock()
+					firstErr = err
+					errMu.Unlock()
+				}
+			}
+		})
+	}
+	for _, f := range files {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
+	return time.Since(start), firstErr
+}
+
+// BenchmarkReopenCorpus measures re-opening the unchanged, indexed corpus
+// vault: open the index and run the first search (searchable), then the
+// background rescan that finds nothing to extract.
+func BenchmarkReopenCorpus(b *testing.B) {
+	rows := manifest(b)
+	var files []string
+	for _, r := range rows {
+		files = append(files, r.File)
+	}
+	root := makeVault(b, files)
+	ex := pdf.NewExtractor(pdf.Options{Workers: 2})
+	defer ex.Close()
+	db := openDB(b, root)
+	syncVault(b, db, ex, root)
+	db.Close()
+	var searchable, rescan time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		db, err := index.Open(index.Path(root), index.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Search(context.Background(), "consensus", 10); err != nil {
+			b.Fatal(err)
+		}
+		searchable += time.Since(start)
+		start = time.Now()
+		st := syncVault(b, db, ex, root)
+		rescan += time.Since(start)
+		if st.Extracted != 0 {
+			b.Fatalf("unchanged vault extracted %d", st.Extracted)
+		}
+		db.Close()
+	}
+	n := time.Duration(b.N)
+	b.ReportMetric(float64((searchable / n).Microseconds())/1000, "ms-to-searchable")
+	b.ReportMetric(float64((rescan / n).Microseconds())/1000, "ms-rescan")
+	fmt.Printf("reopen corpus (%d papers): searchable after %v, unchanged rescan %v\n", len(files), searchable/n, rescan/n)
+}
+
+// BenchmarkSearchLatency reports p50/p95 search latency on the corpus index
+// and on a synthetic 10,000-paper vault built from the corpus's pages.
+func BenchmarkSearchLatency(b *testing.B) {
+	queries := []string{"consensus", "leader election", "byzantine fault tolerance", "attention",
+		"transformer language model", "covariance matrix estimator", "proof of work", "quantum",
+		"\"log replication\"", "regression", "the", "probabilistic counting", "lock service", "zookeeper",
+		"flash attention memory", "heteroskedasticity", "sandwich", "paxos", "state machine replication", "scaling laws"}
+	b.Run("corpus", func(b *testing.B) {
+		rows := manifest(b)
+		var files []string
+		for _, r := range rows {
+			files = append(files, r.File)
+		}
+		root := makeVault(b, files)
+		ex := pdf.NewExtractor(pdf.Options{Workers: 2})
+		defer ex.Close()
+		db := openDB(b, root)
+		syncVault(b, db, ex, root)
+		latency(b, db, queries)
+	})
+	b.Run("10k-papers", func(b *testing.B) {
+		root, docs := synthetic10k(b)
+		_ = docs
+		start := time.Now()
+		db, err := index.Open(index.Path(root), index.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Search(context.Background(), "consensus", 10); err != nil {
+			b.Fatal(err)
+		}
+		fmt.Printf("10k papers: searchable %v after open\n", time.Since(start))
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, "ms-to-searchable")
+		latency(b, db, queries)
+	})
+}
+
+func latency(b *testing.B, db *index.DB, queries []string) {
+	var all []time.Duration
+	for i := 0; i < b.N; i++ {
+		for round := 0; round < 5; round++ {
+			for _, q := range queries {
+				start := time.Now()
+				if _, err := db.Search(context.Background(), q, 10); err != nil {
+					b.Fatal(err)
+				}
+				all = append(all, time.Since(start))
+			}
+		}
+	}
+	slices.Sort(all)
+	p50, p95 := all[len(all)/2], all[len(all)*95/100]
+	papers, pages, _ := db.Counts(context.Background())
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+	fmt.Printf("search latency over %d papers / %d pages: p50 %v p95 %v (%d searches)\n", papers, pages, p50, p95, len(all))
+	// the slowest queries, to see what to improve
+	type qd struct {
+		q string
+		d time.Duration
+	}
+	var worst []qd
+	for _, q := range queries {
+		start := time.Now()
+		db.Search(context.Background(), q, 10)
+		worst = append(worst, qd{q, time.Since(start)})
+	}
+	sort.Slice(worst, func(i, j int) bool { return worst[i].d > worst[j].d })
+	fmt.Printf("  slowest: %v\n", worst[:3])
+}
+
+// docsExtractor serves corpus documents for synthetic PDFs, by the number in
+// their name, so a 10,000-paper index is built through the real sync path
+// without extracting 10,000 files.
+type docsExtractor struct{ docs []*pdf.Document }
+
+func (d docsExtractor) Extract(_ context.Context, path string) (*pdf.Document, error) {
+	var n int
+	fmt.Sscanf(filepath.Base(path), "p%d.pdf", &n)
+	return d.docs[n%len(d.docs)], nil
+}
+
+// synthetic10k builds (once, cached in the temp dir) a vault of 10,000 paper
+// folders whose pages repeat the corpus's, and its index.
+func synthetic10k(b *testing.B) (string, []*pdf.Document) {
+	b.Helper()
+	rows := manifest(b)
+	root := filepath.Join(os.TempDir(), fmt.Sprintf("agentero-bench-10k-v%d", pdf.ExtractorVersion))
+	if _, err := os.Stat(filepath.Join(root, ".agentero", "done")); err == nil {
+		return root, nil
+	}
+	os.RemoveAll(root)
+	ex := pdf.NewExtractor(pdf.Options{Workers: 2})
+	defer ex.Close()
+	var docs []*pdf.Document
+	for _, r := range rows {
+		doc, err := ex.Extract(context.Background(), filepath.Join(corpusDir, r.File))
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, doc)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < 10000; i++ {
+		dir := filepath.Join(root, "papers", fmt.Sprintf("%02d", i%100), fmt.Sprintf("paper-%05d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d.pdf", rng.Intn(len(docs))+len(docs)*i)), []byte(fmt.Sprintf("%%PDF-1.4 synthetic %d", i)), 0o644)
+	}
+	db, err := index.Open(index.Path(root), index.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	snap, err := vault.Scan(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := index.NewIndexer(db, docsExtractor{docs}, index.SyncOptions{Workers: 2}).Sync(context.Background(), snap); err != nil {
+		b.Fatal(err)
+	}
+	papers, pages, _ := db.Counts(context.Background())
+	fmt.Printf("built synthetic vault: %d papers, %d pages in %v\n", papers, pages, time.Since(start).Round(time.Second))
+	db.Close()
+	os.WriteFile(filepath.Join(root, ".agentero", "done"), nil, 0o644)
+	_ = strings.TrimSpace
+	return root, docs
+}

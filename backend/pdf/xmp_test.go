@@ -1,0 +1,147 @@
+package pdf
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseXMP(t *testing.T) {
+	tests := []struct {
+		name   string
+		packet string
+		want   Info
+	}{
+		{
+			name: "elements with rdf lists",
+			packet: `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/"
+   xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
+ <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Implementing the Omega
+   failure detector</rdf:li></rdf:Alt></dc:title>
+ <dc:creator><rdf:Seq><rdf:li>Cristian Martín</rdf:li><rdf:li>Mikel Larrea</rdf:li></rdf:Seq></dc:creator>
+ <dc:description><rdf:Alt><rdf:li xml:lang="x-default">J. Comput. Syst. Sci. 75</rdf:li></rdf:Alt></dc:description>
+ <prism:doi>10.1016/J.JCSS.2008.10.002</prism:doi>
+ <xmp:CreateDate>2009-01-12T10:00:00+01:00</xmp:CreateDate>
+ <xmp:CreatorTool>Elsevier</xmp:CreatorTool>
+ <pdf:Producer>Acrobat Distiller 8.1.0</pdf:Producer>
+ <pdf:Keywords>failure detectors; crash-recovery</pdf:Keywords>
+</rdf:Description></rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>`,
+			want: Info{
+				Title:        "Implementing the Omega failure detector",
+				Author:       "Cristian Martín, Mikel Larrea",
+				Subject:      "J. Comput. Syst. Sci. 75",
+				Keywords:     "failure detectors; crash-recovery",
+				Creator:      "Elsevier",
+				Producer:     "Acrobat Distiller 8.1.0",
+				CreationYear: 2009,
+				DOI:          "10.1016/j.jcss.2008.10.002",
+			},
+		},
+		{
+			name: "attributes",
+			packet: `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:pdfx="http://ns.adobe.com/pdfx/1.3/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/"
+   xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+   pdfx:doi="https://doi.org/10.1145/2815400.2815428" pdf:Producer="pdfTeX-1.40.17" xmp:CreateDate="2015-08-01"/>
+</rdf:RDF></x:xmpmeta>`,
+			want: Info{Producer: "pdfTeX-1.40.17", CreationYear: 2015, DOI: "10.1145/2815400.2815428"},
+		},
+		{
+			name: "doi from dc:identifier, file-name title dropped",
+			packet: `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/">
+ <dc:title><rdf:Alt><rdf:li>timeoutcdf.eps</rdf:li></rdf:Alt></dc:title>
+ <dc:identifier>doi:10.1016/S0167-9473(02)00123-4</dc:identifier>
+</rdf:Description></rdf:RDF></x:xmpmeta>`,
+			want: Info{DOI: "10.1016/s0167-9473(02)00123-4"},
+		},
+		{
+			name:   "no known properties",
+			packet: `<x:xmpmeta xmlns:x="adobe:ns:meta/"/>`,
+			want:   Info{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseXMP([]byte(tt.packet))
+			if err != nil {
+				t.Fatalf("parseXMP: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("parseXMP (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseXMPMalformed(t *testing.T) {
+	if _, err := parseXMP([]byte("<x:xmpmeta><rdf:RDF>")); err == nil {
+		t.Error("parseXMP of a cut packet succeeded, want an error")
+	}
+}
+
+func FuzzParseXMP(f *testing.F) {
+	f.Add([]byte(`<x:xmpmeta xmlns:x="adobe:ns:meta/"/>`))
+	f.Add([]byte(`<a xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><b><li>t</li></b></dc:title></a>`))
+	f.Fuzz(func(t *testing.T, packet []byte) {
+		_, _ = parseXMP(packet) // must not panic
+	})
+}
+
+func TestNormalizeDOI(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"10.1016/J.JCSS.2008.10.002", "10.1016/j.jcss.2008.10.002"},
+		{"https://doi.org/10.1145/3458723", "10.1145/3458723"},
+		{"http://dx.doi.org/10.1145/3458723", "10.1145/3458723"},
+		{"doi:10.18653/v1/N19-1423", "10.18653/v1/n19-1423"},
+		{" 10.5281/zenodo.1 ", "10.5281/zenodo.1"},
+		{"", ""},
+		{"not a doi", ""},
+		{"10.1145", ""},
+		{"10.1145/a b", ""},
+	}
+	for _, tt := range tests {
+		if got := normalizeDOI(tt.in); got != tt.want {
+			t.Errorf("normalizeDOI(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPlausibleTitle(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Paxos Made Simple", "Paxos Made Simple"},
+		{"paper.dvi", ""},
+		{"rackawareness.eps", ""},
+		{"Microsoft Word - History", ""},
+		{"arXiv:quant-ph/9508027v2 25 Jan 1996", ""},
+		{"Untitled", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := plausibleTitle(tt.in); got != tt.want {
+			t.Errorf("plausibleTitle(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPDFDateYear(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"D:20140520103000+02'00'", 2014},
+		{"20091231", 2009},
+		{"2015-08-01T00:00:00Z", 2015},
+		{"D:", 0},
+		{"yesterday", 0},
+		{"", 0},
+	}
+	for _, tt := range tests {
+		if got := pdfDateYear(tt.in); got != tt.want {
+			t.Errorf("pdfDateYear(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
