@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -325,6 +326,25 @@ func TestExtractBadFiles(t *testing.T) {
 		})
 	}
 
+	t.Run("truncated linearized file keeps the pages it can read", func(t *testing.T) {
+		// A linearized file states its page count up front, so PDFium opens
+		// the first half and reads the pages whose objects survived.
+		data, err := os.ReadFile(corpusFile(t, "metalearn17_mishra.pdf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := e.Extract(t.Context(), write("half-linearized.pdf", data[:len(data)/2]))
+		if err != nil {
+			t.Fatalf("Extract: %v", err)
+		}
+		if got := len(doc.Pages); got != 8 {
+			t.Errorf("got %d pages, want 8", got)
+		}
+		if !strings.Contains(oneLine(doc.Pages[0].Text), "A Simple Neural Attentive Meta-Learner") {
+			t.Errorf("page 1 lost its title: %.200q", doc.Pages[0].Text)
+		}
+	})
+
 	t.Run("owner password only", func(t *testing.T) {
 		path := write("owner.pdf", encrypt(t, raft, "", "owner"))
 		doc, err := e.Extract(t.Context(), path)
@@ -358,6 +378,24 @@ func encrypt(t *testing.T, pdf []byte, userPW, ownerPW string) []byte {
 	return out.Bytes()
 }
 
+func TestExtractExpandsLigatures(t *testing.T) {
+	path := corpusFile(t, "implementing-the-omega-failure-detector-in-crash-recovery-failure-model.pdf")
+	e := newTestExtractor(t, Options{})
+	doc, err := e.Extract(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	for _, p := range doc.Pages {
+		if i := strings.IndexFunc(p.Text, func(r rune) bool { return ligatures[r] != "" }); i >= 0 {
+			t.Errorf("page %d holds a ligature: %q", p.Number, p.Text[max(0, i-20):min(len(p.Text), i+20)])
+		}
+	}
+	// The PDF spells it with the ﬁ ligature.
+	if !strings.Contains(oneLine(doc.Pages[4].Text), "broadcast for the first time") {
+		t.Errorf("page 5 does not hold %q", "broadcast for the first time")
+	}
+}
+
 func TestExtractTimeout(t *testing.T) {
 	big := corpusFile(t, "2204.02311.pdf") // 83 pages
 	small := corpusFile(t, "solution-of-a-problem-in-concurrent-programming-control.pdf")
@@ -378,6 +416,55 @@ func TestExtractTimeout(t *testing.T) {
 	if got := len(doc.Pages); got != 1 {
 		t.Errorf("got %d pages, want 1", got)
 	}
+}
+
+// TestExtractTimeoutStuckCall gives PDFium a page whose content stream takes
+// seconds to parse in a single call, so only killing the WebAssembly
+// instance can end it on time.
+func TestExtractTimeoutStuckCall(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "heavy.pdf")
+	if err := os.WriteFile(path, heavyPDF(400_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestExtractor(t, Options{Workers: 1, Timeout: 100 * time.Millisecond})
+	start := time.Now()
+	_, err := e.Extract(t.Context(), path)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Extract = %v, want ErrTimeout", err)
+	}
+	t.Logf("timed out after %v", time.Since(start)) // about 100ms; the full parse takes seconds
+
+	e.timeout = time.Minute
+	if _, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf")); err != nil {
+		t.Errorf("Extract after a killed instance: %v", err)
+	}
+}
+
+// heavyPDF returns a one-page PDF whose uncompressed content stream repeats
+// a text-showing operation n times.
+func heavyPDF(n int) []byte {
+	content := bytes.Repeat([]byte("BT /F1 12 Tf 72 720 Td (Hello world) Tj ET\n"), n)
+	objects := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		"<< /Length " + strconv.Itoa(len(content)) + " >>\nstream\n" + string(content) + "\nendstream",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	var offsets []int
+	for i, o := range objects {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objects)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objects)+1, xref)
+	return b.Bytes()
 }
 
 func TestExtractCanceled(t *testing.T) {
