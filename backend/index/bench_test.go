@@ -127,8 +127,8 @@ func BenchmarkReopenCorpus(b *testing.B) {
 		db.Close()
 	}
 	n := time.Duration(b.N)
-	b.ReportMetric(float64((searchable / n).Microseconds())/1000, "ms-to-searchable")
-	b.ReportMetric(float64((rescan / n).Microseconds())/1000, "ms-rescan")
+	b.ReportMetric(float64((searchable/n).Microseconds())/1000, "ms-to-searchable")
+	b.ReportMetric(float64((rescan/n).Microseconds())/1000, "ms-rescan")
 	fmt.Printf("reopen corpus (%d papers): searchable after %v, unchanged rescan %v\n", len(files), searchable/n, rescan/n)
 }
 

@@ -52,9 +52,9 @@ type Stats struct {
 
 // SyncOptions tunes an Indexer. Zero values mean defaults.
 type SyncOptions struct {
-	Workers  int             // parallel extractions; 0 = 2
-	Progress func(Progress)  // called from the syncing goroutine; nil = none
-	Logger   *slog.Logger    // nil = discard
+	Workers  int            // parallel extractions; 0 = 2
+	Progress func(Progress) // called from the syncing goroutine; nil = none
+	Logger   *slog.Logger   // nil = discard
 	Now      func() time.Time
 }
 
@@ -85,13 +85,13 @@ func NewIndexer(db *DB, ex Extractor, opts SyncOptions) *Indexer {
 
 // known is what the index remembers of a paper, to decide whether to re-read it.
 type known struct {
-	id                         int64
-	ref, pdfPath, sha, status  string
-	size, mtime                int64
-	version                    int
-	metaPath                   string
-	metaSize, metaMtime        int64
-	extracted                  string
+	id                        int64
+	ref, pdfPath, sha, status string
+	size, mtime               int64
+	version                   int
+	metaPath                  string
+	metaSize, metaMtime       int64
+	extracted                 string
 }
 
 type job struct {
@@ -326,4 +326,3 @@ func metadataJSON(m vault.Metadata) string {
 	}
 	return string(b)
 }
-

@@ -22,12 +22,12 @@ import (
 // Options tunes Open. Zero values mean defaults.
 type Options struct {
 	Logger   *slog.Logger
-	Emit     events.Emitter       // nil = no events
-	Workers  int                  // parallel extractions; 0 = 2
-	Timeout  time.Duration        // per-PDF extraction limit; 0 = the extractor's default
-	CacheDir string               // wazero compilation cache; "" = the user cache dir
-	Watch    watch.Options        // debounce and polling of the watcher
-	Extract  index.Extractor      // nil = the real pdf extractor, started on first use
+	Emit     events.Emitter  // nil = no events
+	Workers  int             // parallel extractions; 0 = 2
+	Timeout  time.Duration   // per-PDF extraction limit; 0 = the extractor's default
+	CacheDir string          // wazero compilation cache; "" = the user cache dir
+	Watch    watch.Options   // debounce and polling of the watcher
+	Extract  index.Extractor // nil = the real pdf extractor, started on first use
 }
 
 // Library is one open vault. Its methods are safe for concurrent use.
