@@ -61,6 +61,10 @@ const (
 	maxOutlineDepth   = 16
 )
 
+// maxPages is more pages than any real document has; a larger page count is
+// a broken or hostile page tree.
+const maxPages = 100_000
+
 // readDocument reads everything but XMP from f with one PDFium instance. It
 // stops at the first error once ctx is done (the instance has then been
 // killed and every call fails).
@@ -80,8 +84,8 @@ func readDocument(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int6
 	if err != nil {
 		return nil, fmt.Errorf("count pages: %w: %w", ErrDamaged, err)
 	}
-	if count.PageCount <= 0 {
-		return nil, fmt.Errorf("no pages: %w", ErrDamaged)
+	if count.PageCount <= 0 || count.PageCount > maxPages {
+		return nil, fmt.Errorf("page count %d: %w", count.PageCount, ErrDamaged)
 	}
 
 	out := &Document{Pages: make([]Page, count.PageCount)}
@@ -118,18 +122,14 @@ func readDocument(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int6
 	return out, nil
 }
 
-// openError maps PDFium's open errors to ours.
+// openError maps PDFium's open errors to ours: a password or an unknown
+// security handler means encrypted; anything else (bad format, unreadable
+// file, a trap inside PDFium) means damaged.
 func openError(err error) error {
-	switch {
-	case errors.Is(err, pdfiumerrors.ErrPassword), errors.Is(err, pdfiumerrors.ErrSecurity):
+	if errors.Is(err, pdfiumerrors.ErrPassword) || errors.Is(err, pdfiumerrors.ErrSecurity) {
 		return fmt.Errorf("open pdf: %w", ErrEncrypted)
-	case errors.Is(err, pdfiumerrors.ErrFile), errors.Is(err, pdfiumerrors.ErrFormat),
-		errors.Is(err, pdfiumerrors.ErrUnknown):
-		return fmt.Errorf("open pdf: %w: %w", ErrDamaged, err)
-	default:
-		// A trap inside PDFium or a killed instance.
-		return fmt.Errorf("open pdf: %w: %w", ErrDamaged, err)
 	}
+	return fmt.Errorf("open pdf: %w: %w", ErrDamaged, err)
 }
 
 // pageText returns the normalised text of page i (0-based). The whole page

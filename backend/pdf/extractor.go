@@ -33,8 +33,10 @@ var (
 	ErrTimeout   = errors.New("pdf extraction timed out")
 )
 
-// errClosed is returned by Extract after Close.
-var errClosed = errors.New("pdf extractor is closed")
+// errClosed is returned by Extract calls that Close interrupts or that come
+// after it. It wraps context.Canceled so that callers treat it as the
+// cancellation it is, not as a fault of the file.
+var errClosed = fmt.Errorf("pdf extractor is closed: %w", context.Canceled)
 
 // Default option values.
 const (
@@ -162,8 +164,11 @@ func openCache(dir string) (wazero.CompilationCache, error) {
 // Options.Workers files are extracted at once and further callers wait for a
 // free instance (waiting does not count against the per-file timeout).
 //
-// Errors wrap ErrEncrypted, ErrDamaged or ErrTimeout, or are ctx's error.
-// An image-only PDF is not an error: its pages have Text "".
+// Errors wrap ErrEncrypted, ErrDamaged or ErrTimeout, or are ctx's error
+// (after Close, an error wrapping context.Canceled). An image-only PDF is
+// not an error: its pages have Text "". A file PDFium opens but whose pages
+// cannot all be read (a truncated linearized file) is not an error either:
+// the pages that failed have Text "".
 func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error) {
 	e.mu.Lock()
 	if e.closed {

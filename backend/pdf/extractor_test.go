@@ -1,23 +1,16 @@
 package pdf
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
-	"errors"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 )
 
 // corpusDir holds the shared test papers; it is never copied into the repo.
@@ -93,6 +86,9 @@ func oneLine(s string) string {
 }
 
 func TestExtractCorpusPages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("extracts the whole corpus")
+	}
 	rows := readManifest(t)
 	e := newTestExtractor(t, Options{})
 	for _, row := range rows {
@@ -288,96 +284,6 @@ func TestExtractStructure(t *testing.T) {
 	})
 }
 
-func TestExtractBadFiles(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	raft, err := os.ReadFile(corpusFile(t, "in-search-of-an-understandable-consensus-algorithm.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	random := make([]byte, 64<<10)
-	rng := rand.NewChaCha8([32]byte{1})
-	_, _ = rng.Read(random)
-
-	tests := []struct {
-		name string
-		path string
-		want error
-	}{
-		{"zero bytes", write("empty.pdf", nil), ErrDamaged},
-		{"random bytes", write("random.pdf", random), ErrDamaged},
-		{"pdf header then garbage", write("header.pdf", append([]byte("%PDF-1.4\n"), random...)), ErrDamaged},
-		{"truncated to first half", write("half.pdf", raft[:len(raft)/2]), ErrDamaged},
-		{"user password", write("locked.pdf", encrypt(t, raft, "secret", "owner")), ErrEncrypted},
-	}
-	e := newTestExtractor(t, Options{})
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			doc, err := e.Extract(t.Context(), tt.path)
-			if !errors.Is(err, tt.want) {
-				t.Errorf("Extract = (%v, %v), want error %v", doc != nil, err, tt.want)
-			}
-		})
-	}
-
-	t.Run("truncated linearized file keeps the pages it can read", func(t *testing.T) {
-		// A linearized file states its page count up front, so PDFium opens
-		// the first half and reads the pages whose objects survived.
-		data, err := os.ReadFile(corpusFile(t, "metalearn17_mishra.pdf"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := e.Extract(t.Context(), write("half-linearized.pdf", data[:len(data)/2]))
-		if err != nil {
-			t.Fatalf("Extract: %v", err)
-		}
-		if got := len(doc.Pages); got != 8 {
-			t.Errorf("got %d pages, want 8", got)
-		}
-		if !strings.Contains(oneLine(doc.Pages[0].Text), "A Simple Neural Attentive Meta-Learner") {
-			t.Errorf("page 1 lost its title: %.200q", doc.Pages[0].Text)
-		}
-	})
-
-	t.Run("owner password only", func(t *testing.T) {
-		path := write("owner.pdf", encrypt(t, raft, "", "owner"))
-		doc, err := e.Extract(t.Context(), path)
-		if err != nil {
-			t.Fatalf("Extract: %v", err)
-		}
-		if got := len(doc.Pages); got != 17 {
-			t.Errorf("got %d pages, want 17", got)
-		}
-		if !strings.Contains(doc.Pages[0].Text, "In Search of an Understandable Consensus Algorithm") {
-			t.Errorf("page 1 text lost its title: %.200q", doc.Pages[0].Text)
-		}
-	})
-
-	t.Run("missing file", func(t *testing.T) {
-		_, err := e.Extract(t.Context(), filepath.Join(dir, "nope.pdf"))
-		if !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("Extract = %v, want os.ErrNotExist", err)
-		}
-	})
-}
-
-// encrypt returns pdf encrypted by pdfcpu with AES-256.
-func encrypt(t *testing.T, pdf []byte, userPW, ownerPW string) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	conf := model.NewAESConfiguration(userPW, ownerPW, 256)
-	if err := api.Encrypt(bytes.NewReader(pdf), &out, conf); err != nil {
-		t.Fatalf("encrypt: %v", err)
-	}
-	return out.Bytes()
-}
-
 func TestExtractExpandsLigatures(t *testing.T) {
 	path := corpusFile(t, "implementing-the-omega-failure-detector-in-crash-recovery-failure-model.pdf")
 	e := newTestExtractor(t, Options{})
@@ -393,98 +299,6 @@ func TestExtractExpandsLigatures(t *testing.T) {
 	// The PDF spells it with the ﬁ ligature.
 	if !strings.Contains(oneLine(doc.Pages[4].Text), "broadcast for the first time") {
 		t.Errorf("page 5 does not hold %q", "broadcast for the first time")
-	}
-}
-
-func TestExtractTimeout(t *testing.T) {
-	big := corpusFile(t, "2204.02311.pdf") // 83 pages
-	small := corpusFile(t, "solution-of-a-problem-in-concurrent-programming-control.pdf")
-	// One worker: if the killed instance were not replaced, the next
-	// Extract would fail or wait forever.
-	e := newTestExtractor(t, Options{Workers: 1, Timeout: time.Millisecond})
-
-	_, err := e.Extract(t.Context(), big)
-	if !errors.Is(err, ErrTimeout) {
-		t.Fatalf("Extract with 1ms timeout = %v, want ErrTimeout", err)
-	}
-
-	e.timeout = time.Minute // no Extract is running, so this does not race
-	doc, err := e.Extract(t.Context(), small)
-	if err != nil {
-		t.Fatalf("Extract after a timeout: %v", err)
-	}
-	if got := len(doc.Pages); got != 1 {
-		t.Errorf("got %d pages, want 1", got)
-	}
-}
-
-// TestExtractTimeoutStuckCall gives PDFium a page whose content stream takes
-// seconds to parse in a single call, so only killing the WebAssembly
-// instance can end it on time.
-func TestExtractTimeoutStuckCall(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "heavy.pdf")
-	if err := os.WriteFile(path, heavyPDF(400_000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := newTestExtractor(t, Options{Workers: 1, Timeout: 100 * time.Millisecond})
-	start := time.Now()
-	_, err := e.Extract(t.Context(), path)
-	if !errors.Is(err, ErrTimeout) {
-		t.Fatalf("Extract = %v, want ErrTimeout", err)
-	}
-	t.Logf("timed out after %v", time.Since(start)) // about 100ms; the full parse takes seconds
-
-	e.timeout = time.Minute
-	if _, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf")); err != nil {
-		t.Errorf("Extract after a killed instance: %v", err)
-	}
-}
-
-// heavyPDF returns a one-page PDF whose uncompressed content stream repeats
-// a text-showing operation n times.
-func heavyPDF(n int) []byte {
-	content := bytes.Repeat([]byte("BT /F1 12 Tf 72 720 Td (Hello world) Tj ET\n"), n)
-	objects := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		"<< /Length " + strconv.Itoa(len(content)) + " >>\nstream\n" + string(content) + "\nendstream",
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	var offsets []int
-	for i, o := range objects {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objects)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objects)+1, xref)
-	return b.Bytes()
-}
-
-func TestExtractCanceled(t *testing.T) {
-	path := corpusFile(t, "paxos-made-simple.pdf")
-	e := newTestExtractor(t, Options{})
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, err := e.Extract(ctx, path); !errors.Is(err, context.Canceled) {
-		t.Errorf("Extract with a cancelled context = %v, want context.Canceled", err)
-	}
-}
-
-func TestExtractAfterClose(t *testing.T) {
-	path := corpusFile(t, "paxos-made-simple.pdf")
-	e := NewExtractor(Options{})
-	if err := e.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
-	if _, err := e.Extract(t.Context(), path); err == nil {
-		t.Error("Extract after Close succeeded, want an error")
 	}
 }
 

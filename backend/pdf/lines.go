@@ -79,6 +79,8 @@ func charSize(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int) (size floa
 	return math.Round(size*10) / 10, vertical
 }
 
+// isSpace reports the spaces PDFium emits between words; they have no size
+// worth counting.
 func isSpace(r rune) bool {
 	return r == ' ' || r == '\t' || r == '\u00A0'
 }
@@ -92,6 +94,7 @@ type lineBuilder struct {
 	vertical int
 }
 
+// add appends r; size 0 means r does not count towards the line's size.
 func (b *lineBuilder) add(r rune, size float64, vertical bool) {
 	b.text.WriteRune(r)
 	if size > 0 {

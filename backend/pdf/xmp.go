@@ -11,6 +11,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
 // maxXMPBytes bounds the decoded XMP packet; real ones are a few KiB.
@@ -63,9 +64,7 @@ func xmpPacket(ctx context.Context, rs io.ReadSeeker) (packet []byte, err error)
 	if _, err := rs.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	pc, err := pdfcpu.ReadWithContext(ctx, rs, conf)
+	pc, err := pdfcpu.ReadWithContext(ctx, rs, readConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +84,19 @@ func xmpPacket(ctx context.Context, rs io.ReadSeeker) (packet []byte, err error)
 		return nil, err
 	}
 	return sd.Content, nil
+}
+
+// readConfig returns the pdfcpu configuration for reading. It is built here
+// rather than by model.NewDefaultConfiguration, which writes a config.yml
+// into the user's config directory unless a process-wide switch is set.
+func readConfig() *model.Configuration {
+	return &model.Configuration{
+		Version:        model.VersionStr,
+		Reader15:       true,
+		ValidationMode: model.ValidationRelaxed,
+		Eol:            types.EolLF,
+		Limits:         model.DefaultResourceLimits(),
+	}
 }
 
 // Namespaces of the XMP properties we read.

@@ -1,6 +1,8 @@
 package pdf
 
 import (
+	"log/slog"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -143,5 +145,23 @@ func TestPDFDateYear(t *testing.T) {
 		if got := pdfDateYear(tt.in); got != tt.want {
 			t.Errorf("pdfDateYear(%q) = %d, want %d", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestReadXMPCorpus reads the XMP of a real paper through pdfcpu, without the
+// Info dictionary.
+func TestReadXMPCorpus(t *testing.T) {
+	f, err := os.Open(corpusFile(t, "implementing-the-omega-failure-detector-in-crash-recovery-failure-model.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var info Info
+	readXMP(t.Context(), f, &info, slog.New(slog.DiscardHandler))
+	if got, want := info.DOI, "10.1016/j.jcss.2008.10.002"; got != want {
+		t.Errorf("DOI = %q, want %q", got, want)
+	}
+	if got, want := info.Title, "Implementing the Omega failure detector in the crash-recovery failure model"; got != want {
+		t.Errorf("Title = %q, want %q", got, want)
 	}
 }
