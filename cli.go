@@ -15,6 +15,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
+	"github.com/agentero/agentero/backend/mcp"
 )
 
 // usageError is bad command-line usage: exit status 2.
@@ -27,6 +28,9 @@ const usage = `usage:
   agentero index DIR [--json]                 index or update a vault
   agentero search DIR QUERY [--limit N] [--json]
                                               search the whole vault
+  agentero plan DIR --request FILE [--runtime-id ID] [--json]
+                                              the context plan of a request
+  agentero --agentero-context-mcp GRANT       the per-turn MCP server (stdio)
   agentero version`
 
 // commands are the SPEC §12 command-line verbs.
@@ -161,4 +165,21 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "%s  (%s)\n  %s\n\n", h.Title, h.CitationURI, snip)
 	}
 	return nil
+}
+
+// runContextMCP runs the per-turn agentero-context MCP server on stdio. Its
+// stdout belongs to the protocol; logs go to stderr.
+func runContextMCP(args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintln(os.Stderr, "usage: agentero --agentero-context-mcp GRANT")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if err := mcp.Serve(ctx, args[0], os.Stdin, os.Stdout, log); err != nil {
+		fmt.Fprintf(os.Stderr, "agentero-context: %s\n", oneLine(err.Error()))
+		return 1
+	}
+	return 0
 }

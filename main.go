@@ -33,6 +33,8 @@ func main() {
 		case "help", "--help", "-h":
 			fmt.Println(usage)
 			return
+		case "--agentero-context-mcp":
+			os.Exit(runContextMCP(os.Args[2:]))
 		default:
 			if _, ok := commands[name]; ok {
 				os.Exit(runCommand(name, os.Args[2:], os.Stdout, os.Stderr))

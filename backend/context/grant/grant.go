@@ -1,0 +1,289 @@
+// Package grant is the written-down permission of one turn (SPEC §3–§4):
+// which vault sources an agent may read, with which tools and budget. The
+// host writes it before the turn; the agentero-context MCP server loads it
+// and refuses everything it does not cover.
+package grant
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// Version is the grant file format this code writes and reads.
+const Version = 1
+
+// Source kinds.
+const (
+	KindPaper     = "paper"
+	KindDirectory = "directory"
+	KindFile      = "file"
+)
+
+// Modes of a turn.
+const (
+	ModeMCP        = "mcp"
+	ModePromptOnly = "prompt-only"
+)
+
+// ErrRefused is the one error every refused read returns. Its text names no
+// path: what was asked for is not echoed back.
+var ErrRefused = errors.New("refused: that path is not readable in this turn; only the sources granted to this turn can be read")
+
+// Source is one thing a turn may read: a paper folder, a directory (the text
+// files inside it, one level listed at a time) or a single file.
+type Source struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref"`
+}
+
+// Budget caps what the tools return.
+type Budget struct {
+	SearchCards   int `json:"searchCards"`   // cards per context_search call
+	CardsPerPaper int `json:"cardsPerPaper"` // of those, at most this many from one paper or file
+	ExcerptChars  int `json:"excerptChars"`  // a search snippet or an excerpt around a quote
+	FullChars     int `json:"fullChars"`     // one page, section, file or full read
+	DirEntries    int `json:"dirEntries"`    // names in one directory listing
+	TurnChars     int `json:"turnChars"`     // everything returned in one turn
+}
+
+// DefaultBudget fits comfortably in agents' windows: a full read of 20,000
+// characters is about 5,000 tokens, well under the 25,000-token result
+// limit some MCP clients enforce, and a whole turn stays near 15,000 tokens.
+func DefaultBudget() Budget {
+	return Budget{SearchCards: 8, CardsPerPaper: 3, ExcerptChars: 1500, FullChars: 20000, DirEntries: 200, TurnChars: 60000}
+}
+
+// Limits are the largest budget values a grant may carry.
+var Limits = Budget{SearchCards: 50, CardsPerPaper: 50, ExcerptChars: 20000, FullChars: 200000, DirEntries: 5000, TurnChars: 1000000}
+
+// Valid reports the first budget value that is not positive or over Limits.
+func (b Budget) Valid() error {
+	check := []struct {
+		name     string
+		val, max int
+	}{
+		{"searchCards", b.SearchCards, Limits.SearchCards}, {"cardsPerPaper", b.CardsPerPaper, Limits.CardsPerPaper},
+		{"excerptChars", b.ExcerptChars, Limits.ExcerptChars}, {"fullChars", b.FullChars, Limits.FullChars},
+		{"dirEntries", b.DirEntries, Limits.DirEntries}, {"turnChars", b.TurnChars, Limits.TurnChars},
+	}
+	for _, c := range check {
+		if c.val <= 0 || c.val > c.max {
+			return fmt.Errorf("budget %s must be between 1 and %d, not %d", c.name, c.max, c.val)
+		}
+	}
+	return nil
+}
+
+// Grant is grant.json.
+type Grant struct {
+	Version     int       `json:"version"`
+	Vault       string    `json:"vault"`
+	RuntimeID   string    `json:"runtimeId"`
+	CreatedAt   time.Time `json:"createdAt"`
+	Mode        string    `json:"mode"`
+	Fingerprint string    `json:"fingerprint"`
+	Tools       []string  `json:"tools"`
+	Allowed     []Source  `json:"allowed"`
+	Budget      Budget    `json:"budget"`
+}
+
+var runtimeIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// ValidRuntimeID reports whether id can name a context-sessions folder.
+func ValidRuntimeID(id string) bool { return runtimeIDPattern.MatchString(id) && !strings.Contains(id, "..") }
+
+// Path is where the grant of a runtime id lives in a vault.
+func Path(vaultRoot, runtimeID string) string {
+	return filepath.Join(vaultRoot, vault.StateDir, "context-sessions", runtimeID, "grant.json")
+}
+
+// Write stores g at Path(g.Vault, g.RuntimeID) atomically (a temporary file
+// renamed into place) and returns the path.
+func Write(g Grant) (string, error) {
+	if err := g.validate(); err != nil {
+		return "", fmt.Errorf("write grant: %w", err)
+	}
+	p := Path(g.Vault, g.RuntimeID)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", fmt.Errorf("write grant: %w", err)
+	}
+	data, err := json.MarshalIndent(g, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".grant-*.json")
+	if err != nil {
+		return "", fmt.Errorf("write grant: %w", err)
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("write grant: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("write grant: %w", err)
+	}
+	return p, nil
+}
+
+// Load reads and checks a grant file: a missing, malformed or inconsistent
+// grant, or one whose vault is gone, is an error.
+func Load(p string) (*Grant, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("grant file %s does not exist", p)
+		}
+		return nil, fmt.Errorf("read grant: %w", err)
+	}
+	var g Grant
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g); err != nil {
+		return nil, fmt.Errorf("grant file %s is not valid: %w", p, err)
+	}
+	if err := g.validate(); err != nil {
+		return nil, fmt.Errorf("grant file %s is not valid: %w", p, err)
+	}
+	if st, err := os.Stat(g.Vault); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("the vault of this grant is gone: %s", g.Vault)
+	}
+	return &g, nil
+}
+
+func (g Grant) validate() error {
+	switch {
+	case g.Version != Version:
+		return fmt.Errorf("version %d is not %d", g.Version, Version)
+	case !filepath.IsAbs(g.Vault):
+		return errors.New("vault must be an absolute path")
+	case !ValidRuntimeID(g.RuntimeID):
+		return fmt.Errorf("runtime id %q is not valid", g.RuntimeID)
+	case g.Mode != ModeMCP && g.Mode != ModePromptOnly:
+		return fmt.Errorf("unknown mode %q", g.Mode)
+	}
+	if err := g.Budget.Valid(); err != nil {
+		return err
+	}
+	for _, s := range g.Allowed {
+		if s.Kind != KindPaper && s.Kind != KindDirectory && s.Kind != KindFile {
+			return fmt.Errorf("unknown source kind %q", s.Kind)
+		}
+		if !vault.ValidRel(s.Ref) {
+			return fmt.Errorf("source %q is not a vault path", s.Ref)
+		}
+	}
+	return nil
+}
+
+// CleanRef turns what an agent sent as a path into a clean vault-relative
+// path, or ErrRefused. It refuses traversal in every disguise: "..",
+// absolute paths, "~", backslashes, NUL bytes, percent-encoded (once or
+// twice) forms of those, and Agentero's own state folder.
+func CleanRef(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	s = strings.TrimPrefix(s, "./")
+	s = strings.TrimSuffix(s, "/")
+	// Every percent-decoding of the path must be as harmless as the path.
+	for d, i := s, 0; i < 3; i++ {
+		if !safeForm(d) {
+			return "", ErrRefused
+		}
+		next, err := url.PathUnescape(d)
+		if err != nil || next == d {
+			break
+		}
+		d = next
+	}
+	if !vault.ValidRel(s) {
+		return "", ErrRefused
+	}
+	return s, nil
+}
+
+func safeForm(s string) bool {
+	if strings.ContainsAny(s, "\x00\\") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || filepath.IsAbs(s) {
+		return false
+	}
+	for _, part := range strings.Split(s, "/") {
+		if part == ".." || part == vault.StateDir {
+			return false
+		}
+	}
+	return true
+}
+
+// Covering returns the granted source that covers ref (a clean vault path),
+// or ErrRefused. A paper covers its folder and everything in it; a file
+// covers itself; a directory covers itself and the text files under it, but
+// not PDFs, which are granted only as papers. Prefixes are compared by whole
+// path components, so papers/a never covers papers/a-evil.
+func (g *Grant) Covering(ref string) (Source, error) {
+	if g.Mode != ModeMCP {
+		return Source{}, ErrRefused
+	}
+	for _, s := range g.Allowed {
+		inside := ref == s.Ref || strings.HasPrefix(ref, s.Ref+"/")
+		switch {
+		case s.Kind == KindFile && ref == s.Ref,
+			s.Kind == KindPaper && inside,
+			s.Kind == KindDirectory && inside && !strings.EqualFold(path.Ext(ref), ".pdf"):
+			return s, nil
+		}
+	}
+	return Source{}, ErrRefused
+}
+
+// Resolve checks a path an agent sent and returns its clean form, the
+// source that covers it, and its absolute path on disk. Symlinks are
+// followed, and the real path must stay inside the real path of the
+// covering source: a link (or chain of links) out of it is refused.
+func (g *Grant) Resolve(raw string) (string, Source, string, error) {
+	ref, err := CleanRef(raw)
+	if err != nil {
+		return "", Source{}, "", err
+	}
+	src, err := g.Covering(ref)
+	if err != nil {
+		return "", Source{}, "", err
+	}
+	abs, err := vault.Resolve(g.Vault, ref)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", Source{}, "", fmt.Errorf("not found: %s is granted but does not exist (it may have been moved or deleted)", ref)
+		}
+		return "", Source{}, "", ErrRefused
+	}
+	srcAbs, err := vault.Resolve(g.Vault, src.Ref)
+	if err != nil {
+		return "", Source{}, "", ErrRefused
+	}
+	if abs != srcAbs && !strings.HasPrefix(abs, srcAbs+string(filepath.Separator)) {
+		return "", Source{}, "", ErrRefused
+	}
+	return ref, src, abs, nil
+}
+
+// Has reports whether the grant lists a source of that kind and ref.
+func (g *Grant) Has(kind, ref string) bool {
+	for _, s := range g.Allowed {
+		if s.Kind == kind && s.Ref == ref {
+			return true
+		}
+	}
+	return false
+}
