@@ -11,7 +11,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
+	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
@@ -37,6 +40,7 @@ const usage = `usage:
 var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{
 	"index":  runIndex,
 	"search": runSearch,
+	"plan":   runPlan,
 }
 
 // runCommand runs a command-line verb and returns the process exit status.
@@ -182,4 +186,69 @@ func runContextMCP(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	reqFile := fs.String("request", "", "ContextRequest JSON file")
+	runtimeID := fs.String("runtime-id", "", "write the grant for this runtime id")
+	pos, err := parseArgs(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	if *reqFile == "" {
+		return usageError{"--request FILE is required"}
+	}
+	if *runtimeID != "" && !grant.ValidRuntimeID(*runtimeID) {
+		return usageError{"--runtime-id may hold only letters, digits, '.', '_' and '-'"}
+	}
+	data, err := os.ReadFile(*reqFile)
+	if err != nil {
+		return fmt.Errorf("read request: %w", err)
+	}
+	var req plan.Request
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return fmt.Errorf("request %s is not a ContextRequest: %w", *reqFile, err)
+	}
+	lib, err := openLibrary(pos[0], stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	if _, err := lib.Sync(ctx); err != nil {
+		return err
+	}
+	r := plan.Resolver{Vault: lib.Root(), Papers: lib.DB()}
+	p, err := r.Resolve(ctx, req)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		*plan.Plan
+		Prompt    string `json:"prompt"`
+		GrantPath string `json:"grantPath,omitempty"`
+	}{Plan: p, Prompt: p.Render()}
+	if *runtimeID != "" && p.Mode == grant.ModeMCP {
+		if out.GrantPath, err = grant.Write(p.Grant(lib.Root(), *runtimeID, time.Now())); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return printJSON(stdout, out)
+	}
+	fmt.Fprintf(stdout, "mode %s, fingerprint %s\n", p.Mode, p.Fingerprint)
+	for _, s := range p.Allowed {
+		fmt.Fprintf(stdout, "may read %s %s\n", s.Kind, s.Ref)
+	}
+	for _, r := range p.Refused {
+		fmt.Fprintf(stdout, "refused %s %s: %s\n", r.Kind, r.Path, r.Reason)
+	}
+	if out.GrantPath != "" {
+		fmt.Fprintf(stdout, "grant written to %s\n", out.GrantPath)
+	}
+	fmt.Fprintf(stdout, "\n%s", out.Prompt)
+	return nil
 }
