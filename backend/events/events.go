@@ -11,6 +11,20 @@ const (
 	LibraryChanged = "library:changed"
 	// WatchStatus carries {mode, notice} when the watcher starts or falls back to rescans.
 	WatchStatus = "watch:status"
+
+	// AgentStatus carries how a turn's session was obtained and what the turn may read:
+	// {conversationId, messageId, action, note, mode, allowed, fingerprint}.
+	AgentStatus = "agent:status"
+	// AgentChunk carries streamed text: {conversationId, messageId, kind: message|thought, text}.
+	AgentChunk = "agent:chunk"
+	// AgentTool carries a tool call or its update: {conversationId, messageId, toolCallId, title, status, kind}.
+	AgentTool = "agent:tool"
+	// AgentPlan carries the agent's plan entries: {conversationId, messageId, entries}.
+	AgentPlan = "agent:plan"
+	// AgentCompleted ends a turn: {conversationId, messageId, content, sources, stopReason}.
+	AgentCompleted = "agent:completed"
+	// AgentError ends a failed turn: {conversationId, messageId, error}.
+	AgentError = "agent:error"
 )
 
 // Emitter sends one event to the UI. The desktop app passes Wails'

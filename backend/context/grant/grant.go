@@ -101,7 +101,9 @@ type Grant struct {
 var runtimeIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // ValidRuntimeID reports whether id can name a context-sessions folder.
-func ValidRuntimeID(id string) bool { return runtimeIDPattern.MatchString(id) && !strings.Contains(id, "..") }
+func ValidRuntimeID(id string) bool {
+	return runtimeIDPattern.MatchString(id) && !strings.Contains(id, "..")
+}
 
 // Path is where the grant of a runtime id lives in a vault.
 func Path(vaultRoot, runtimeID string) string {

@@ -1,0 +1,135 @@
+// Package acp is Agentero's side of the Agent Client Protocol (SPEC §6): it
+// runs agents, keeps one conversation per sidebar paper or Quick Chat
+// thread, decides each turn whether to continue a session or start a new
+// one, passes the turn's agentero-context MCP server, and streams answers
+// that end with the sources the tools actually returned.
+package acp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// BuiltinName is the name of the agent shipped in Agentero's own binary.
+const BuiltinName = "builtin"
+
+// Agent is how to start one ACP agent.
+type Agent struct {
+	Name    string            `json:"name"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// Builtin is the built-in agent: this executable with --builtin-agent.
+func Builtin(exe string) Agent {
+	return Agent{Name: BuiltinName, Command: exe, Args: []string{"--builtin-agent"}}
+}
+
+// Agents is the user's agent configuration, kept in the user's config
+// directory (not in any vault: agents belong to the user, not the papers).
+type Agents struct {
+	Default string  `json:"default"`
+	List    []Agent `json:"agents"`
+}
+
+// AgentsPath is where the configuration lives.
+func AgentsPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "agentero", "agents.json"), nil
+}
+
+// LoadAgents reads the configuration at path; a missing file gives the
+// built-in agent alone, as the default. The built-in agent is always there
+// and always points at exe.
+func LoadAgents(path, exe string) (*Agents, error) {
+	a := &Agents{Default: BuiltinName}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("read agents: %w", err)
+	default:
+		if err := json.Unmarshal(data, a); err != nil {
+			return nil, fmt.Errorf("agents file %s is not valid JSON: %w", path, err)
+		}
+	}
+	list := []Agent{Builtin(exe)}
+	for _, ag := range a.List {
+		if ag.Name != BuiltinName {
+			list = append(list, ag)
+		}
+	}
+	a.List = list
+	if a.Default == "" || a.Find(a.Default) == nil {
+		a.Default = BuiltinName
+	}
+	return a, nil
+}
+
+// Save writes the configuration (without the built-in agent, which is
+// implied) atomically.
+func (a *Agents) Save(path string) error {
+	out := Agents{Default: a.Default, List: []Agent{}}
+	for _, ag := range a.List {
+		if ag.Name != BuiltinName {
+			out.List = append(out.List, ag)
+		}
+	}
+	sort.Slice(out.List, func(i, j int) bool { return out.List[i].Name < out.List[j].Name })
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Find returns the agent of that name, or nil.
+func (a *Agents) Find(name string) *Agent {
+	for i := range a.List {
+		if a.List[i].Name == name {
+			return &a.List[i]
+		}
+	}
+	return nil
+}
+
+// Put adds or replaces an agent after checking it.
+func (a *Agents) Put(ag Agent) error {
+	ag.Name = strings.TrimSpace(ag.Name)
+	switch {
+	case ag.Name == "":
+		return errors.New("an agent needs a name")
+	case ag.Name == BuiltinName:
+		return errors.New("the built-in agent cannot be changed")
+	case strings.TrimSpace(ag.Command) == "":
+		return errors.New("an agent needs a command")
+	}
+	if ag.Args == nil {
+		ag.Args = []string{}
+	}
+	for i := range a.List {
+		if a.List[i].Name == ag.Name {
+			a.List[i] = ag
+			return nil
+		}
+	}
+	a.List = append(a.List, ag)
+	return nil
+}

@@ -1,0 +1,176 @@
+package acp
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// Message is one visible message of a conversation.
+type Message struct {
+	ID      string    `json:"id"`
+	Role    string    `json:"role"` // user or assistant
+	Content string    `json:"content"`
+	Sources []string  `json:"sources,omitempty"`
+	Error   string    `json:"error,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// Conversation is a sidebar thread (one per paper) or a Quick Chat thread,
+// kept in .agentero/chats/<id>/state.json. The full transcript is beside it.
+type Conversation struct {
+	ID                string    `json:"id"`
+	Surface           string    `json:"surface"`
+	Agent             string    `json:"agent"`
+	RuntimeID         string    `json:"runtimeId"`
+	ProviderSessionID string    `json:"providerSessionId"`
+	Fingerprint       string    `json:"fingerprint"`
+	SessionSeen       int       `json:"sessionSeen"` // messages the current provider session has seen
+	Messages          []Message `json:"messages"`
+	CreatedAt         time.Time `json:"createdAt"`
+	UpdatedAt         time.Time `json:"updatedAt"`
+}
+
+// Store keeps conversations of one vault. Each conversation is used by one
+// turn at a time (Lock).
+type Store struct {
+	root  string // <vault>/.agentero/chats
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+// NewStore returns the conversation store of a vault.
+func NewStore(vaultRoot string) *Store {
+	return &Store{root: filepath.Join(vaultRoot, vault.StateDir, "chats"), locks: map[string]*sync.Mutex{}}
+}
+
+// ErrBadConversationID is returned for ids that cannot name a folder.
+var ErrBadConversationID = errors.New("a conversation id may hold only letters, digits, '.', '_' and '-'")
+
+// Lock serialises turns of one conversation; call the returned func to unlock.
+func (s *Store) Lock(id string) func() {
+	s.mu.Lock()
+	l := s.locks[id]
+	if l == nil {
+		l = &sync.Mutex{}
+		s.locks[id] = l
+	}
+	s.mu.Unlock()
+	l.Lock()
+	return l.Unlock
+}
+
+// Dir is the folder of a conversation.
+func (s *Store) Dir(id string) string { return filepath.Join(s.root, id) }
+
+// Load returns the conversation, or a new empty one when it does not exist.
+func (s *Store) Load(id string) (*Conversation, error) {
+	if !grant.ValidRuntimeID(id) {
+		return nil, ErrBadConversationID
+	}
+	data, err := os.ReadFile(filepath.Join(s.Dir(id), "state.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Conversation{ID: id, Messages: []Message{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read conversation: %w", err)
+	}
+	var c Conversation
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("conversation %s is damaged: %w", id, err)
+	}
+	if c.Messages == nil {
+		c.Messages = []Message{}
+	}
+	return &c, nil
+}
+
+// Save writes the conversation's state atomically.
+func (s *Store) Save(c *Conversation) error {
+	dir := s.Dir(c.ID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, ".state.json.tmp")
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, "state.json"))
+}
+
+// Entry is one line of transcript.jsonl: every turn is kept whole, user,
+// assistant, tool calls and results, thoughts, status and errors.
+type Entry struct {
+	At        time.Time `json:"at"`
+	Turn      string    `json:"turn"` // the user message id of the turn
+	Kind      string    `json:"kind"` // user, assistant, thought, tool_call, tool_update, plan, status, error
+	Text      string    `json:"text,omitempty"`
+	ToolCall  string    `json:"toolCallId,omitempty"`
+	Data      any       `json:"data,omitempty"`
+	SessionID string    `json:"sessionId,omitempty"`
+}
+
+// Append adds entries to a conversation's transcript. The transcript is only
+// ever appended to.
+func (s *Store) Append(id string, entries ...Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	dir := s.Dir(id)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "transcript.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, e := range entries {
+		b, err := json.Marshal(e)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		w.Write(append(b, '\n'))
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Transcript reads a conversation's transcript.
+func (s *Store) Transcript(id string) ([]Entry, error) {
+	f, err := os.Open(filepath.Join(s.Dir(id), "transcript.jsonl"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Entry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e Entry
+		if json.Unmarshal(sc.Bytes(), &e) == nil {
+			out = append(out, e)
+		}
+	}
+	return out, sc.Err()
+}

@@ -1,0 +1,183 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/context/plan"
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// session is the ACP session a turn runs in, and how it was obtained.
+type session struct {
+	proc     *Process
+	id       sdk.SessionId
+	action   string
+	note     string
+	handover string // the earlier conversation, for a session that has not seen it
+}
+
+// session decides the turn's session (SPEC §6). Same fingerprint and a
+// provider session: continue it, by session/resume when offered, else
+// session/load, with the same MCP servers. Otherwise, or when continuing
+// fails: drop the old id and open a new session — from the warm pool when
+// the turn needs no MCP — handing over the conversation shown so far.
+func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *plan.Plan) (*session, error) {
+	proc, err := h.process(ctx, ag)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := h.cwd(conv.ID)
+	if err != nil {
+		return nil, err
+	}
+	note := ""
+	if conv.ProviderSessionID != "" && conv.Agent == ag.Name && conv.Fingerprint == p.Fingerprint {
+		s, err := h.continueSession(ctx, proc, conv, p, cwd)
+		if err == nil {
+			return s, nil
+		}
+		if proc.Exited() {
+			h.forget(proc)
+			if proc, err = h.process(ctx, ag); err != nil {
+				return nil, err
+			}
+		}
+		note = fmt.Sprintf("could not continue the previous session (%s); started a new one", oneLine(err.Error()))
+	} else if conv.ProviderSessionID != "" {
+		switch {
+		case conv.Agent != ag.Name:
+			note = "another agent answers now: started a new session"
+		default:
+			note = "what this turn may read changed: started a new session"
+		}
+	}
+
+	conv.RuntimeID = conv.ID + "." + newID("s")[2:]
+	servers, err := h.servers(p, conv.RuntimeID)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{proc: proc, note: note, handover: handover(conv.Messages)}
+	if p.Mode != grant.ModeMCP {
+		if wp, id, ok := h.pool.take(ag.Name, proc); ok {
+			s.proc, s.id, s.action = wp, id, ActionWarm
+		}
+	}
+	if s.id == "" {
+		resp, err := call(ctx, proc, func(c context.Context) (sdk.NewSessionResponse, error) {
+			return proc.conn.NewSession(c, sdk.NewSessionRequest{Cwd: cwd, McpServers: servers})
+		})
+		if err != nil {
+			return s, fmt.Errorf("the agent refused a new session: %w", err)
+		}
+		s.id, s.action = resp.SessionId, ActionNew
+	}
+	h.markLive(s.proc, s.id)
+	conv.ProviderSessionID, conv.Fingerprint, conv.Agent, conv.SessionSeen = string(s.id), p.Fingerprint, ag.Name, 0
+	h.pool.refill(ag)
+	return s, nil
+}
+
+func (h *Host) continueSession(ctx context.Context, proc *Process, conv *Conversation, p *plan.Plan, cwd string) (*session, error) {
+	servers, err := h.servers(p, conv.RuntimeID)
+	if err != nil {
+		return nil, err
+	}
+	id := sdk.SessionId(conv.ProviderSessionID)
+	s := &session{proc: proc, id: id, handover: handover(conv.Messages[min(conv.SessionSeen, len(conv.Messages)):])}
+	caps := proc.Capabilities()
+	switch {
+	case caps.Resume:
+		_, err = call(ctx, proc, func(c context.Context) (sdk.ResumeSessionResponse, error) {
+			return proc.conn.ResumeSession(c, sdk.ResumeSessionRequest{SessionId: id, Cwd: cwd, McpServers: servers})
+		})
+		s.action = ActionResume
+	case caps.LoadSession:
+		// No sink is set for the session while it loads: the history the
+		// agent replays is already on screen and in the transcript.
+		proc.setSink(id, nil)
+		_, err = call(ctx, proc, func(c context.Context) (sdk.LoadSessionResponse, error) {
+			return proc.conn.LoadSession(c, sdk.LoadSessionRequest{SessionId: id, Cwd: cwd, McpServers: servers})
+		})
+		s.action = ActionLoad
+	case h.isLive(proc, id):
+		s.action = ActionContinue
+	default:
+		err = fmt.Errorf("the agent offers neither session/resume nor session/load")
+	}
+	if err != nil {
+		return nil, err
+	}
+	h.markLive(proc, id)
+	return s, nil
+}
+
+// servers is the mcpServers list of a turn: agentero-context with the
+// turn's grant when the plan is mcp, else empty. The grant is (re)written
+// before the session sees it.
+func (h *Host) servers(p *plan.Plan, runtimeID string) ([]sdk.McpServer, error) {
+	if p.Mode != grant.ModeMCP {
+		return []sdk.McpServer{}, nil
+	}
+	path, err := grant.Write(p.Grant(h.vault, runtimeID, h.opts.Now()))
+	if err != nil {
+		return nil, err
+	}
+	return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{
+		Name: "agentero-context", Command: h.exe, Args: []string{"--agentero-context-mcp", path}, Env: []sdk.EnvVariable{},
+	}}}, nil
+}
+
+// cwd is the conversation's working folder: empty and outside the vault, so
+// an agent's own file tools never start inside the vault.
+func (h *Host) cwd(conversationID string) (string, error) {
+	dir := filepath.Join(h.opts.CacheDir, "sessions", conversationID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("make session folder: %w", err)
+	}
+	return dir, nil
+}
+
+func (h *Host) markLive(p *Process, id sdk.SessionId) {
+	h.mu.Lock()
+	h.live[id] = p
+	h.mu.Unlock()
+}
+
+func (h *Host) isLive(p *Process, id sdk.SessionId) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.live[id] == p && !p.Exited()
+}
+
+// handover renders messages a new session has not seen, once, before the
+// turn's question.
+func handover(msgs []Message) string {
+	if len(msgs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<conversation-so-far>\nThis conversation began before this session. What was said so far:\n")
+	for _, m := range msgs {
+		role := "User"
+		if m.Role == "assistant" {
+			role = "Assistant"
+		}
+		fmt.Fprintf(&b, "\n%s: %s\n", role, strings.TrimSpace(m.Content))
+		if len(m.Sources) > 0 {
+			fmt.Fprintf(&b, "(sources: %s)\n", strings.Join(m.Sources, ", "))
+		}
+		if m.Error != "" {
+			fmt.Fprintf(&b, "(this turn failed: %s)\n", m.Error)
+		}
+	}
+	b.WriteString("</conversation-so-far>\n")
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
