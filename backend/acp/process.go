@@ -110,8 +110,22 @@ func call[T any](ctx context.Context, p *Process, f func(context.Context) (T, er
 	}()
 	select {
 	case r := <-ch:
-		if r.err != nil && p.Exited() {
+		if r.err == nil {
+			return r.v, nil
+		}
+		// A dropped connection usually means the agent is exiting: give
+		// it a moment, so the error says so instead of "disconnected".
+		select {
+		case <-p.exited:
 			return r.v, p.exitError()
+		case <-p.conn.Done():
+			select {
+			case <-p.exited:
+			case <-time.After(2 * time.Second):
+				p.Kill()
+			}
+			return r.v, p.exitError()
+		case <-time.After(200 * time.Millisecond):
 		}
 		return r.v, r.err
 	case <-p.exited:

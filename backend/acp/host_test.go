@@ -1,0 +1,471 @@
+package acp_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/index"
+)
+
+var binary string // the real agentero binary: built-in agent and MCP server
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agentero-acp-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "agentero")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", binary, "../..")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic("build agentero: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const corpusDir = "../../../shared/corpus"
+
+// vaultWith lays corpus papers out as a vault, indexes it with the real
+// binary and opens its index.
+func vaultWith(t *testing.T, files ...string) (string, *index.DB) {
+	t.Helper()
+	root := t.TempDir()
+	for _, f := range files {
+		in, err := os.Open(filepath.Join(corpusDir, f))
+		if err != nil {
+			t.Skipf("corpus not available: %v", err)
+		}
+		dir := filepath.Join(root, "papers", strings.TrimSuffix(f, ".pdf"))
+		os.MkdirAll(dir, 0o755)
+		out, _ := os.Create(filepath.Join(dir, f))
+		io.Copy(out, in)
+		in.Close()
+		out.Close()
+	}
+	os.MkdirAll(filepath.Join(root, "notes"), 0o755)
+	os.WriteFile(filepath.Join(root, "notes", "ideas.md"), []byte("Proof-of-stake could replace proof-of-work.\n"), 0o644)
+	if out, err := exec.Command(binary, "index", root).CombinedOutput(); err != nil {
+		t.Fatalf("index: %v\n%s", err, out)
+	}
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return root, db
+}
+
+// peer is the scripted agent on the ACP TypeScript SDK.
+func peer(t *testing.T, name, caps, fault string) (acp.Agent, string) {
+	t.Helper()
+	script, _ := filepath.Abs("../../test/peeragent/agent.mjs")
+	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules", "@agentclientprotocol", "sdk")); err != nil {
+		if os.Getenv("AGENTERO_REQUIRE_PEER") != "" {
+			t.Fatalf("the peer agent's npm packages are missing: run npm ci in test/peeragent")
+		}
+		t.Skip("peer agent not installed (npm ci in test/peeragent)")
+	}
+	rec := filepath.Join(t.TempDir(), name+".jsonl")
+	return acp.Agent{Name: name, Command: "node", Args: []string{script},
+		Env: map[string]string{"PEER_RECORD": rec, "PEER_CAPS": caps, "PEER_FAULT": fault}}, rec
+}
+
+type received struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	PID    int             `json:"pid"`
+}
+
+func records(t *testing.T, path string) []received {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []received
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var r received
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("record: %v", err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func methods(rs []received) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Method)
+	}
+	return out
+}
+
+func newHost(t *testing.T, root string, db *index.DB, agents ...acp.Agent) *acp.Host {
+	t.Helper()
+	cfg := &acp.Agents{Default: acp.BuiltinName, List: append([]acp.Agent{acp.Builtin(binary)}, agents...)}
+	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 20 * time.Second, PoolSize: -1})
+	t.Cleanup(h.Close)
+	return h
+}
+
+func ask(t *testing.T, h *acp.Host, conv, agent string, req plan.Request, q string) *acp.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := h.Turn(ctx, acp.TurnRequest{ConversationID: conv, Agent: agent, Request: req, Question: q}, nil)
+	if err != nil {
+		t.Fatalf("turn %q: %v", q, err)
+	}
+	return res
+}
+
+var (
+	sidebar = plan.Request{Surface: "sidebar", CurrentPaper: "papers/bitcoin"}
+	wider   = plan.Request{Surface: "sidebar", CurrentPaper: "papers/bitcoin", Mentions: []plan.Mention{{Kind: "directory", Path: "notes"}}}
+	nothing = plan.Request{Surface: "quickChat"}
+)
+
+// mcpServers decodes the mcpServers a peer received.
+func mcpServers(t *testing.T, r received) []map[string]any {
+	t.Helper()
+	var p struct {
+		McpServers []map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(r.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.McpServers
+}
+
+func TestDecisionTable(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf", "peercoin.pdf")
+	tests := []struct {
+		name   string
+		caps   string
+		fault  string
+		turns  []plan.Request
+		fresh  bool     // a new host (a restarted app) for every turn
+		want   []string // session action of each turn
+		method []string // the method that continued the session on turn 2
+	}{
+		{"resume offered", "resume,load", "", []plan.Request{sidebar, sidebar}, true, []string{"new", "resume"}, []string{"session/resume"}},
+		{"load only", "load", "", []plan.Request{sidebar, sidebar}, true, []string{"new", "load"}, []string{"session/load"}},
+		{"neither, live process", "", "", []plan.Request{sidebar, sidebar}, false, []string{"new", "continue"}, nil},
+		{"neither, restarted", "", "", []plan.Request{sidebar, sidebar}, true, []string{"new", "new"}, nil},
+		{"fingerprint changed", "resume,load", "", []plan.Request{sidebar, wider}, true, []string{"new", "new"}, nil},
+		{"resume refused", "resume", "refuse-resume", []plan.Request{sidebar, sidebar}, true, []string{"new", "new"}, []string{"session/resume"}},
+		{"prompt-only", "resume", "", []plan.Request{nothing, nothing}, true, []string{"new", "resume"}, []string{"session/resume"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ag, rec := peer(t, "peer", tt.caps, tt.fault)
+			h := newHost(t, root, db, ag)
+			var results []*acp.Result
+			for i, req := range tt.turns {
+				if i > 0 && tt.fresh {
+					h.Close()
+					h = newHost(t, root, db, ag)
+				}
+				conv := strings.NewReplacer(" ", "-", ",", "").Replace(tt.name)
+				results = append(results, ask(t, h, conv, "peer", req, "question "+string(rune('A'+i))))
+			}
+			for i, r := range results {
+				if r.Session.Action != tt.want[i] {
+					t.Errorf("turn %d: action %q, want %q (note %q)", i+1, r.Session.Action, tt.want[i], r.Session.Note)
+				}
+			}
+			rs := records(t, rec)
+			var news, conts []received
+			var prompts []string
+			for _, r := range rs {
+				switch r.Method {
+				case "session/new":
+					news = append(news, r)
+				case "session/resume", "session/load":
+					conts = append(conts, r)
+				case "session/prompt":
+					var p struct{ Text string }
+					json.Unmarshal(r.Params, &p)
+					prompts = append(prompts, p.Text)
+				}
+			}
+			if tt.method != nil && (len(conts) != 1 || conts[0].Method != tt.method[0]) {
+				t.Errorf("continuation methods = %v, want %v", methods(conts), tt.method)
+			}
+			if len(news) == 0 {
+				t.Fatalf("no session/new received: %v", methods(rs))
+			}
+			// MCP servers: the same list on new, resume and load; empty without sources.
+			first := mcpServers(t, news[0])
+			if tt.turns[0].CurrentPaper == "" {
+				if len(first) != 0 {
+					t.Errorf("prompt-only turn got mcpServers %v", first)
+				}
+			} else {
+				if len(first) != 1 || first[0]["name"] != "agentero-context" || first[0]["command"] != binary {
+					t.Fatalf("mcpServers = %v", first)
+				}
+				args, _ := first[0]["args"].([]any)
+				env, _ := first[0]["env"].([]any)
+				if len(args) != 2 || args[0] != "--agentero-context-mcp" || !strings.HasPrefix(args[1].(string), filepath.Join(root, ".agentero", "context-sessions")) || env == nil || len(env) != 0 {
+					t.Errorf("agentero-context server = %v", first[0])
+				}
+				for _, c := range conts {
+					if got := mcpServers(t, c); !jsonEqual(got, first) {
+						t.Errorf("%s mcpServers %v differ from session/new's %v", c.Method, got, first)
+					}
+				}
+			}
+			// A new second session is handed the earlier turn, once.
+			if tt.want[1] == "new" && len(prompts) == 2 {
+				if n := strings.Count(prompts[1], "question A"); n != 1 {
+					t.Errorf("handover carries the first question %d times:\n%s", n, prompts[1])
+				}
+				if !strings.Contains(prompts[1], "peer answer 1") {
+					t.Errorf("handover lacks the first answer:\n%s", prompts[1])
+				}
+			}
+			if tt.want[1] != "new" && len(prompts) == 2 && strings.Contains(prompts[1], "conversation-so-far") {
+				t.Errorf("a continued session was handed the conversation again:\n%s", prompts[1])
+			}
+			for _, r := range results {
+				if strings.Contains(r.Completed.Content, "REPLAYED HISTORY") {
+					t.Error("history replayed by session/load reached the answer")
+				}
+			}
+		})
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+func TestWarmPool(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	ag, rec := peer(t, "peer", "resume", "")
+	cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
+	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 1})
+	defer h.Close()
+	h.Warm("peer")
+	waitFor(t, func() bool { return strings.Count(strings.Join(methods(records(t, rec)), " "), "session/new") >= 1 })
+
+	// A turn with an MCP never takes from the pool.
+	r := ask(t, h, "with-grant", "peer", sidebar, "q1")
+	if r.Session.Action != "new" {
+		t.Errorf("mcp turn: action %q, want new", r.Session.Action)
+	}
+	// A turn without grants takes the warm session.
+	r = ask(t, h, "no-grant", "peer", nothing, "q2")
+	if r.Session.Action != "warm" {
+		t.Errorf("prompt-only turn: action %q, want warm", r.Session.Action)
+	}
+	for _, rr := range records(t, rec) {
+		if rr.Method == "session/new" {
+			var p struct {
+				McpServers []any `json:"mcpServers"`
+			}
+			json.Unmarshal(rr.Params, &p)
+			if p.McpServers == nil {
+				t.Error("session/new without mcpServers: must be an empty list")
+			}
+		}
+	}
+}
+
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition never held")
+		}
+		time.Sleep(20 * time.Millisecond) // polling another process's file: nothing to wait on
+	}
+}
+
+func TestFaults(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	tests := []struct {
+		fault string
+		want  string
+	}{
+		{"exit-mid-turn", "stopped"},
+		{"hang", "did not answer"},
+		{"garbage", "stopped"},
+		{"reject-new", "refused a new session"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fault, func(t *testing.T) {
+			bad, _ := peer(t, "bad", "resume", tt.fault)
+			good, _ := peer(t, "good", "resume", "")
+			cfg := &acp.Agents{Default: "bad", List: []acp.Agent{acp.Builtin(binary), bad, good}}
+			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 3 * time.Second, PoolSize: -1})
+			defer h.Close()
+			_, err := h.Turn(context.Background(), acp.TurnRequest{ConversationID: "f", Agent: "bad", Request: sidebar, Question: "will fail"}, nil)
+			var te *acp.TurnError
+			if !errors.As(err, &te) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want a turn error saying %q", err, tt.want)
+			}
+			tr, _ := h.Store().Transcript("f")
+			kinds := []string{}
+			for _, e := range tr {
+				kinds = append(kinds, e.Kind)
+			}
+			if len(kinds) == 0 || kinds[0] != "user" || kinds[len(kinds)-1] != "error" {
+				t.Errorf("transcript kinds = %v, want the question first and the error last", kinds)
+			}
+			conv, _ := h.Store().Load("f")
+			if conv.ProviderSessionID != "" {
+				t.Errorf("the failed session %q is kept for the next turn", conv.ProviderSessionID)
+			}
+			if tt.fault == "exit-mid-turn" && !strings.Contains(conv.Messages[len(conv.Messages)-1].Content, "partial answer") {
+				t.Errorf("the partial answer was lost: %+v", conv.Messages)
+			}
+			r := ask(t, h, "f", "good", sidebar, "next")
+			if r.Session.Action != "new" || r.Completed.Content == "" {
+				t.Errorf("next turn: %+v", r)
+			}
+		})
+	}
+}
+
+func TestPermissionIsRefused(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	ag, rec := peer(t, "peer", "", "permission")
+	h := newHost(t, root, db, ag)
+	r := ask(t, h, "perm", "peer", sidebar, "write something")
+	if !strings.Contains(r.Completed.Content, `"optionId":"reject"`) {
+		t.Errorf("answer = %q, want the reject option selected", r.Completed.Content)
+	}
+	var outcome string
+	for _, rr := range records(t, rec) {
+		if rr.Method == "permission-outcome" {
+			outcome = string(rr.Params)
+		}
+	}
+	if !strings.Contains(outcome, "reject") {
+		t.Errorf("outcome = %s", outcome)
+	}
+}
+
+// normalize makes page text and quoted passages comparable: the agent quotes
+// snippets with whitespace collapsed and "…" where they were cut.
+func normalize(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+func TestBuiltinAgentEndToEnd(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf", "peercoin.pdf", "in-search-of-an-understandable-consensus-algorithm.pdf")
+	h := newHost(t, root, db)
+	req := plan.Request{Surface: "sidebar", CurrentPaper: "papers/in-search-of-an-understandable-consensus-algorithm"}
+	r := ask(t, h, "raft", "", req, "How does Raft elect a leader?")
+	if r.Session.Action != "new" || !r.Session.MCP {
+		t.Errorf("session = %+v", r.Session)
+	}
+	if len(r.Completed.Sources) == 0 {
+		t.Fatalf("no sources; answer:\n%s", r.Completed.Content)
+	}
+	for _, src := range r.Completed.Sources {
+		file, frag, _ := strings.Cut(src, "#page=")
+		if !strings.HasPrefix(file, "papers/in-search-of-an-understandable-consensus-algorithm/") {
+			t.Errorf("source %s is outside the grant", src)
+		}
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(file)))
+		if err != nil || st.IsDir() {
+			t.Errorf("source %s does not open: %v", src, err)
+			continue
+		}
+		page := 0
+		for _, c := range frag {
+			if c < '0' || c > '9' {
+				break
+			}
+			page = page*10 + int(c-'0')
+		}
+		p, _ := db.Paper(context.Background(), "papers/in-search-of-an-understandable-consensus-algorithm")
+		if page < 1 || page > p.Pages {
+			t.Errorf("source %s: page %d not in 1..%d", src, page, p.Pages)
+		}
+	}
+	// Every quoted passage is on the page its citation names.
+	quoted := 0
+	for _, line := range strings.Split(r.Completed.Content, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "— ") {
+			continue
+		}
+		uri := line[strings.LastIndex(line, "[")+1 : strings.LastIndex(line, "]")]
+		_, frag, _ := strings.Cut(uri, "#page=")
+		page := 0
+		for _, c := range frag {
+			page = page*10 + int(c-'0')
+		}
+		passage := prevPassage(r.Completed.Content, line)
+		text, _, err := db.PageText(context.Background(), "papers/in-search-of-an-understandable-consensus-algorithm", page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, piece := range strings.Split(passage, "…") {
+			if piece = strings.TrimSpace(piece); len(piece) > 20 && !strings.Contains(normalize(text), normalize(piece)) {
+				t.Errorf("quoted text is not on page %d: %q", page, piece)
+			}
+		}
+		quoted++
+	}
+	if quoted == 0 {
+		t.Errorf("the answer quotes nothing:\n%s", r.Completed.Content)
+	}
+	if !strings.Contains(strings.ToLower(r.Completed.Content), "leader") {
+		t.Errorf("the answer does not match the question:\n%s", r.Completed.Content)
+	}
+
+	// A restarted app resumes the built-in agent's session.
+	h.Close()
+	h = newHost(t, root, db)
+	r2 := ask(t, h, "raft", "", req, "What is a term?")
+	if r2.Session.Action != "resume" || r2.Session.ProviderSessionID != r.Session.ProviderSessionID {
+		t.Errorf("second turn session = %+v, want resume of %s", r2.Session, r.Session.ProviderSessionID)
+	}
+	// Nothing relevant: said plainly, no sources invented.
+	r3 := ask(t, h, "raft", "", req, "zebra giraffe xylophone")
+	if !strings.Contains(r3.Completed.Content, "found nothing relevant") || len(r3.Completed.Sources) != 0 {
+		t.Errorf("irrelevant question: %q sources %v", r3.Completed.Content, r3.Completed.Sources)
+	}
+	tr, _ := h.Store().Transcript("raft")
+	if len(tr) < 9 {
+		t.Errorf("transcript has %d entries for 3 turns", len(tr))
+	}
+}
+
+// prevPassage returns the quoted passage printed on the line before the
+// citation line in an answer.
+func prevPassage(content, citationLine string) string {
+	lines := strings.Split(content, "\n")
+	for i, l := range lines {
+		if l == citationLine && i > 0 {
+			p := strings.TrimSpace(lines[i-1])
+			if j := strings.Index(p, "“"); j >= 0 {
+				p = p[j+len("“"):]
+			}
+			return strings.TrimSuffix(p, "”")
+		}
+	}
+	return ""
+}

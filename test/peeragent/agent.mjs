@@ -1,0 +1,106 @@
+// A scripted ACP agent on the official TypeScript SDK. The Go tests start it
+// as a real agent process and read what it received from PEER_RECORD.
+//
+//   PEER_RECORD  file that gets one JSON line per request or notification received
+//   PEER_CAPS    comma list of capabilities to offer: load, resume, close
+//   PEER_FAULT   exit-mid-turn | hang | garbage | reject-new | permission | refuse-resume
+import { appendFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
+import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
+
+const record = process.env.PEER_RECORD;
+const caps = new Set((process.env.PEER_CAPS || "").split(",").filter(Boolean));
+const fault = process.env.PEER_FAULT || "";
+let sessions = 0;
+let turns = 0;
+
+function log(method, params) {
+  if (record) appendFileSync(record, JSON.stringify({ method, params, pid: process.pid }) + "\n");
+}
+
+function text(params) {
+  return (params.prompt || []).filter((b) => b.type === "text").map((b) => b.text).join("\n");
+}
+
+async function say(client, sessionId, t) {
+  await client.notify("session/update", {
+    sessionId,
+    update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } },
+  });
+}
+
+const app = agent()
+  .onRequest("initialize", ({ params }) => {
+    log("initialize", params);
+    return {
+      protocolVersion: 1,
+      agentCapabilities: {
+        loadSession: caps.has("load"),
+        sessionCapabilities: {
+          ...(caps.has("resume") ? { resume: {} } : {}),
+          ...(caps.has("close") ? { close: {} } : {}),
+        },
+      },
+      authMethods: [],
+    };
+  })
+  .onRequest("session/new", ({ params }) => {
+    log("session/new", params);
+    if (fault === "reject-new") throw RequestError.internalError(undefined, "peer refuses new sessions");
+    sessions++;
+    return { sessionId: `peer-${process.pid}-${sessions}` };
+  })
+  .onRequest("session/load", async ({ params, client }) => {
+    log("session/load", params);
+    // Replays history, as agents do; the host must not show it again.
+    await client.notify("session/update", {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "REPLAYED HISTORY" } },
+    });
+    return {};
+  })
+  .onRequest("session/resume", ({ params }) => {
+    log("session/resume", params);
+    if (fault === "refuse-resume") throw RequestError.methodNotFound("session/resume");
+    return {};
+  })
+  .onRequest("session/close", ({ params }) => {
+    log("session/close", params);
+    return {};
+  })
+  .onRequest("session/prompt", async ({ params, client, signal }) => {
+    log("session/prompt", { sessionId: params.sessionId, text: text(params) });
+    turns++;
+    if (fault === "exit-mid-turn") {
+      await say(client, params.sessionId, "partial answer before the crash");
+      setTimeout(() => process.exit(3), 50);
+      return new Promise(() => {});
+    }
+    if (fault === "hang") return new Promise(() => {});
+    if (fault === "garbage") {
+      process.stdout.write("this is not JSON-RPC at all\n{{{\n");
+      setTimeout(() => process.exit(4), 50);
+      return new Promise(() => {});
+    }
+    if (fault === "permission") {
+      const res = await client.request("session/request_permission", {
+        sessionId: params.sessionId,
+        toolCall: { toolCallId: "w1", title: "write notes.md" },
+        options: [
+          { optionId: "allow", name: "Allow", kind: "allow_once" },
+          { optionId: "reject", name: "Reject", kind: "reject_once" },
+        ],
+      });
+      log("permission-outcome", res.outcome);
+      await say(client, params.sessionId, `permission outcome: ${JSON.stringify(res.outcome)}`);
+      return { stopReason: "end_turn" };
+    }
+    await say(client, params.sessionId, `peer answer ${turns}`);
+    if (signal.aborted) return { stopReason: "cancelled" };
+    return { stopReason: "end_turn" };
+  })
+  .onNotification("session/cancel", ({ params }) => {
+    log("session/cancel", params);
+  });
+
+app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
