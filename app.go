@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -10,7 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
 	"github.com/agentero/agentero/backend/vault"
@@ -26,14 +31,16 @@ type App struct {
 
 	mu     sync.Mutex
 	lib    *library.Library
+	host   *acp.Host
 	cancel context.CancelFunc // stops the open vault's indexing and watching
 	done   chan struct{}
+	turns  map[string]context.CancelFunc // running turns by conversation id
 }
 
 // NewApp returns an App that opens vaultDir (or the last vault, else the
 // example vault) when the window starts.
 func NewApp(vaultDir string, log *slog.Logger) *App {
-	return &App{want: vaultDir, log: log}
+	return &App{want: vaultDir, log: log, turns: map[string]context.CancelFunc{}}
 }
 
 func (a *App) startup(ctx context.Context) {
@@ -66,12 +73,19 @@ func (a *App) open(dir string) error {
 	if err != nil {
 		return err
 	}
+	agents, err := a.loadAgents()
+	if err != nil {
+		lib.Close()
+		return err
+	}
+	host := acp.NewHost(lib.Root(), executable(), lib.DB(), agents, acp.HostOptions{Logger: a.log})
 	a.closeVault()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	a.mu.Lock()
-	a.lib, a.cancel, a.done = lib, cancel, done
+	a.lib, a.host, a.cancel, a.done = lib, host, cancel, done
 	a.mu.Unlock()
+	host.Warm(agents.Default)
 	rememberVault(lib.Root())
 	go func() {
 		defer close(done)
@@ -87,14 +101,19 @@ func (a *App) open(dir string) error {
 
 func (a *App) closeVault() {
 	a.mu.Lock()
-	lib, cancel, done := a.lib, a.cancel, a.done
-	a.lib, a.cancel, a.done = nil, nil, nil
+	lib, host, cancel, done := a.lib, a.host, a.cancel, a.done
+	a.lib, a.host, a.cancel, a.done = nil, nil, nil, nil
+	for id, stop := range a.turns {
+		stop()
+		delete(a.turns, id)
+	}
 	a.mu.Unlock()
 	if lib == nil {
 		return
 	}
 	cancel()
 	<-done
+	host.Close()
 	if err := lib.Close(); err != nil {
 		a.log.Warn("close vault", "err", err)
 	}
@@ -235,4 +254,219 @@ func exampleVault() string {
 		}
 	}
 	return ""
+}
+
+func (a *App) emit(name string, payload any) { runtime.EventsEmit(a.ctx, name, payload) }
+
+func (a *App) vaultHost() (*library.Library, *acp.Host, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.lib == nil {
+		return nil, nil, errors.New("no vault is open")
+	}
+	return a.lib, a.host, nil
+}
+
+// AskRequest is one question from the sidebar or Quick Chat.
+type AskRequest struct {
+	ConversationID string       `json:"conversationId"`
+	Agent          string       `json:"agent"` // "" = the default agent
+	Request        plan.Request `json:"request"`
+	Question       string       `json:"question"`
+}
+
+// Ask starts a turn and returns at once; the answer streams as agent:*
+// events and ends with agent:completed or agent:error.
+func (a *App) Ask(req AskRequest) error {
+	_, host, err := a.vaultHost()
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Question) == "" {
+		return errors.New("type a question first")
+	}
+	a.mu.Lock()
+	if _, busy := a.turns[req.ConversationID]; busy {
+		a.mu.Unlock()
+		return errors.New("this conversation is still answering; cancel it or wait")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.turns[req.ConversationID] = cancel
+	a.mu.Unlock()
+	go func() {
+		defer func() {
+			a.mu.Lock()
+			delete(a.turns, req.ConversationID)
+			a.mu.Unlock()
+			cancel()
+		}()
+		_, err := host.Turn(ctx, acp.TurnRequest{ConversationID: req.ConversationID, Agent: req.Agent, Request: req.Request, Question: req.Question}, a.emit)
+		var te *acp.TurnError
+		if err != nil && !errors.As(err, &te) { // turn errors were already sent by the host
+			a.emit(events.AgentError, map[string]any{"conversationId": req.ConversationID, "error": err.Error()})
+		}
+	}()
+	return nil
+}
+
+// CancelTurn stops the conversation's running turn.
+func (a *App) CancelTurn(conversationID string) {
+	a.mu.Lock()
+	stop := a.turns[conversationID]
+	a.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// Conversation returns a stored conversation (empty when new).
+func (a *App) Conversation(id string) (*acp.Conversation, error) {
+	_, host, err := a.vaultHost()
+	if err != nil {
+		return nil, err
+	}
+	return host.Store().Load(id)
+}
+
+// PreviewPlan shows what a turn with this request could read, before it is sent.
+func (a *App) PreviewPlan(req plan.Request) (*plan.Plan, error) {
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return nil, err
+	}
+	r := plan.Resolver{Vault: lib.Root(), Papers: lib.DB()}
+	return r.Resolve(a.ctx, req)
+}
+
+// Complete lists @-mention candidates.
+func (a *App) Complete(query string, limit int) ([]index.Completion, error) {
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return nil, err
+	}
+	return lib.DB().Complete(a.ctx, query, limit)
+}
+
+// SourceExists reports whether a citation URI still opens: its file is in
+// the vault. External DOI and arXiv links always "exist".
+func (a *App) SourceExists(uri string) bool {
+	if strings.HasPrefix(uri, "https://doi.org/") || strings.HasPrefix(uri, "https://arxiv.org/abs/") {
+		return true
+	}
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return false
+	}
+	file, _, _ := strings.Cut(uri, "#")
+	abs, err := vault.Resolve(lib.Root(), file)
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(abs)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// OpenExternal opens a DOI or arXiv page in the system browser; nothing else.
+func (a *App) OpenExternal(url string) error {
+	if !strings.HasPrefix(url, "https://doi.org/") && !strings.HasPrefix(url, "https://arxiv.org/abs/") {
+		return errors.New("only doi.org and arxiv.org links open from Agentero")
+	}
+	runtime.BrowserOpenURL(a.ctx, url)
+	return nil
+}
+
+func (a *App) loadAgents() (*acp.Agents, error) {
+	p, err := acp.AgentsPath()
+	if err != nil {
+		return nil, err
+	}
+	return acp.LoadAgents(p, executable())
+}
+
+// Agents lists the configured agents and the default.
+func (a *App) Agents() (*acp.Agents, error) { return a.loadAgents() }
+
+// SaveAgent adds or changes an agent and optionally makes it the default.
+func (a *App) SaveAgent(ag acp.Agent, makeDefault bool) error {
+	cfg, err := a.loadAgents()
+	if err != nil {
+		return err
+	}
+	if err := cfg.Put(ag); err != nil {
+		return err
+	}
+	if makeDefault {
+		cfg.Default = ag.Name
+	}
+	return a.saveAgents(cfg)
+}
+
+// SetDefaultAgent makes a configured agent the default.
+func (a *App) SetDefaultAgent(name string) error {
+	cfg, err := a.loadAgents()
+	if err != nil {
+		return err
+	}
+	if cfg.Find(name) == nil {
+		return fmt.Errorf("no agent named %q", name)
+	}
+	cfg.Default = name
+	return a.saveAgents(cfg)
+}
+
+// DeleteAgent removes an agent (never the built-in one).
+func (a *App) DeleteAgent(name string) error {
+	if name == acp.BuiltinName {
+		return errors.New("the built-in agent cannot be removed")
+	}
+	cfg, err := a.loadAgents()
+	if err != nil {
+		return err
+	}
+	kept := cfg.List[:0]
+	for _, ag := range cfg.List {
+		if ag.Name != name {
+			kept = append(kept, ag)
+		}
+	}
+	cfg.List = kept
+	if cfg.Default == name {
+		cfg.Default = acp.BuiltinName
+	}
+	return a.saveAgents(cfg)
+}
+
+func (a *App) saveAgents(cfg *acp.Agents) error {
+	p, err := acp.AgentsPath()
+	if err != nil {
+		return err
+	}
+	if err := cfg.Save(p); err != nil {
+		return err
+	}
+	// The open vault's host picks the change up on its next turn.
+	if _, host, err := a.vaultHost(); err == nil {
+		host.SetAgents(cfg)
+	}
+	return nil
+}
+
+// TestAgent starts an agent, initializes it and reports what it can do.
+func (a *App) TestAgent(ag acp.Agent) (acp.Capabilities, error) {
+	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+	defer cancel()
+	p, err := acp.Start(ctx, ag, a.log)
+	if err != nil {
+		return acp.Capabilities{}, err
+	}
+	defer p.Stop()
+	return p.Capabilities(), nil
+}
+
+func executable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return os.Args[0]
+	}
+	return exe
 }

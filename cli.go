@@ -33,7 +33,10 @@ const usage = `usage:
                                               search the whole vault
   agentero plan DIR --request FILE [--runtime-id ID] [--json]
                                               the context plan of a request
+  agentero ask DIR [--agent NAME | --agent-cmd CMD] [--conversation ID] [--request FILE] [--json] QUESTION
+                                              one turn with an agent (default: the built-in one)
   agentero --agentero-context-mcp GRANT       the per-turn MCP server (stdio)
+  agentero --builtin-agent                    the built-in ACP agent (stdio)
   agentero version`
 
 // commands are the SPEC §12 command-line verbs.
@@ -41,6 +44,7 @@ var commands = map[string]func(ctx context.Context, args []string, stdout, stder
 	"index":  runIndex,
 	"search": runSearch,
 	"plan":   runPlan,
+	"ask":    runAsk,
 }
 
 // runCommand runs a command-line verb and returns the process exit status.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/agentero/agentero/backend/pdf"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -25,6 +26,7 @@ var icon []byte
 var version = "dev"
 
 func main() {
+	pdf.ServeWorkerIfRequested()
 	if len(os.Args) > 1 {
 		switch name := os.Args[1]; name {
 		case "version", "--version":
@@ -35,6 +37,8 @@ func main() {
 			return
 		case "--agentero-context-mcp":
 			os.Exit(runContextMCP(os.Args[2:]))
+		case "--builtin-agent":
+			os.Exit(runBuiltinAgent(os.Args[2:]))
 		default:
 			if _, ok := commands[name]; ok {
 				os.Exit(runCommand(name, os.Args[2:], os.Stdout, os.Stderr))

@@ -85,6 +85,19 @@ func NewHost(vaultRoot, exe string, papers plan.Papers, agents *Agents, opts Hos
 	return h
 }
 
+// SetAgents replaces the agent configuration; turns after this use it.
+func (h *Host) SetAgents(a *Agents) {
+	h.mu.Lock()
+	h.agents = a
+	h.mu.Unlock()
+}
+
+func (h *Host) agentConfig() *Agents {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.agents
+}
+
 // Store is the host's conversation store.
 func (h *Host) Store() *Store { return h.store }
 
@@ -189,11 +202,12 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if err != nil {
 		return nil, err
 	}
+	agents := h.agentConfig()
 	name := req.Agent
 	if name == "" {
-		name = h.agents.Default
+		name = agents.Default
 	}
-	ag := h.agents.Find(name)
+	ag := agents.Find(name)
 	if ag == nil {
 		return nil, fmt.Errorf("no agent named %q is configured", name)
 	}

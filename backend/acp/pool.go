@@ -105,7 +105,7 @@ func (p *pool) refill(ag Agent) {
 
 // Warm starts the agent and fills its pool without waiting.
 func (h *Host) Warm(agent string) {
-	if ag := h.agents.Find(agent); ag != nil {
+	if ag := h.agentConfig().Find(agent); ag != nil {
 		h.pool.refill(*ag)
 	}
 }

@@ -184,6 +184,7 @@ func indexedCorpus(t *testing.T) (string, *index.DB, index.Stats) {
 }
 
 func TestMain(m *testing.M) {
+	pdf.ServeWorkerIfRequested()
 	code := m.Run()
 	if corpusDB != nil {
 		corpusDB.Close()

@@ -18,6 +18,11 @@ import (
 
 const corpusDir = "../../../shared/corpus"
 
+func TestMain(m *testing.M) {
+	pdf.ServeWorkerIfRequested()
+	os.Exit(m.Run())
+}
+
 func addPaper(t *testing.T, root, ref, file string) {
 	t.Helper()
 	dir := filepath.Join(root, filepath.FromSlash(ref))

@@ -5,14 +5,210 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/index"
 )
+
+// Name is the server name clients see.
+const Name = "agentero-context"
 
 // Serve runs the server for the grant at grantPath over in/out until the
 // client disconnects or ctx ends. A missing or malformed grant is an error
 // before anything is served.
 func Serve(ctx context.Context, grantPath string, in io.Reader, out io.Writer, log *slog.Logger) error {
-	return errors.New("not implemented yet")
+	g, err := grant.Load(grantPath)
+	if err != nil {
+		return err
+	}
+	if g.Mode != grant.ModeMCP {
+		return fmt.Errorf("grant file %s is for a %s turn: it grants nothing to serve", grantPath, g.Mode)
+	}
+	ip := index.Path(g.Vault)
+	if _, err := os.Stat(ip); err != nil {
+		return fmt.Errorf("the vault %s has no index yet: open it in Agentero or run agentero index", g.Vault)
+	}
+	db, err := index.Open(ip, index.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	s := NewServer(g, db, log, Options{UsagePath: filepath.Join(filepath.Dir(grantPath), "usage.jsonl")})
+	defer s.Close()
+	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+	if ctx.Err() != nil || errors.Is(err, io.EOF) {
+		return nil // interrupted, or the client hung up: both end a turn normally
+	}
+	return err
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// Options tunes NewServer; the zero value means defaults.
+type Options struct {
+	UsagePath string           // where returned citation URIs are appended; "" keeps none
+	Regions   RegionReader     // reads rectangles of pages; nil says region reads are not available
+	Now       func() time.Time // the clock of usage lines
+	Version   string           // reported to clients
+}
+
+// Server serves one grant. Tool calls may run in parallel: the turn meter
+// and the usage log each hold their own lock, and everything else is read
+// only.
+type Server struct {
+	grant   *grant.Grant
+	db      *index.DB
+	log     *slog.Logger
+	regions RegionReader
+	meter   *meter
+	usage   *usageLog
+	mcp     *sdk.Server
+}
+
+// NewServer builds the server of grant g over the vault's index.
+func NewServer(g *grant.Grant, db *index.DB, log *slog.Logger, opts Options) *Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Regions == nil {
+		opts.Regions = noRegions{}
+	}
+	if opts.Version == "" {
+		opts.Version = "1"
+	}
+	s := &Server{
+		grant:   g,
+		db:      db,
+		log:     log,
+		regions: opts.Regions,
+		meter:   &meter{limit: g.Budget.TurnChars},
+		usage:   &usageLog{path: opts.UsagePath, now: opts.Now},
+	}
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: Name, Version: opts.Version}, &sdk.ServerOptions{
+		Logger:       log,
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	for _, t := range tools() {
+		s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
+	}
+	return s
+}
+
+// Run serves over t until the client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// Connect serves one session over t and returns at once (for in-process use).
+func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
+	return s.mcp.Connect(ctx, t, nil)
+}
+
+// Close releases the usage log.
+func (s *Server) Close() error { return s.usage.Close() }
+
+// reply is what a tool returns: a value to send as JSON and the locations
+// in it, which go to usage.jsonl once the reply is sent.
+type reply struct {
+	value any
+	cites []cite
+}
+
+// cite is one citation URI a reply carries, with the ref it belongs to.
+type cite struct {
+	ref, uri string
+}
+
+// toolFunc runs one tool call. room is what is left of the turn's budget;
+// replies are cut to fit it.
+type toolFunc func(s *Server, ctx context.Context, args json.RawMessage, room int) (reply, error)
+
+// userError is an error whose text the agent sees as is. Every other error
+// becomes a short generic message, and a log line for us.
+type userError struct{ msg string }
+
+func (e userError) Error() string { return e.msg }
+
+func errorf(format string, a ...any) error { return userError{fmt.Sprintf(format, a...)} }
+
+// errSpent is returned once a turn has used its whole budget.
+func (s *Server) errSpent() error {
+	return errorf("this turn's reading budget (%d characters) is spent: answer with what you have read", s.grant.Budget.TurnChars)
+}
+
+// minRoom is the least budget a call needs to return anything useful.
+const minRoom = 200
+
+// handle wraps a tool: it turns errors into tool errors (isError results,
+// never protocol failures), charges the turn's budget and records usage.
+func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("tool panicked", "tool", name, "panic", p)
+				res, err = failure(errors.New("internal error")), nil
+			}
+		}()
+		// Two attempts: a parallel call may take the room this one measured.
+		for attempt := 0; attempt < 2; attempt++ {
+			room := s.meter.room()
+			if room < minRoom {
+				return failure(s.errSpent()), nil
+			}
+			r, err := run(s, ctx, req.Params.Arguments, room)
+			if err != nil {
+				return s.failure(name, err), nil
+			}
+			text, err := marshal(r.value)
+			if err != nil {
+				return s.failure(name, err), nil
+			}
+			if !s.meter.charge(runeCount(text)) {
+				continue
+			}
+			if err := s.usage.record(name, r.cites); err != nil {
+				s.log.Error("record usage", "err", err)
+			}
+			return &sdk.CallToolResult{
+				Content:           []sdk.Content{&sdk.TextContent{Text: text}},
+				StructuredContent: json.RawMessage(text),
+			}, nil
+		}
+		return failure(s.errSpent()), nil
+	}
+}
+
+func (s *Server) failure(tool string, err error) *sdk.CallToolResult {
+	var ue userError
+	switch {
+	case errors.Is(err, grant.ErrRefused):
+		return failure(grant.ErrRefused)
+	case errors.As(err, &ue):
+		return failure(ue)
+	case errors.Is(err, ErrRegionUnavailable):
+		return failure(ErrRegionUnavailable)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return failure(errors.New("the call was cancelled"))
+	default:
+		s.log.Error("tool failed", "tool", tool, "err", err)
+		return failure(errors.New("internal error: the index could not be read; try again or ask the user to re-index the vault"))
+	}
+}
+
+func failure(err error) *sdk.CallToolResult {
+	r := &sdk.CallToolResult{}
+	r.SetError(err)
+	return r
 }

@@ -1,7 +1,6 @@
 package pdf
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -65,20 +64,16 @@ const (
 // a broken or hostile page tree.
 const maxPages = 100_000
 
-// readDocument reads everything but XMP from f with one PDFium instance. It
-// stops at the first error once ctx is done (the instance has then been
-// killed and every call fails).
-func readDocument(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, log *slog.Logger) (*Document, error) {
+// readDocument reads everything but XMP from f with one PDFium instance.
+// It runs in a worker process, which the parent kills when the file takes
+// too long; nothing here needs to watch the clock.
+func readDocument(inst pdfium.Pdfium, f *os.File, size int64, log *slog.Logger) (*Document, error) {
 	opened, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: size})
 	if err != nil {
 		return nil, openError(err)
 	}
 	doc := opened.Document
-	defer func() {
-		if ctx.Err() == nil {
-			_, _ = inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc})
-		}
-	}()
+	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc})
 
 	count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc})
 	if err != nil {
@@ -91,9 +86,6 @@ func readDocument(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int6
 	out := &Document{Pages: make([]Page, count.PageCount)}
 	failed := 0
 	for i := range out.Pages {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
 		text, err := pageText(inst, doc, i)
 		if err != nil {
 			failed++
@@ -101,12 +93,9 @@ func readDocument(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int6
 		}
 		out.Pages[i] = Page{Number: i + 1, Label: pageLabel(inst, doc, i), Text: text}
 	}
-	if failed == len(out.Pages) && ctx.Err() == nil {
+	if failed == len(out.Pages) {
 		// Not even one page could be loaded: the page tree is unusable.
 		return nil, fmt.Errorf("no page could be read: %w", ErrDamaged)
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
 	}
 
 	out.Info = readInfo(inst, doc)
@@ -115,9 +104,6 @@ func readDocument(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int6
 		out.FirstPageLines = lines
 	} else {
 		log.Debug("pdf: first page lines", "err", err)
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
 	}
 	return out, nil
 }

@@ -1,25 +1,21 @@
 // Package pdf extracts page-level text, metadata, page labels and the outline
-// of PDF files. Text comes from PDFium compiled to WebAssembly and run
-// in-process by wazero (no cgo, no helper processes); the XMP metadata comes
-// from pdfcpu.
+// of PDF files. Text comes from PDFium compiled to WebAssembly and run by
+// wazero (no cgo); the XMP metadata comes from pdfcpu. Both run in worker
+// processes that re-execute the program itself (see ServeWorkerIfRequested):
+// killing a process is the one way to stop a stuck PDFium call that costs
+// nothing while the call runs, and a PDF that crashes the reader takes only
+// its worker down.
 package pdf
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
-
-	"github.com/klippa-app/go-pdfium"
-	"github.com/klippa-app/go-pdfium/webassembly"
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/experimental"
 )
 
 // ExtractorVersion changes whenever extraction output changes; the index
@@ -50,41 +46,49 @@ const (
 
 // Options configures an Extractor. The zero value gives the defaults.
 type Options struct {
-	Workers  int           // pdfium instances; 0 = 2
+	Workers  int           // worker processes; 0 = 2
 	CacheDir string        // wazero on-disk compilation cache; "" = os.UserCacheDir()/agentero/wazero
 	Timeout  time.Duration // per-file limit; 0 = 60s
 	Logger   *slog.Logger  // nil = discard
 }
 
-// Extractor extracts documents with a pool of PDFium WebAssembly instances.
+// Extractor extracts documents with up to Options.Workers worker processes,
+// each running one PDFium WebAssembly instance at a time.
 //
-// The pool is built in the background by NewExtractor; Extract waits for it.
-// Each Extract borrows one instance for one file and gives it back (PDFium
-// state never carries from one file to the next: a fresh module instance is
-// made from the compiled module for every file). An instance that exceeds
-// the timeout, or whose caller gives up, is killed: wazero aborts the running
-// WebAssembly call when the instance's context is cancelled
-// (RuntimeConfig.WithCloseOnContextDone) and the pool replaces it.
+// Workers start on demand and stay warm between files. Each Extract holds
+// one worker for one file. A worker whose file exceeds the timeout, whose
+// caller gives up, or that is still busy at Close is killed (SIGKILL) and
+// reaped before Extract returns; the next Extract that needs a worker starts
+// a new one.
+//
+// Concurrency: slots holds exactly Workers entries whenever no Extract holds
+// one: an idle worker, or nil for a worker not (or no longer) running. An
+// Extract takes an entry and puts one back before it returns, so Close, once
+// no Extract is in flight, finds every worker there.
 type Extractor struct {
-	log     *slog.Logger
-	workers int
-	timeout time.Duration
+	log      *slog.Logger
+	workers  int
+	timeout  time.Duration
+	cacheDir string // resolved; "" when there is none
 
-	ready   chan struct{} // closed once pool, cache and initErr are set
-	pool    pdfium.Pool
-	cache   wazero.CompilationCache
-	initErr error
+	slots     chan *proc
+	compiling chan struct{} // held by the first start, so that it alone compiles PDFium
+	warm      atomic.Bool   // a worker has started: PDFium is in the compilation cache
 
 	stop     context.Context // cancelled by Close; interrupts every Extract
 	cancel   context.CancelFunc
 	mu       sync.Mutex // guards closed and the Add side of inflight
 	closed   bool
 	inflight sync.WaitGroup
+
+	// handed, when set (by tests), is called with the worker's pid as a
+	// file is handed to it.
+	handed func(pid int)
 }
 
-// NewExtractor returns at once; the WebAssembly pool starts in the
-// background (the first compile takes a few seconds and is cached on disk,
-// later starts take well under a second).
+// NewExtractor returns at once; workers start when the first files come
+// (the very first start compiles PDFium in a few seconds and caches it on
+// disk, later starts take a fraction of a second).
 func NewExtractor(opts Options) *Extractor {
 	if opts.Workers <= 0 {
 		opts.Workers = defaultWorkers
@@ -95,80 +99,39 @@ func NewExtractor(opts Options) *Extractor {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.CacheDir == "" {
+		dir, err := defaultCacheDir()
+		if err != nil {
+			opts.Logger.Warn("pdf: no wazero compilation cache, compiling PDFium at every worker start", "err", err)
+		}
+		opts.CacheDir = dir
+	}
 	e := &Extractor{
-		log:     opts.Logger,
-		workers: opts.Workers,
-		timeout: opts.Timeout,
-		ready:   make(chan struct{}),
+		log:       opts.Logger,
+		workers:   opts.Workers,
+		timeout:   opts.Timeout,
+		cacheDir:  opts.CacheDir,
+		slots:     make(chan *proc, opts.Workers),
+		compiling: make(chan struct{}, 1),
+	}
+	for range opts.Workers {
+		e.slots <- nil
 	}
 	e.stop, e.cancel = context.WithCancel(context.Background())
-	go e.start(opts.CacheDir)
 	return e
-}
-
-// start compiles PDFium and builds the pool. It runs once, in its own
-// goroutine, and signals the end by closing e.ready.
-func (e *Extractor) start(cacheDir string) {
-	defer close(e.ready)
-	began := time.Now()
-
-	config := wazero.NewRuntimeConfig().
-		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
-		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(memoryLimitPages)
-	if cache, err := openCache(cacheDir); err != nil {
-		e.log.Warn("pdf: wazero compilation cache unavailable, compiling in memory", "err", err)
-	} else {
-		e.cache = cache
-		config = config.WithCompilationCache(cache)
-	}
-
-	pool, err := webassembly.Init(webassembly.Config{
-		Context:       e.stop,
-		MinIdle:       0,
-		MaxIdle:       e.workers,
-		MaxTotal:      e.workers,
-		RuntimeConfig: config,
-		// Files are read through a reader callback (see openDocument), so
-		// the module sees no file system at all.
-		FSConfig: wazero.NewFSConfig(),
-		Stdout:   io.Discard,
-		Stderr:   io.Discard,
-	})
-	if err != nil {
-		e.initErr = fmt.Errorf("start pdfium: %w", err)
-		e.log.Error("pdf: pdfium pool did not start", "err", err)
-		return
-	}
-	e.pool = pool
-	e.log.Debug("pdf: pdfium pool started", "workers", e.workers, "took", time.Since(began))
-}
-
-// openCache opens the on-disk wazero compilation cache in dir, or in the
-// user cache directory when dir is "".
-func openCache(dir string) (wazero.CompilationCache, error) {
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return nil, fmt.Errorf("find user cache dir: %w", err)
-		}
-		dir = filepath.Join(base, "agentero", "wazero")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create cache dir: %w", err)
-	}
-	return wazero.NewCompilationCacheWithDir(dir)
 }
 
 // Extract reads the PDF at path. It is safe for concurrent use; at most
 // Options.Workers files are extracted at once and further callers wait for a
-// free instance (waiting does not count against the per-file timeout).
+// free worker (waiting, and starting a worker, do not count against the
+// per-file timeout).
 //
 // Errors wrap ErrEncrypted, ErrDamaged or ErrTimeout, or are ctx's error
-// (after Close, an error wrapping context.Canceled). An image-only PDF is
-// not an error: its pages have Text "". A file PDFium opens but whose pages
-// cannot all be read (a truncated linearized file) is not an error either:
-// the pages that failed have Text "".
+// (after Close, an error wrapping context.Canceled). A file that crashes the
+// worker reading it is damaged. An image-only PDF is not an error: its pages
+// have Text "". A file PDFium opens but whose pages cannot all be read (a
+// truncated linearized file) is not an error either: the pages that failed
+// have Text "".
 func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error) {
 	e.mu.Lock()
 	if e.closed {
@@ -183,12 +146,8 @@ func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error)
 	defer cancel(nil)
 	defer context.AfterFunc(e.stop, func() { cancel(errClosed) })()
 
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open pdf: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
+	// Missing and empty files fail here, without a worker.
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("open pdf: %w", err)
 	}
@@ -196,59 +155,103 @@ func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error)
 		return nil, fmt.Errorf("empty file: %w", ErrDamaged)
 	}
 
-	select {
-	case <-e.ready:
-	case <-ctx.Done():
-		return nil, cause(ctx)
-	}
-	if e.initErr != nil {
-		return nil, e.initErr
-	}
-	inst, err := e.pool.GetInstanceWithContext(ctx)
+	p, err := e.acquire(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, cause(ctx)
-		}
-		return nil, fmt.Errorf("get pdfium instance: %w", err)
+		return nil, err
 	}
+	defer e.release(p)
 
 	// From here on the file's clock runs.
 	fileCtx, cancelFile := context.WithTimeoutCause(ctx, e.timeout, ErrTimeout)
 	defer cancelFile()
-	killed := make(chan struct{})
-	stopKill := context.AfterFunc(fileCtx, func() {
-		defer close(killed)
-		// Aborts the call in flight; the pool makes a new instance.
-		if err := inst.Kill(); err != nil {
-			e.log.Debug("pdf: kill pdfium instance", "err", err)
-		}
-	})
-
-	doc, err := readDocument(fileCtx, inst, f, st.Size(), e.log)
-	if stopKill() {
-		// The kill will not run, so the instance is still ours to return.
-		if cerr := inst.Close(); cerr != nil {
-			e.log.Debug("pdf: close pdfium instance", "err", cerr)
-		}
-	} else {
-		// Wait for the kill, so that no pool work outlives this call
-		// (Close relies on that).
-		<-killed
+	if e.handed != nil {
+		e.handed(p.pid)
 	}
+	doc, err := p.extract(fileCtx, path)
 	if fileCtx.Err() != nil {
 		return nil, cause(fileCtx)
 	}
+	return doc, err
+}
+
+// acquire takes a slot and returns its worker, starting one when the slot
+// has none or its worker has died. On error the slot is given back.
+func (e *Extractor) acquire(ctx context.Context) (*proc, error) {
+	var p *proc
+	select {
+	case p = <-e.slots:
+	case <-ctx.Done():
+		return nil, cause(ctx)
+	}
+	if p != nil && p.hasExited() {
+		e.log.Debug("pdf: idle worker died", "pid", p.pid, "status", p.status())
+		p.close()
+		p = nil
+	}
+	if ctx.Err() != nil {
+		e.release(p)
+		return nil, cause(ctx)
+	}
+	if p != nil {
+		return p, nil
+	}
+	p, err := e.start(ctx)
 	if err != nil {
+		e.release(nil)
 		return nil, err
 	}
+	return p, nil
+}
 
-	// XMP is read after the instance is back in the pool, still on the
-	// file's clock.
-	readXMP(fileCtx, f, &doc.Info, e.log)
-	if fileCtx.Err() != nil {
-		return nil, cause(fileCtx)
+// release gives a slot back: p when it is still running, else nil.
+func (e *Extractor) release(p *proc) {
+	if p != nil && p.hasExited() {
+		p = nil
 	}
-	return doc, nil
+	e.slots <- p
+}
+
+// start starts a worker process. The first start of an Extractor runs
+// alone: with an empty cache it compiles PDFium, and starts that wait for it
+// load the result instead of compiling too.
+func (e *Extractor) start(ctx context.Context) (*proc, error) {
+	if os.Getenv(workerEnv) == "1" {
+		// A worker that runs the program instead of serving would start
+		// workers of its own, and they would do the same.
+		return nil, errors.New("start pdf worker: this process is a pdf worker that did not call pdf.ServeWorkerIfRequested")
+	}
+	if !e.warm.Load() {
+		select {
+		case e.compiling <- struct{}{}:
+			defer func() { <-e.compiling }()
+		case <-ctx.Done():
+			return nil, cause(ctx)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("start pdf worker: %w", err)
+	}
+	debug := "0"
+	if e.log.Enabled(ctx, slog.LevelDebug) {
+		debug = "1"
+	}
+	env := append(os.Environ(), workerEnv+"=1", cacheDirEnv+"="+e.cacheDir, debugEnv+"="+debug)
+
+	began := time.Now()
+	p, warning, err := startProc(ctx, exe, env, e.log)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, cause(ctx)
+		}
+		return nil, fmt.Errorf("start pdf worker: %w", err)
+	}
+	if warning != "" && !e.warm.Load() {
+		e.log.Warn("pdf: " + warning)
+	}
+	e.warm.Store(true)
+	e.log.Debug("pdf: worker started", "pid", p.pid, "took", time.Since(began))
+	return p, nil
 }
 
 // cause turns a finished context into the error Extract returns: ErrTimeout
@@ -264,9 +267,9 @@ func cause(ctx context.Context) error {
 	}
 }
 
-// Close stops the pool. Extract calls in flight are interrupted and return
-// an error; later calls fail at once. Close waits for the background start
-// to finish.
+// Close stops the workers. Extract calls in flight are interrupted (their
+// workers killed) and return an error; later calls fail at once. When Close
+// returns, no worker process and no goroutine of the Extractor is left.
 func (e *Extractor) Close() error {
 	e.mu.Lock()
 	if e.closed {
@@ -278,18 +281,10 @@ func (e *Extractor) Close() error {
 
 	e.cancel()
 	e.inflight.Wait()
-	<-e.ready
-
-	var errs []error
-	if e.pool != nil {
-		if err := e.pool.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("close pdfium pool: %w", err))
+	for range e.workers {
+		if p := <-e.slots; p != nil {
+			p.close()
 		}
 	}
-	if e.cache != nil {
-		if err := e.cache.Close(context.Background()); err != nil {
-			errs = append(errs, fmt.Errorf("close compilation cache: %w", err))
-		}
-	}
-	return errors.Join(errs...)
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 const corpusDir = "../../../shared/corpus"
 
 func TestMain(m *testing.M) {
+	ServeWorkerIfRequested()
 	// Keep pdfcpu from writing its config.yml into the user config dir.
 	api.DisableConfigDir()
 	os.Exit(m.Run())

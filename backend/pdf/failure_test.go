@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -130,25 +131,139 @@ func TestExtractTimeout(t *testing.T) {
 }
 
 // TestExtractTimeoutStuckCall gives PDFium a page whose content stream takes
-// seconds to parse in a single call, so only killing the WebAssembly
-// instance can end it on time.
+// seconds to parse in a single call, so only killing the worker process can
+// end it on time.
 func TestExtractTimeoutStuckCall(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "heavy.pdf")
 	if err := os.WriteFile(path, heavyPDF(400_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := newTestExtractor(t, Options{Workers: 1, Timeout: 100 * time.Millisecond})
+	small := corpusFile(t, "paxos-made-simple.pdf")
+	e := newTestExtractor(t, Options{Workers: 1})
+	// Start the worker first, so that the measured time is the file's.
+	if _, err := e.Extract(t.Context(), small); err != nil {
+		t.Fatalf("warm up: %v", err)
+	}
+
+	e.timeout = 100 * time.Millisecond // no Extract is running, so this does not race
 	start := time.Now()
 	_, err := e.Extract(t.Context(), path)
+	took := time.Since(start)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("Extract = %v, want ErrTimeout", err)
 	}
-	t.Logf("timed out after %v", time.Since(start)) // about 100ms; the full parse takes seconds
+	// The full parse takes seconds; killing and reaping the worker takes
+	// milliseconds.
+	if took > 1500*time.Millisecond {
+		t.Errorf("Extract returned %v after it started, want about the 100ms timeout", took)
+	}
+	t.Logf("timed out after %v", took)
 
 	e.timeout = time.Minute
-	if _, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf")); err != nil {
-		t.Errorf("Extract after a killed instance: %v", err)
+	doc, err := e.Extract(t.Context(), small)
+	if err != nil {
+		t.Fatalf("Extract after a killed worker: %v", err)
 	}
+	if got := len(doc.Pages); got != 14 {
+		t.Errorf("got %d pages, want 14", got)
+	}
+}
+
+// TestExtractWorkerKilled kills the worker from outside while it reads a
+// file, as a crash or the kernel's OOM killer would.
+func TestExtractWorkerKilled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "heavy.pdf")
+	if err := os.WriteFile(path, heavyPDF(400_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestExtractor(t, Options{Workers: 1})
+	pids := make(chan int, 2)
+	e.handed = func(pid int) { pids <- pid }
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Extract(t.Context(), path)
+		done <- err
+	}()
+	victim := <-pids
+	proc, err := os.FindProcess(victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.Kill(); err != nil {
+		t.Fatalf("kill worker %d: %v", victim, err)
+	}
+	err = <-done
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "crashed") {
+		t.Errorf("Extract whose worker was killed = %v, want a crash wrapping ErrDamaged", err)
+	}
+	if !processGone(victim) {
+		t.Errorf("killed worker %d was not reaped", victim)
+	}
+
+	doc, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf"))
+	if err != nil {
+		t.Fatalf("Extract after the worker was killed: %v", err)
+	}
+	if got := len(doc.Pages); got != 14 {
+		t.Errorf("got %d pages, want 14", got)
+	}
+	if next := <-pids; next == victim {
+		t.Errorf("the next file went to the killed worker %d", victim)
+	}
+}
+
+// TestCloseInterruptsExtract closes the extractor while both workers read
+// files that take seconds, and checks that the calls are interrupted rather
+// than waited for, and that no worker process is left.
+func TestCloseInterruptsExtract(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "heavy.pdf")
+	if err := os.WriteFile(path, heavyPDF(400_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := NewExtractor(Options{Workers: 2})
+	pids := make(chan int, 2)
+	e.handed = func(pid int) { pids <- pid }
+
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := e.Extract(t.Context(), path)
+			errs <- err
+		}()
+	}
+	running := []int{<-pids, <-pids}
+
+	start := time.Now()
+	if err := e.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	took := time.Since(start)
+	for range 2 {
+		if err := <-errs; !errors.Is(err, context.Canceled) {
+			t.Errorf("Extract interrupted by Close = %v, want an error wrapping context.Canceled", err)
+		}
+	}
+	// Finishing the files would take seconds.
+	if took > time.Second {
+		t.Errorf("Close took %v, want it to kill the workers at once", took)
+	}
+	for _, pid := range running {
+		if !processGone(pid) {
+			t.Errorf("worker %d outlived Close", pid)
+		}
+	}
+}
+
+// processGone reports whether no process pid exists any more, not even as
+// a zombie waiting to be reaped. (On Windows, where signal 0 is not
+// supported, it always reports true.)
+func processGone(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return true
+	}
+	return p.Signal(syscall.Signal(0)) != nil
 }
 
 // heavyPDF returns a one-page PDF whose uncompressed content stream repeats

@@ -1,5 +1,224 @@
+export namespace acp {
+	
+	export class Agent {
+	    name: string;
+	    command: string;
+	    args: string[];
+	    env?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Agent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	    }
+	}
+	export class Agents {
+	    default: string;
+	    agents: Agent[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Agents(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.default = source["default"];
+	        this.agents = this.convertValues(source["agents"], Agent);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Capabilities {
+	    loadSession: boolean;
+	    resume: boolean;
+	    close: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Capabilities(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.loadSession = source["loadSession"];
+	        this.resume = source["resume"];
+	        this.close = source["close"];
+	    }
+	}
+	export class Message {
+	    id: string;
+	    role: string;
+	    content: string;
+	    sources?: string[];
+	    error?: string;
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.sources = source["sources"];
+	        this.error = source["error"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Conversation {
+	    id: string;
+	    surface: string;
+	    agent: string;
+	    runtimeId: string;
+	    providerSessionId: string;
+	    fingerprint: string;
+	    sessionSeen: number;
+	    messages: Message[];
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conversation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.surface = source["surface"];
+	        this.agent = source["agent"];
+	        this.runtimeId = source["runtimeId"];
+	        this.providerSessionId = source["providerSessionId"];
+	        this.fingerprint = source["fingerprint"];
+	        this.sessionSeen = source["sessionSeen"];
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace grant {
+	
+	export class Budget {
+	    searchCards: number;
+	    cardsPerPaper: number;
+	    excerptChars: number;
+	    fullChars: number;
+	    dirEntries: number;
+	    turnChars: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Budget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.searchCards = source["searchCards"];
+	        this.cardsPerPaper = source["cardsPerPaper"];
+	        this.excerptChars = source["excerptChars"];
+	        this.fullChars = source["fullChars"];
+	        this.dirEntries = source["dirEntries"];
+	        this.turnChars = source["turnChars"];
+	    }
+	}
+	export class Source {
+	    kind: string;
+	    ref: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.ref = source["ref"];
+	    }
+	}
+
+}
+
 export namespace index {
 	
+	export class Completion {
+	    kind: string;
+	    path: string;
+	    title?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Completion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.title = source["title"];
+	    }
+	}
 	export class Hit {
 	    ref: string;
 	    title: string;
@@ -84,6 +303,209 @@ export namespace library {
 	        this.watchNotice = source["watchNotice"];
 	        this.indexing = source["indexing"];
 	    }
+	}
+
+}
+
+export namespace main {
+	
+	export class AskRequest {
+	    conversationId: string;
+	    agent: string;
+	    request: plan.Request;
+	    question: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AskRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.agent = source["agent"];
+	        this.request = this.convertValues(source["request"], plan.Request);
+	        this.question = source["question"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace plan {
+	
+	export class Card {
+	    kind: string;
+	    ref: string;
+	    title: string;
+	    page?: number;
+	    pageLabel?: string;
+	    quote?: string;
+	    cut: boolean;
+	    citationUri: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Card(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.ref = source["ref"];
+	        this.title = source["title"];
+	        this.page = source["page"];
+	        this.pageLabel = source["pageLabel"];
+	        this.quote = source["quote"];
+	        this.cut = source["cut"];
+	        this.citationUri = source["citationUri"];
+	    }
+	}
+	export class Mention {
+	    kind: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Mention(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	    }
+	}
+	export class Refusal {
+	    kind: string;
+	    path: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Refusal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class Plan {
+	    surface: string;
+	    mode: string;
+	    fingerprint: string;
+	    tools: string[];
+	    allowed: grant.Source[];
+	    budget: grant.Budget;
+	    evidence: Card[];
+	    refused?: Refusal[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.surface = source["surface"];
+	        this.mode = source["mode"];
+	        this.fingerprint = source["fingerprint"];
+	        this.tools = source["tools"];
+	        this.allowed = this.convertValues(source["allowed"], grant.Source);
+	        this.budget = this.convertValues(source["budget"], grant.Budget);
+	        this.evidence = this.convertValues(source["evidence"], Card);
+	        this.refused = this.convertValues(source["refused"], Refusal);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Selection {
+	    sourcePath: string;
+	    page?: number;
+	    text: string;
+	    rects?: number[][];
+	
+	    static createFrom(source: any = {}) {
+	        return new Selection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sourcePath = source["sourcePath"];
+	        this.page = source["page"];
+	        this.text = source["text"];
+	        this.rects = source["rects"];
+	    }
+	}
+	export class Request {
+	    surface: string;
+	    currentPaper?: string;
+	    selections: Selection[];
+	    mentions: Mention[];
+	    remote: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Request(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.surface = source["surface"];
+	        this.currentPaper = source["currentPaper"];
+	        this.selections = this.convertValues(source["selections"], Selection);
+	        this.mentions = this.convertValues(source["mentions"], Mention);
+	        this.remote = source["remote"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -1,0 +1,201 @@
+package index_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/pdf"
+)
+
+func word(w string) string { return index.MatchExpr([]index.Term{{Words: []string{w}}}, false) }
+
+func TestScopedMatch(t *testing.T) {
+	root := makeVault(t, []string{"paxos-made-simple.pdf", "in-search-of-an-understandable-consensus-algorithm.pdf", "bitcoin.pdf"})
+	for p, text := range map[string]string{
+		"notes/a/x.md":                  "quorum notes in the granted folder",
+		"notes/a/deep/y.md":             "quorum notes deeper in the granted folder",
+		"notes/a-b/y.md":                "quorum notes in a sibling-prefix folder",
+		"notes/a0/z.md":                 "quorum notes in a folder sorting just after",
+		"notes/a.b/z.md":                "quorum notes in a folder sorting just before",
+		"notes/f.md":                    "quorum in a granted file",
+		"notes/g.md":                    "quorum in a file beside it",
+		"papers/paxos-made-simple/N.md": "quorum in the paper's own notes",
+	} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o644)
+	}
+	db := openDB(t, root)
+	syncVault(t, db, sharedExtractor(), root)
+	ctx := context.Background()
+	sc, err := db.Scoped(ctx, index.Scope{
+		Papers:  []string{"papers/paxos-made-simple", "papers/in-search-of-an-understandable-consensus-algorithm", "papers/not-indexed"},
+		Files:   []string{"notes/f.md"},
+		Folders: []string{"notes/a", "papers/paxos-made-simple"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Pages != 14+17 || sc.Files != 4 {
+		t.Errorf("scope holds %d pages and %d files, want 31 and 4", sc.Pages, sc.Files)
+	}
+
+	t.Run("pages of the scope's papers only", func(t *testing.T) {
+		ms, err := sc.Match(ctx, word("leader"), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs := map[string]bool{}
+		raftPage5 := false
+		for _, m := range ms {
+			refs[m.Ref] = true
+			if m.File || m.Hits < 1 || m.Chars < 1 || m.Page < 1 || !strings.HasSuffix(m.Path, ".pdf") {
+				t.Errorf("match %+v", m)
+			}
+			raftPage5 = raftPage5 || (m.Ref == "papers/in-search-of-an-understandable-consensus-algorithm" && m.Page == 5 && m.Hits >= 5)
+		}
+		if refs["papers/bitcoin"] || len(refs) == 0 {
+			t.Errorf("matched papers %v", refs)
+		}
+		if !raftPage5 {
+			t.Error("raft's page 5, which names the leader many times, is missing or counted low")
+		}
+	})
+
+	t.Run("files by path and folder, never by prefix", func(t *testing.T) {
+		ms, err := sc.Match(ctx, word("quorum"), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, m := range ms {
+			if m.File {
+				paths = append(paths, m.Path)
+			}
+		}
+		want := []string{"notes/a/deep/y.md", "notes/a/x.md", "notes/f.md", "papers/paxos-made-simple/N.md"}
+		if diff := cmp.Diff(want, paths); diff != "" {
+			t.Errorf("files (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("highlight marks the matched tokens", func(t *testing.T) {
+		ms, _ := sc.Match(ctx, word("leader"), 1)
+		h, err := db.Highlight(ctx, ms[0], word("leader"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(h, index.MarkStart); n != ms[0].Hits || !strings.Contains(strings.ToLower(h), index.MarkStart+"leader") {
+			t.Errorf("%d marks, %d hits", n, ms[0].Hits)
+		}
+	})
+
+	t.Run("outline, pages and files of a paper", func(t *testing.T) {
+		pages, err := db.Pages(ctx, "papers/paxos-made-simple", 2, 3)
+		if err != nil || len(pages) != 2 || pages[0].Number != 2 || pages[1].Number != 3 || pages[1].Text == "" {
+			t.Errorf("pages 2–3: %v %+v", err, pages)
+		}
+		files, err := db.PaperFiles(ctx, "papers/paxos-made-simple")
+		if diff := cmp.Diff([]string{"papers/paxos-made-simple/N.md"}, files); err != nil || diff != "" {
+			t.Errorf("paper files: %v %s", err, diff)
+		}
+		if secs, err := db.Sections(ctx, "papers/paxos-made-simple"); err != nil || len(secs) != 0 {
+			t.Errorf("paxos has no outline: %v %v", err, secs)
+		}
+	})
+
+	t.Run("library lookups", func(t *testing.T) {
+		keys, err := db.PaperKeys(ctx)
+		if err != nil || len(keys) != 3 || keys[0].Ref != "papers/bitcoin" || keys[0].PDFPath != "papers/bitcoin/bitcoin.pdf" {
+			t.Errorf("paper keys: %v %+v", err, keys)
+		}
+		phrase := index.MatchExpr([]index.Term{{Words: []string{"paxos", "made", "simple"}, Phrase: true}}, false)
+		per, err := db.PaperPages(ctx, phrase, 10)
+		if err != nil || per["papers/in-search-of-an-understandable-consensus-algorithm"] < 1 || per["papers/bitcoin"] != 0 {
+			t.Errorf("papers naming Paxos Made Simple: %v %v", err, per)
+		}
+		n, err := db.CountPages(ctx, word("bitcoin"))
+		if err != nil || n < 1 {
+			t.Errorf("pages naming bitcoin: %v %d", err, n)
+		}
+	})
+}
+
+// BenchmarkScopedMatch compares two ways to search three papers of the
+// synthetic 10,000-paper index (208,547 pages): filtering a library-wide
+// FTS subquery ranked by bm25() after the fact, and Scoped.Match, which
+// pushes each paper's span of page ids into the FTS query. It needs the
+// index BenchmarkSearchLatency caches in the temp dir.
+func BenchmarkScopedMatch(b *testing.B) {
+	root := filepath.Join(os.TempDir(), fmt.Sprintf("agentero-bench-10k-v%d", pdf.ExtractorVersion))
+	if dir := os.Getenv("AGENTERO_BENCH_10K"); dir != "" {
+		root = dir // another copy of it, to compare
+	}
+	if _, err := os.Stat(filepath.Join(root, ".agentero", "done")); err != nil {
+		b.Skipf("no synthetic index at %s: run go test -tags sqlite_fts5 -run '^$' -bench SearchLatency ./backend/index/ first", root)
+	}
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	raw, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: index.Path(root)}).EscapedPath()+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer raw.Close()
+	refs := []string{"papers/00/paper-00000", "papers/42/paper-04242", "papers/99/paper-09999"}
+	queries := []string{"the", "consensus", "attention", "leader", "regression", "quantum", "proof", "zookeeper"}
+	ctx := context.Background()
+	var scoped, naive []time.Duration
+	worst, worstScoped := map[string]time.Duration{}, map[string]time.Duration{}
+	for i := 0; i < b.N; i++ {
+		for _, q := range queries {
+			expr := word(q)
+			start := time.Now()
+			sc, err := db.Scoped(ctx, index.Scope{Papers: refs})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := sc.Match(ctx, expr, 2000); err != nil {
+				b.Fatal(err)
+			}
+			scoped = append(scoped, time.Since(start))
+			worstScoped[q] = max(worstScoped[q], time.Since(start))
+
+			start = time.Now()
+			rows, err := raw.QueryContext(ctx, `
+				SELECT m.rowid, m.s FROM (SELECT rowid, bm25(pages_fts) AS s FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rank LIMIT 1000000) m
+				JOIN pages pg ON pg.id = m.rowid JOIN papers p ON p.id = pg.paper_id WHERE p.ref IN (?, ?, ?)`, expr, refs[0], refs[1], refs[2])
+			if err != nil {
+				b.Fatal(err)
+			}
+			for rows.Next() {
+			}
+			rows.Close()
+			d := time.Since(start)
+			naive = append(naive, d)
+			worst[q] = max(worst[q], d)
+		}
+	}
+	p95 := func(ds []time.Duration) time.Duration {
+		slices.Sort(ds)
+		return ds[len(ds)*95/100]
+	}
+	b.ReportMetric(float64(p95(scoped).Microseconds())/1000, "scoped-p95-ms")
+	b.ReportMetric(float64(p95(naive).Microseconds())/1000, "filter-after-p95-ms")
+	fmt.Printf("3 papers in 10k: one term, p95 over %d queries: scoped (rowid span in the FTS query) %v | filter after a bm25 FTS subquery %v (\"the\": %v)\n",
+		len(scoped), p95(scoped), p95(naive), worst["the"])
+	fmt.Printf("  slowest scoped per query: %v\n", worstScoped)
+}

@@ -1,0 +1,216 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/agentero/agentero/backend/index"
+)
+
+// Text is cut and measured in characters (runes), the unit of the budget.
+
+// chunk is the part [from, to) of a text of total characters.
+type chunk struct {
+	text            string
+	from, to, total int
+}
+
+// cut returns up to n characters of r from offset from, ending at a word
+// boundary when one is near.
+func cut(r []rune, from, n int) chunk {
+	from = min(max(from, 0), len(r))
+	to := min(from+n, len(r))
+	if to < len(r) {
+		to = snapBack(r, from, to)
+	}
+	return chunk{text: string(r[from:to]), from: from, to: to, total: len(r)}
+}
+
+// snapBack moves a cut end back to just after whitespace, if whitespace is
+// within the last 40 characters.
+func snapBack(r []rune, from, to int) int {
+	for i := to; i > from && i > to-40; i-- {
+		if unicode.IsSpace(r[i-1]) {
+			return i
+		}
+	}
+	return to
+}
+
+// snapForward moves a cut start forward to just after whitespace, if
+// whitespace is within the next 40 characters and before limit.
+func snapForward(r []rune, from, limit int) int {
+	for i := from; i < len(r) && i < from+40 && i < limit; i++ {
+		if unicode.IsSpace(r[i]) {
+			return i + 1
+		}
+	}
+	return from
+}
+
+// whole reports whether c is all of its text.
+func (c chunk) whole() bool { return c.from == 0 && c.to == c.total }
+
+// chars describes a chunk for an agent: "chars 1–20000 of 45000".
+func (c chunk) chars() string {
+	if c.to == c.from {
+		return fmt.Sprintf("chars 0 of %d", c.total)
+	}
+	return fmt.Sprintf("chars %d–%d of %d", c.from+1, c.to, c.total)
+}
+
+// window picks at most n characters of r around the match [ms, me): the
+// match in the middle, widened to word boundaries.
+func window(r []rune, ms, me, n int) (int, int) {
+	if me-ms >= n {
+		return ms, ms + n
+	}
+	pad := (n - (me - ms)) / 2
+	from, to := max(0, ms-pad), min(len(r), me+pad)
+	if from == 0 {
+		to = min(len(r), n)
+	}
+	if to == len(r) {
+		from = max(0, len(r)-n)
+	}
+	if from > 0 {
+		from = snapForward(r, from, ms)
+	}
+	if to < len(r) {
+		to = max(snapBack(r, me, to), me)
+	}
+	return from, to
+}
+
+// snippet cuts a highlighted text (index.MarkStart/MarkEnd around matched
+// tokens) to at most n characters around its densest cluster of matches,
+// with whitespace collapsed and the marks removed.
+func snippet(highlighted string, n int) string {
+	h := strings.Join(strings.Fields(highlighted), " ")
+	var plain []rune
+	var marks []int
+	for _, r := range h {
+		switch string(r) {
+		case index.MarkStart:
+			marks = append(marks, len(plain))
+		case index.MarkEnd:
+		default:
+			plain = append(plain, r)
+		}
+	}
+	if len(plain) <= n {
+		return string(plain)
+	}
+	body := n - 2 // room for the two ellipses
+	anchor, best := 0, 0
+	for i := range marks {
+		count := 0
+		for j := i; j < len(marks) && marks[j] < marks[i]+body*2/3; j++ {
+			count++
+		}
+		if count > best {
+			anchor, best = marks[i], count
+		}
+	}
+	from := max(0, anchor-body/4)
+	to := min(len(plain), from+body)
+	from = max(0, to-body)
+	if from > 0 {
+		from = snapForward(plain, from, anchor)
+	}
+	if to < len(plain) {
+		to = max(snapBack(plain, from, to), from+1)
+	}
+	s := strings.TrimSpace(string(plain[from:to]))
+	if from > 0 {
+		s = "…" + s
+	}
+	if to < len(plain) {
+		s += "…"
+	}
+	return s
+}
+
+// folded is a text prepared for finding quotes whatever their case,
+// whitespace, hyphenation, ligatures and quotation marks: lower case, with
+// no whitespace, hyphens, dashes or quotation marks. pos maps each byte of s to the rune of the original
+// text it came from.
+type folded struct {
+	s   string
+	pos []int
+}
+
+var ligatures = map[rune]string{'ﬀ': "ff", 'ﬁ': "fi", 'ﬂ': "fl", 'ﬃ': "ffi", 'ﬄ': "ffl", 'ﬅ': "st", 'ﬆ': "st"}
+
+func foldRune(r rune) string {
+	switch r {
+	case '-', '\u00ad', '‐', '‑', '‒', '–', '—', '−':
+		return ""
+	case '\'', '"', '‘', '’', '‛', '`', '´', '“', '”', '„', '«', '»':
+		return ""
+	}
+	if unicode.IsSpace(r) {
+		return ""
+	}
+	if l, ok := ligatures[r]; ok {
+		return l
+	}
+	return string(unicode.ToLower(r))
+}
+
+func fold(r []rune) folded {
+	var b strings.Builder
+	pos := make([]int, 0, len(r))
+	for i, c := range r {
+		f := foldRune(c)
+		b.WriteString(f)
+		for range len(f) {
+			pos = append(pos, i)
+		}
+	}
+	return folded{s: b.String(), pos: pos}
+}
+
+func foldString(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		b.WriteString(foldRune(c))
+	}
+	return b.String()
+}
+
+// find returns the rune span [start, end) of the first occurrence of the
+// folded quote q at or after rune offset from, and how many occurrences the
+// whole text holds; start is -1 when there is none.
+func (f folded) find(q string, from int) (start, end, count int) {
+	count = strings.Count(f.s, q)
+	if count == 0 || q == "" {
+		return -1, -1, count
+	}
+	off := 0
+	for off < len(f.pos) && f.pos[off] < from {
+		off++
+	}
+	i := strings.Index(f.s[off:], q)
+	if i < 0 {
+		i = strings.Index(f.s, q)
+	} else {
+		i += off
+	}
+	return f.pos[i], f.pos[i+len(q)-1] + 1, count
+}
+
+// firstWords is the start of a quote for a citation URI: the viewer needs
+// only enough to find and highlight it.
+func firstWords(s string) string {
+	w := strings.Fields(s)
+	if len(w) > 10 {
+		w = w[:10]
+	}
+	out := strings.Join(w, " ")
+	if r := []rune(out); len(r) > 100 {
+		out = string(r[:100])
+	}
+	return out
+}

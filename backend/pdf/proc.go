@@ -1,0 +1,198 @@
+package pdf
+
+import (
+	"bufio"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+)
+
+// proc is the parent's handle on one worker process. One goroutine at a
+// time uses it (the Extract that holds it, or Close); its reaper goroutine
+// runs beside it until the process has exited.
+type proc struct {
+	cmd *exec.Cmd
+	pid int
+	in  *os.File // write end of the worker's stdin
+	out *os.File // read end of the worker's stdout
+	enc *gob.Encoder
+	dec *gob.Decoder
+
+	exited  chan struct{} // closed by reap once the process is reaped
+	waitErr error         // the process's exit status; read only after exited
+}
+
+// startProc starts exe as a worker and waits for its hello. The start
+// (compiling PDFium the first time) is not on any file's clock, but ctx can
+// end it, and then the process is killed.
+func startProc(ctx context.Context, exe string, env []string, log *slog.Logger) (*proc, string, error) {
+	cmd, inW, outR, errR, err := spawn(exe, env)
+	if err != nil {
+		return nil, "", err
+	}
+	p := &proc{
+		cmd:    cmd,
+		pid:    cmd.Process.Pid,
+		in:     inW,
+		out:    outR,
+		enc:    gob.NewEncoder(inW),
+		dec:    gob.NewDecoder(bufio.NewReader(outR)),
+		exited: make(chan struct{}),
+	}
+	go p.reap(errR, log.With("pid", p.pid))
+
+	var h hello
+	release := p.killWhenDone(ctx)
+	err = p.dec.Decode(&h)
+	if killed := release(); killed {
+		p.close()
+		return nil, "", ctx.Err()
+	}
+	if err != nil {
+		p.close()
+		return nil, "", fmt.Errorf("no hello from worker %s (%s; does its main or TestMain call pdf.ServeWorkerIfRequested first?): %w", exe, p.status(), err)
+	}
+	if !h.Ready {
+		p.close()
+		return nil, "", fmt.Errorf("worker cannot start: %s", h.Err)
+	}
+	return p, h.Warning, nil
+}
+
+// spawn starts exe with pipes as its stdin, stdout and stderr, and returns
+// the parent's ends of them.
+func spawn(exe string, env []string) (cmd *exec.Cmd, in, out, stderr *os.File, err error) {
+	var child, parent [3]*os.File
+	defer func() {
+		for i := range child {
+			if child[i] != nil {
+				child[i].Close() // the child has its own copy, or failed to start
+			}
+			if err != nil && parent[i] != nil {
+				parent[i].Close()
+			}
+		}
+	}()
+	for i := range child {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		if i == 0 {
+			child[i], parent[i] = r, w // the child reads its stdin
+		} else {
+			child[i], parent[i] = w, r
+		}
+	}
+	cmd = exec.Command(exe)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
+	if err := cmd.Start(); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return cmd, parent[0], parent[1], parent[2], nil
+}
+
+// reap logs the worker's stderr at debug level until the process closes
+// it, then reaps the process and closes p.exited.
+func (p *proc) reap(stderr *os.File, log *slog.Logger) {
+	defer close(p.exited)
+	r := bufio.NewReaderSize(stderr, 4096)
+	for {
+		line, err := r.ReadSlice('\n')
+		if len(line) > 0 {
+			log.Debug("pdf worker", "stderr", string(trimNewline(line)))
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			break // EOF: the process has exited
+		}
+	}
+	stderr.Close()
+	p.waitErr = p.cmd.Wait()
+}
+
+func trimNewline(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return b[:n-1]
+	}
+	return b
+}
+
+// extract has the worker read the file at path. When ctx ends first, the
+// worker is killed and the error is ctx's; when the worker dies on the
+// file, the error wraps ErrDamaged. Either way p is closed then.
+func (p *proc) extract(ctx context.Context, path string) (*Document, error) {
+	release := p.killWhenDone(ctx)
+	var r reply
+	err := p.enc.Encode(request{Path: path})
+	if err == nil {
+		err = p.dec.Decode(&r)
+	}
+	if killed := release(); killed {
+		p.close()
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		p.close()
+		return nil, fmt.Errorf("the PDF reader crashed on this file (%s): %w", p.status(), ErrDamaged)
+	}
+	if err := r.err(); err != nil {
+		return nil, err
+	}
+	return r.Doc, nil
+}
+
+// killWhenDone kills the process if ctx ends before release is called.
+// release reports whether the kill happened, and returns only once it has.
+func (p *proc) killWhenDone(ctx context.Context) (release func() (killed bool)) {
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(done)
+		p.kill()
+	})
+	return func() bool {
+		if stop() {
+			return false
+		}
+		<-done
+		return true
+	}
+}
+
+// kill sends SIGKILL (TerminateProcess on Windows). It is safe after the
+// process has been reaped: os.Process does not signal a reaped process.
+func (p *proc) kill() {
+	_ = p.cmd.Process.Kill()
+}
+
+// hasExited reports whether the process is gone (an idle worker can be
+// killed from outside).
+func (p *proc) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// status describes how the process ended; call it after close.
+func (p *proc) status() string {
+	if p.waitErr == nil {
+		return "exit status 0"
+	}
+	return p.waitErr.Error()
+}
+
+// close kills the process, waits until it is reaped and releases the
+// pipes. It is called once, by the holder of p.
+func (p *proc) close() {
+	p.kill()
+	<-p.exited
+	p.in.Close()
+	p.out.Close()
+}

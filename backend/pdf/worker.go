@@ -1,0 +1,243 @@
+package pdf
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// The environment of a worker process. The parent sets these; workerEnv is
+// also how a process that was started as a worker but did not call
+// ServeWorkerIfRequested notices it (see Extractor.start).
+const (
+	workerEnv   = "AGENTERO_PDF_WORKER"       // "1" makes the process a worker
+	cacheDirEnv = "AGENTERO_PDF_CACHE_DIR"    // compilation cache dir, resolved by the parent
+	debugEnv    = "AGENTERO_PDF_WORKER_DEBUG" // "1": log at debug level to stderr
+)
+
+// The protocol between an Extractor and a worker is gob over the worker's
+// stdin and stdout. Both ends are the same executable, so the types cannot
+// drift apart. The worker sends one hello when it is ready (or cannot be),
+// then answers each request with one reply, one request at a time.
+type (
+	hello struct {
+		Ready   bool   // false: Err says why the worker cannot start
+		Err     string // why the worker cannot start
+		Warning string // trouble that only costs speed (no compilation cache)
+	}
+	request struct {
+		Path string
+	}
+	reply struct {
+		Doc  *Document
+		Err  string // Error() of the failure, "" on success
+		Kind int    // 1 + index in wireErrors of what Err wraps; 0 for none
+	}
+)
+
+// wireErrors are the errors a reply keeps the identity of, so that the
+// parent's errors.Is works as if the worker were in-process.
+var wireErrors = []error{ErrEncrypted, ErrDamaged, fs.ErrNotExist, fs.ErrPermission}
+
+// ServeWorkerIfRequested turns the process into a PDF extraction worker
+// when an Extractor started it, and returns at once otherwise. A worker
+// never returns: it serves its parent until its stdin closes, then exits.
+//
+// Extractors start workers by re-executing os.Executable, so every program
+// (and every test binary) that creates an Extractor must call this first
+// thing in main or TestMain.
+func ServeWorkerIfRequested() {
+	if os.Getenv(workerEnv) != "1" {
+		return
+	}
+	out := os.Stdout
+	// Stdout now carries the protocol; a stray print must not corrupt it.
+	os.Stdout = os.Stderr
+	level := slog.LevelWarn
+	if os.Getenv(debugEnv) == "1" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	os.Exit(serveWorker(os.Stdin, out, os.Getenv(cacheDirEnv), log))
+}
+
+// serveWorker is the worker's main loop; it returns the exit code.
+func serveWorker(in io.Reader, out io.Writer, cacheDir string, log *slog.Logger) int {
+	enc := gob.NewEncoder(out)
+	pool, warning, err := startPDFium(cacheDir)
+	if err != nil {
+		_ = enc.Encode(hello{Err: err.Error()})
+		return 1
+	}
+	if err := enc.Encode(hello{Ready: true, Warning: warning}); err != nil {
+		return 1
+	}
+
+	// Requests are read ahead by their own goroutine so that the end of
+	// stdin is seen even while a file is being read: a parent that dies
+	// (or gives up) closes it, and nobody wants the answer any more. The
+	// goroutine ends with the process.
+	requests := make(chan request)
+	go func() {
+		dec := gob.NewDecoder(in)
+		for {
+			var req request
+			if err := dec.Decode(&req); err != nil {
+				if !errors.Is(err, io.EOF) {
+					log.Error("pdf worker: read request", "err", err)
+					os.Exit(1)
+				}
+				os.Exit(0)
+			}
+			requests <- req
+		}
+	}()
+	for req := range requests {
+		doc, err := extractFile(pool, req.Path, log.With("file", req.Path))
+		if err := enc.Encode(newReply(doc, err)); err != nil {
+			log.Error("pdf worker: write reply", "err", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// newReply encodes the result of extractFile.
+func newReply(doc *Document, err error) reply {
+	if err == nil {
+		return reply{Doc: doc}
+	}
+	r := reply{Err: err.Error()}
+	for i, target := range wireErrors {
+		if errors.Is(err, target) {
+			r.Kind = i + 1
+			break
+		}
+	}
+	return r
+}
+
+// err returns the error a reply carries, or nil.
+func (r reply) err() error {
+	if r.Err == "" {
+		return nil
+	}
+	e := &remoteError{msg: r.Err}
+	if r.Kind > 0 && r.Kind <= len(wireErrors) {
+		e.kind = wireErrors[r.Kind-1]
+	}
+	return e
+}
+
+// remoteError is an error that happened in a worker: its text as the
+// worker wrote it, and the one of wireErrors it wrapped there.
+type remoteError struct {
+	msg  string
+	kind error
+}
+
+func (e *remoteError) Error() string { return e.msg }
+func (e *remoteError) Unwrap() error { return e.kind }
+
+// startPDFium compiles PDFium, or loads it from the compilation cache, into
+// a pool of one instance at a time. The runtime has no termination checks:
+// the parent ends a stuck file by killing the process, so the compiled code
+// need not poll for cancellation (which halves its speed).
+func startPDFium(cacheDir string) (pool pdfium.Pool, warning string, err error) {
+	config := wazero.NewRuntimeConfig().
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+		WithMemoryLimitPages(memoryLimitPages)
+	if cache, err := openCache(cacheDir); err != nil {
+		warning = fmt.Sprintf("wazero compilation cache unavailable, compiling in memory: %v", err)
+	} else {
+		// Not closed: it lives as long as the process.
+		config = config.WithCompilationCache(cache)
+	}
+	pool, err = webassembly.Init(webassembly.Config{
+		Context:       context.Background(),
+		MinIdle:       0,
+		MaxIdle:       1,
+		MaxTotal:      1,
+		RuntimeConfig: config,
+		// Files are read through a reader callback (see readDocument), so
+		// the module sees no file system at all.
+		FSConfig: wazero.NewFSConfig(),
+		Stdout:   io.Discard,
+		Stderr:   io.Discard,
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("start pdfium: %w", err)
+	}
+	return pool, warning, nil
+}
+
+// openCache opens the on-disk wazero compilation cache in dir. wazero
+// writes each entry to a temporary file and renames it into place, so
+// workers that compile at the same time do not corrupt it: the last rename
+// wins and readers see whole files. Its keys tell code compiled with
+// termination checks (by extractors before worker processes) from code
+// without, so an old cache is not mistaken for a new one.
+func openCache(dir string) (wazero.CompilationCache, error) {
+	if dir == "" {
+		return nil, errors.New("no cache dir")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create cache dir: %w", err)
+	}
+	return wazero.NewCompilationCacheWithDir(dir)
+}
+
+// defaultCacheDir returns the compilation cache dir for Options.CacheDir "".
+func defaultCacheDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find user cache dir: %w", err)
+	}
+	return filepath.Join(base, "agentero", "wazero"), nil
+}
+
+// extractFile reads the PDF at path with a fresh PDFium instance (no PDFium
+// state carries from one file to the next) and then its XMP with pdfcpu.
+func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, error) {
+	began := time.Now()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open pdf: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("open pdf: %w", err)
+	}
+	if st.Size() == 0 {
+		return nil, fmt.Errorf("empty file: %w", ErrDamaged)
+	}
+
+	inst, err := pool.GetInstanceWithContext(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("get pdfium instance: %w", err)
+	}
+	doc, err := readDocument(inst, f, st.Size(), log)
+	if cerr := inst.Close(); cerr != nil {
+		log.Debug("pdf: close pdfium instance", "err", cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	readXMP(context.Background(), f, &doc.Info, log)
+	log.Debug("pdf: extracted", "pages", len(doc.Pages), "took", time.Since(began))
+	return doc, nil
+}
