@@ -53,42 +53,64 @@ func (db *DB) Search(ctx context.Context, query string, limit int) ([]Hit, error
 	perPaper := map[string]int{}
 	seen := map[[2]any]bool{}
 	for _, q := range queries {
+		// Rank in the FTS subquery, but build snippets only for the pages
+		// kept: a snippet tokenizes its whole page, far too costly to make
+		// for every page a common word matches.
 		rows, err := db.sql.QueryContext(ctx, `
-			SELECT p.ref, p.title, p.pdf_path, pg.page, pg.label, m.snip, m.score
-			FROM (SELECT rowid, snippet(pages_fts, 0, char(2), char(3), '…', 24) AS snip, bm25(pages_fts) AS score
-			      FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rank LIMIT ?) m
+			SELECT m.rowid, p.ref, p.title, p.pdf_path, pg.page, pg.label
+			FROM (SELECT rowid, bm25(pages_fts) AS score
+			      FROM pages_fts WHERE pages_fts MATCH ? ORDER BY score LIMIT ?) m
 			JOIN pages pg ON pg.id = m.rowid
 			JOIN papers p ON p.id = pg.paper_id
 			ORDER BY m.score`, q, limit*MaxHitsPerPaper)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
+		var found []Hit
+		var rowids []int64
 		for rows.Next() {
 			var h Hit
+			var rowid int64
 			var pdfPath string
-			if err := rows.Scan(&h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel, &h.Snippet, &h.Score); err != nil {
+			if err := rows.Scan(&rowid, &h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("search: %w", err)
 			}
 			key := [2]any{h.Ref, h.Page}
-			if seen[key] || perPaper[h.Ref] >= MaxHitsPerPaper || len(hits) >= limit {
+			if seen[key] || perPaper[h.Ref] >= MaxHitsPerPaper || len(hits)+len(found) >= limit {
 				continue
 			}
 			seen[key] = true
 			perPaper[h.Ref]++
-			h.Snippet = strings.Join(strings.Fields(h.Snippet), " ")
 			h.CitationURI = CitationURI(pdfPath, h.Page, "")
-			hits = append(hits, h)
+			found = append(found, h)
+			rowids = append(rowids, rowid)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
+		for i := range found {
+			snip, err := db.snippet(ctx, q, rowids[i])
+			if err != nil {
+				return nil, fmt.Errorf("search: %w", err)
+			}
+			found[i].Snippet = snip
+		}
+		hits = append(hits, found...)
 		if len(hits) >= limit {
 			break
 		}
 	}
 	return hits, nil
+}
+
+// snippet marks the terms of an FTS query on one page.
+func (db *DB) snippet(ctx context.Context, match string, rowid int64) (string, error) {
+	var s string
+	err := db.sql.QueryRowContext(ctx, `SELECT snippet(pages_fts, 0, char(2), char(3), '…', 24)
+		FROM pages_fts WHERE pages_fts MATCH ? AND rowid = ?`, match, rowid).Scan(&s)
+	return strings.Join(strings.Fields(s), " "), err
 }
 
 // CitationURI builds the SPEC §1 location of a page: the vault-relative
