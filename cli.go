@@ -35,16 +35,19 @@ const usage = `usage:
                                               the context plan of a request
   agentero ask DIR [--agent NAME | --agent-cmd CMD] [--conversation ID] [--request FILE] [--json] QUESTION
                                               one turn with an agent (default: the built-in one)
+  agentero compact DIR --conversation ID [--window TOKENS] [--json]
+                                              what a new session would be handed of a conversation
   agentero --agentero-context-mcp GRANT       the per-turn MCP server (stdio)
   agentero --builtin-agent                    the built-in ACP agent (stdio)
   agentero version`
 
 // commands are the SPEC §12 command-line verbs.
 var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{
-	"index":  runIndex,
-	"search": runSearch,
-	"plan":   runPlan,
-	"ask":    runAsk,
+	"index":   runIndex,
+	"search":  runSearch,
+	"plan":    runPlan,
+	"ask":     runAsk,
+	"compact": runCompact,
 }
 
 // runCommand runs a command-line verb and returns the process exit status.

@@ -25,11 +25,14 @@ type Agent struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env,omitempty"`
+	// ContextWindow is the agent's context window in tokens, which
+	// compaction fits the handed-over history into; 0 = DefaultContextWindow.
+	ContextWindow int `json:"contextWindow,omitempty"`
 }
 
 // Builtin is the built-in agent: this executable with --builtin-agent.
 func Builtin(exe string) Agent {
-	return Agent{Name: BuiltinName, Command: exe, Args: []string{"--builtin-agent"}}
+	return Agent{Name: BuiltinName, Command: exe, Args: []string{"--builtin-agent"}, ContextWindow: 32_000}
 }
 
 // Agents is the user's agent configuration, kept in the user's config

@@ -62,7 +62,21 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 	if err != nil {
 		return nil, err
 	}
-	s := &session{proc: proc, note: note, handover: handover(conv.Messages)}
+	s := &session{proc: proc, note: note}
+	if len(conv.Messages) > 0 {
+		res, err := h.Compaction(ctx, conv.ID, ag.Name, 0, true)
+		if err != nil {
+			return nil, err
+		}
+		s.handover = res.Text
+		if len(res.Tiers) > 0 {
+			s.note = strings.TrimSpace(s.note + fmt.Sprintf("; the earlier conversation was compacted (%s) to fit the agent's window", strings.Join(res.Tiers, ", ")))
+		}
+		for _, n := range res.Notes {
+			s.note = strings.TrimSpace(s.note + "; " + n)
+		}
+		s.note = strings.TrimPrefix(s.note, "; ")
+	}
 	if p.Mode != grant.ModeMCP {
 		if wp, id, ok := h.pool.take(ag.Name, proc); ok {
 			s.proc, s.id, s.action = wp, id, ActionWarm

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agentero/agentero/backend/context/compact"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -44,7 +45,12 @@ func (a *Agent) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptRe
 	if len(texts) > 0 {
 		question = strings.TrimSpace(texts[len(texts)-1])
 	}
-	answer, err := a.answer(ctx, s, question, strings.Join(texts, "\n"))
+	var answer string
+	if strings.HasPrefix(question, compact.SummaryMarker) {
+		answer = summarize(question) // a compaction request from the host, not a question
+	} else {
+		answer, err = a.answer(ctx, s, question, strings.Join(texts, "\n"))
+	}
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
