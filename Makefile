@@ -27,6 +27,10 @@ frontend/node_modules/.stamp: frontend/package-lock.json | .tools/deps.stamp
 	cd frontend && npm ci --no-audit --no-fund
 	@touch $@
 
+test/peeragent/node_modules/.stamp: test/peeragent/package-lock.json | .tools/deps.stamp
+	cd test/peeragent && npm ci --no-audit --no-fund
+	@touch $@
+
 frontend: frontend/node_modules/.stamp
 	cd frontend && npm run build
 
@@ -44,11 +48,16 @@ run: build
 
 test: build test-go test-frontend test-window
 
-test-go: deps
+# The ACP tests drive a scripted agent built on the ACP TypeScript SDK.
+test-go: deps test/peeragent/node_modules/.stamp
 	go vet -tags $(TEST_TAGS) ./...
-	go test -tags $(TEST_TAGS) -count=1 ./...
+	AGENTERO_REQUIRE_PEER=1 go test -tags $(TEST_TAGS) -count=1 -timeout 30m ./...
 
-test-frontend: frontend/node_modules/.stamp
+test-test/peeragent/node_modules/.stamp: test/peeragent/package-lock.json | .tools/deps.stamp
+	cd test/peeragent && npm ci --no-audit --no-fund
+	@touch $@
+
+frontend: frontend/node_modules/.stamp
 	cd frontend && npm test
 
 # The real desktop binary in a real WebKitGTK window under Xvfb, on the
