@@ -225,4 +225,3 @@ func (s *summarizer) Summarize(ctx context.Context, prompt string) (string, erro
 	}
 	return b.String(), nil
 }
-

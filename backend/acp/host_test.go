@@ -42,6 +42,11 @@ const corpusDir = "../../../shared/corpus"
 // binary and opens its index.
 func vaultWith(t *testing.T, files ...string) (string, *index.DB) {
 	t.Helper()
+	return vaultWithTB(t, files...)
+}
+
+func vaultWithTB(t testing.TB, files ...string) (string, *index.DB) {
+	t.Helper()
 	root := t.TempDir()
 	for _, f := range files {
 		in, err := os.Open(filepath.Join(corpusDir, f))

@@ -110,6 +110,13 @@ func (h *Host) Warm(agent string) {
 	}
 }
 
+// PoolReady reports whether a warm session of the agent is waiting.
+func (h *Host) PoolReady(agent string) bool {
+	h.pool.mu.Lock()
+	defer h.pool.mu.Unlock()
+	return len(h.pool.slots[agent]) > 0
+}
+
 // wait blocks until refills in progress are done (tests and shutdown).
 func (p *pool) wait() { p.wg.Wait() }
 
