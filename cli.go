@@ -35,6 +35,7 @@ const usage = `usage:
                                               the context plan of a request
   agentero ask DIR [--agent NAME | --agent-cmd CMD] [--conversation ID] [--request FILE] [--json] QUESTION
                                               one turn with an agent (default: the built-in one)
+  agentero context DIR [--json]               the frozen snapshot a new session would get
   agentero compact DIR --conversation ID [--window TOKENS] [--json]
                                               what a new session would be handed of a conversation
   agentero --agentero-context-mcp GRANT       the per-turn MCP server (stdio)
@@ -48,6 +49,7 @@ var commands = map[string]func(ctx context.Context, args []string, stdout, stder
 	"plan":    runPlan,
 	"ask":     runAsk,
 	"compact": runCompact,
+	"context": runContext,
 }
 
 // runCommand runs a command-line verb and returns the process exit status.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/context/snapshot"
 	"github.com/agentero/agentero/backend/events"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -236,7 +237,19 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		"mode": p.Mode, "allowed": p.Allowed, "fingerprint": p.Fingerprint})
 	h.store.Append(conv.ID, Entry{At: h.opts.Now(), Turn: turn, Kind: "status", SessionID: string(s.id), Data: info})
 
-	blocks := []sdk.ContentBlock{sdk.TextBlock(p.Render())}
+	// A new session starts with the conversation's frozen context (built at
+	// its first session and reused after); per-turn parts come after it.
+	var blocks []sdk.ContentBlock
+	if s.action == ActionNew || s.action == ActionWarm {
+		snap, _, err := snapshot.LoadOrBuild(h.store.Dir(conv.ID), h.vault, snapshot.Options{})
+		if err != nil {
+			return nil, h.fail(conv, turn, userMsg, info, fmt.Errorf("the vault's standing context could not be assembled: %w", err), emit)
+		}
+		if text := snap.Render(); text != "" {
+			blocks = append(blocks, sdk.TextBlock(text))
+		}
+	}
+	blocks = append(blocks, sdk.TextBlock(p.Render()))
 	if s.handover != "" {
 		blocks = append(blocks, sdk.TextBlock(s.handover))
 	}

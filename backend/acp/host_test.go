@@ -474,3 +474,45 @@ func prevPassage(content, citationLine string) string {
 	}
 	return ""
 }
+
+func TestFrozenSnapshot(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	guide := filepath.Join(root, "AGENTS.md")
+	os.WriteFile(guide, []byte("Cite every claim. GUIDANCE-ONE\n"), 0o644)
+	ag, rec := peer(t, "peer", "resume", "")
+	h := newHost(t, root, db, ag)
+	ask(t, h, "snap", "peer", sidebar, "first")
+	os.WriteFile(guide, []byte("Cite every claim. GUIDANCE-TWO\n"), 0o644)
+	ask(t, h, "snap", "peer", sidebar, "second (resumed)")
+	ask(t, h, "snap", "peer", wider, "third (new session, same conversation)")
+	ask(t, h, "other", "peer", sidebar, "a new conversation")
+	var prompts []string
+	for _, r := range records(t, rec) {
+		if r.Method == "session/prompt" {
+			var p struct{ Text string }
+			json.Unmarshal(r.Params, &p)
+			prompts = append(prompts, p.Text)
+		}
+	}
+	if len(prompts) != 4 {
+		t.Fatalf("%d prompts", len(prompts))
+	}
+	checks := []struct{ has, hasNot string }{
+		{"GUIDANCE-ONE", "GUIDANCE-TWO"},
+		{"", "GUIDANCE"}, // a resumed session already has its frozen context
+		{"GUIDANCE-ONE", "GUIDANCE-TWO"},
+		{"GUIDANCE-TWO", "GUIDANCE-ONE"},
+	}
+	for i, c := range checks {
+		if c.has != "" && !strings.Contains(prompts[i], c.has) {
+			t.Errorf("prompt %d lacks %s", i+1, c.has)
+		}
+		if strings.Contains(prompts[i], c.hasNot) {
+			t.Errorf("prompt %d carries %s", i+1, c.hasNot)
+		}
+	}
+	// The frozen part comes first, the turn's plan after it.
+	if strings.Index(prompts[0], "GUIDANCE-ONE") > strings.Index(prompts[0], "<agentero-context>") {
+		t.Error("the per-turn context comes before the frozen snapshot")
+	}
+}

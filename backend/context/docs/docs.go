@@ -1,0 +1,277 @@
+// Package docs reads a vault's context documents (SPEC §8.2): Markdown files
+// under <vault>/.agentero/context/ whose front matter says when they enter a
+// session (trigger) and how much they matter (priority), plus the folder's
+// root rules. It assembles the always-on manifest and the model-decision
+// index of a new session, and serves the read-only listing and segment
+// reads an agent uses for the rest. Editing documents is for the user, never
+// for the agent: nothing here writes.
+package docs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// Dir is the vault-relative context folder.
+const Dir = vault.StateDir + "/context"
+
+// MaxDocBytes is the largest document read; larger ones are reported, not
+// loaded.
+const MaxDocBytes = 1 << 20
+
+// maxDocs bounds how many documents a folder may hold: past it the folder
+// is not a set of context documents but something copied there by mistake.
+const maxDocs = 5000
+
+// Doc is a context document as the catalog knows it. Trigger and Priority
+// are the effective ones, after the root rules.
+type Doc struct {
+	ID          string   `json:"id"` // slash path relative to the context folder
+	Description string   `json:"description"`
+	Trigger     Trigger  `json:"trigger"`
+	Priority    Priority `json:"priority"`
+	Bytes       int      `json:"bytes"`               // body bytes, front matter excluded
+	Preload     bool     `json:"preload,omitempty"`   // named by preloadPaths
+	Forbidden   bool     `json:"forbidden,omitempty"` // named by forbiddenLoad
+}
+
+// Problem is a document that could not be used, with the reason to show the
+// user.
+type Problem struct {
+	Path    string `json:"path"` // vault-relative
+	Problem string `json:"problem"`
+}
+
+// Catalog is the context folder of a vault as scanned: its valid documents
+// sorted by id, its rules, and the documents it could not use. It is read
+// only after Scan and safe for concurrent use.
+type Catalog struct {
+	dir      string // real absolute path of the context folder; "" when there is none
+	docs     []Doc
+	rules    Rules
+	Problems []Problem
+}
+
+// ErrNotFound is returned for an id that names no readable document.
+// Refusals (traversal, symlinks leaving the folder) return it too, so
+// nothing outside the folder is confirmed or named.
+var ErrNotFound = errors.New("no context document has that id: list them with context_list_docs")
+
+// InputError is a bad argument (limit, cursor, offset); its text is safe
+// to show an agent as is.
+type InputError struct{ msg string }
+
+func (e *InputError) Error() string { return e.msg }
+
+func inputErrorf(format string, a ...any) error { return &InputError{fmt.Sprintf(format, a...)} }
+
+// Scan reads the context folder of the vault at vaultRoot. A vault without
+// one gives an empty catalog. A malformed document is a Problem; malformed
+// rules are an error, since ignoring them could load what the user forbade.
+func Scan(vaultRoot string) (*Catalog, error) {
+	c := &Catalog{}
+	rootReal, err := filepath.EvalSymlinks(vaultRoot)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	dir := filepath.Join(rootReal, filepath.FromSlash(Dir))
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open context folder: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", Dir)
+	}
+	c.dir = dir
+	if c.rules, err = readRules(dir); err != nil {
+		return nil, err
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			c.problem(p, "cannot be read")
+			return nil
+		}
+		if p == dir {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !isDocName(d.Name()) {
+			return nil
+		}
+		if len(c.docs)+len(c.Problems) >= maxDocs {
+			return fmt.Errorf("the context folder holds more than %d documents", maxDocs)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		c.add(filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan context folder: %w", err)
+	}
+	sort.Slice(c.docs, func(i, j int) bool { return c.docs[i].ID < c.docs[j].ID })
+	sort.Slice(c.Problems, func(i, j int) bool { return c.Problems[i].Path < c.Problems[j].Path })
+	for _, p := range c.rules.PreloadPaths {
+		if !c.anyMatch(p) {
+			c.Problems = append(c.Problems, Problem{Path: Dir + "/" + RulesFile, Problem: fmt.Sprintf("preloadPaths %q matches no document", p)})
+		}
+	}
+	return c, nil
+}
+
+func (c *Catalog) problem(abs, msg string) {
+	rel, err := filepath.Rel(c.dir, abs)
+	if err != nil {
+		rel = filepath.Base(abs)
+	}
+	c.Problems = append(c.Problems, Problem{Path: Dir + "/" + filepath.ToSlash(rel), Problem: msg})
+}
+
+func (c *Catalog) add(id string) {
+	data, err := c.readFile(id)
+	if errors.Is(err, ErrNotFound) {
+		err = errors.New("cannot be read")
+	}
+	if err != nil {
+		c.Problems = append(c.Problems, Problem{Path: Dir + "/" + id, Problem: err.Error()})
+		return
+	}
+	m, body, err := parseDoc(data)
+	if err != nil {
+		c.Problems = append(c.Problems, Problem{Path: Dir + "/" + id, Problem: err.Error()})
+		return
+	}
+	c.docs = append(c.docs, Doc{
+		ID:          id,
+		Description: m.description,
+		Trigger:     m.trigger,
+		Priority:    c.rules.priority(id, m.priority),
+		Bytes:       len(body),
+		Preload:     c.rules.preloaded(id),
+		Forbidden:   c.rules.forbidden(id),
+	})
+}
+
+func (c *Catalog) anyMatch(pattern string) bool {
+	for _, d := range c.docs {
+		if match(pattern, d.ID) {
+			return true
+		}
+	}
+	for _, p := range c.Problems {
+		if id, ok := strings.CutPrefix(p.Path, Dir+"/"); ok && match(pattern, id) {
+			return true // named, but broken: its own problem says why
+		}
+	}
+	return false
+}
+
+// Len is the number of usable documents. The MCP server offers the
+// document tools only when it is not zero.
+func (c *Catalog) Len() int { return len(c.docs) }
+
+// Docs returns the usable documents, sorted by id.
+func (c *Catalog) Docs() []Doc { return append([]Doc(nil), c.docs...) }
+
+// Rules returns the root rules in force.
+func (c *Catalog) Rules() Rules { return c.rules }
+
+func (c *Catalog) doc(id string) (Doc, bool) {
+	i := sort.Search(len(c.docs), func(i int) bool { return c.docs[i].ID >= id })
+	if i < len(c.docs) && c.docs[i].ID == id {
+		return c.docs[i], true
+	}
+	return Doc{}, false
+}
+
+// body reads the current body of a known document.
+func (c *Catalog) body(id string) ([]byte, error) {
+	if _, ok := c.doc(id); !ok {
+		return nil, ErrNotFound
+	}
+	data, err := c.readFile(id)
+	if err != nil {
+		return nil, fmt.Errorf("read context document %s: %w", id, err)
+	}
+	_, body, err := parseDoc(data)
+	if err != nil {
+		return nil, fmt.Errorf("context document %s: %w", id, err)
+	}
+	return body, nil
+}
+
+// readFile reads a document by id, refusing ids that are not clean paths
+// to Markdown files and files whose real path leaves the context folder.
+func (c *Catalog) readFile(id string) ([]byte, error) {
+	if c.dir == "" || !validID(id) {
+		return nil, ErrNotFound
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(c.dir, filepath.FromSlash(id)))
+	if err != nil {
+		return nil, ErrNotFound
+	}
+	inside, err := filepath.Rel(c.dir, real)
+	if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) || filepath.IsAbs(inside) {
+		return nil, errors.New("is a symlink that leaves the context folder")
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return nil, ErrNotFound
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, errors.New("is not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxDocBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot be read: %w", err)
+	}
+	if len(data) > MaxDocBytes {
+		return nil, fmt.Errorf("is larger than %d bytes", MaxDocBytes)
+	}
+	return data, nil
+}
+
+// maxID bounds ids as the tool schema does.
+const maxID = 1024
+
+// validID reports whether id is a clean relative slash path to a Markdown
+// file, with no traversal, hidden component, NUL or backslash.
+func validID(id string) bool {
+	if id == "" || len(id) > maxID || strings.ContainsAny(id, "\x00\\") || strings.HasPrefix(id, "/") || path.Clean(id) != id {
+		return false
+	}
+	for _, seg := range strings.Split(id, "/") {
+		if seg == "" || seg == "." || seg == ".." || strings.HasPrefix(seg, ".") {
+			return false
+		}
+	}
+	return isDocName(path.Base(id))
+}
+
+func isDocName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,237 @@
+package docs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Load states of a manifest entry.
+type LoadState string
+
+const (
+	Full     LoadState = "full"     // the whole body is in the prompt
+	Partial  LoadState = "partial"  // the first Shown bytes are, and the entry says where to continue
+	Deferred LoadState = "deferred" // no body; the entry says how to read it
+)
+
+// Entry is one always-on (or preloaded) document in the manifest.
+type Entry struct {
+	ID          string    `json:"id"`
+	Description string    `json:"description"`
+	Priority    Priority  `json:"priority"`
+	Reason      string    `json:"reason"` // "always_on" or "preloadPaths"
+	Load        LoadState `json:"load"`
+	Bytes       int       `json:"bytes"` // the whole body
+	Shown       int       `json:"shown"` // body bytes included
+	Text        string    `json:"text,omitempty"`
+}
+
+// Manifest is the always-on part of a session's base context. Render of
+// the same manifest always gives the same bytes, never more than Budget.
+type Manifest struct {
+	Budget  int     `json:"budget"`
+	Bytes   int     `json:"bytes"` // len(Render())
+	Entries []Entry `json:"entries"`
+}
+
+// IndexEntry is one model-decision document: its id and description, no body.
+type IndexEntry struct {
+	ID          string   `json:"id"`
+	Description string   `json:"description"`
+	Priority    Priority `json:"priority"`
+}
+
+// Index is the model-decision part of a session's base context.
+type Index struct {
+	Bytes   int          `json:"bytes"` // len(Render())
+	Entries []IndexEntry `json:"entries"`
+}
+
+// ErrManifestTooLarge is returned when the manifest's entries alone (ids,
+// descriptions, load states, no bodies) exceed the preload budget: a
+// session must not start with always-on rules silently missing.
+var ErrManifestTooLarge = errors.New("the always-on context manifest does not fit its budget")
+
+// minPartial is the least body worth sending as a partial load; below it the
+// entry is deferred instead.
+const minPartial = 256
+
+// Assemble builds the manifest and the index of a new session. The budget
+// is the rules' preloadByteBudget, else defaultBudget when positive, else
+// DefaultPreloadBudget. Documents are assembled highest priority first (then
+// by id): each takes its whole body if it fits what is left, else a partial
+// body, else none, so lower priorities are cut first. It fails when the
+// entries cannot fit even with every body deferred, or when a selected
+// document cannot be read.
+func (c *Catalog) Assemble(defaultBudget int) (Manifest, Index, error) {
+	budget := DefaultPreloadBudget
+	if c.rules.PreloadByteBudget > 0 {
+		budget = c.rules.PreloadByteBudget
+	} else if defaultBudget > 0 {
+		budget = defaultBudget
+	}
+	m := Manifest{Budget: budget, Entries: []Entry{}}
+	ix := Index{Entries: []IndexEntry{}}
+	var bodies [][]byte
+	for _, d := range c.docs {
+		switch {
+		case d.Forbidden:
+		case d.Preload || d.Trigger == AlwaysOn:
+			body, err := c.body(d.ID)
+			if err != nil {
+				return Manifest{}, Index{}, err
+			}
+			reason := "always_on"
+			if d.Preload {
+				reason = "preloadPaths"
+			}
+			m.Entries = append(m.Entries, Entry{ID: d.ID, Description: d.Description, Priority: d.Priority,
+				Reason: reason, Load: Deferred, Bytes: len(body)})
+			bodies = append(bodies, body)
+		case d.Trigger == ModelDecision:
+			ix.Entries = append(ix.Entries, IndexEntry{ID: d.ID, Description: d.Description, Priority: d.Priority})
+		}
+	}
+	order := make([]int, len(m.Entries))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return m.Entries[order[a]].Priority.rank() < m.Entries[order[b]].Priority.rank()
+	})
+	entries := make([]Entry, len(order))
+	sorted := make([][]byte, len(order))
+	for i, j := range order {
+		entries[i], sorted[i] = m.Entries[j], bodies[j]
+	}
+	m.Entries = entries
+	sort.SliceStable(ix.Entries, func(a, b int) bool { return ix.Entries[a].Priority.rank() < ix.Entries[b].Priority.rank() })
+
+	total := len(m.Render())
+	if total > budget {
+		return Manifest{}, Index{}, fmt.Errorf("its %d entries need %d bytes with every body deferred, over the preload budget of %d bytes (raise preloadByteBudget in %s/%s, or make some documents model_decision): %w",
+			len(m.Entries), total, budget, Dir, RulesFile, ErrManifestTooLarge)
+	}
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		was := len(entryText(*e))
+		full := *e
+		full.Load, full.Shown, full.Text = Full, len(sorted[i]), string(sorted[i])
+		if grow := len(entryText(full)) - was; total+grow <= budget {
+			*e, total = full, total+grow
+			continue
+		}
+		if part, grow, ok := fitPartial(*e, sorted[i], budget-total+was); ok {
+			*e, total = part, total+grow-was
+		}
+	}
+	m.Bytes = len(m.Render())
+	ix.Bytes = len(ix.Render())
+	return m, ix, nil
+}
+
+// fitPartial returns e loaded partially in at most room bytes of entry
+// text, and the entry's new length; ok is false when less than minPartial
+// bytes of body would fit.
+func fitPartial(e Entry, body []byte, room int) (Entry, int, bool) {
+	e.Load = Partial
+	n := room - len(entryText(e)) // a first guess: the entry without body, with a zero count
+	for n >= minPartial {
+		n = cutPoint(body, n)
+		e.Shown, e.Text = n, string(body[:n])
+		size := len(entryText(e))
+		if size <= room {
+			return e, size, true
+		}
+		n -= size - room
+	}
+	return Entry{}, 0, false
+}
+
+// cutPoint backs n off to a UTF-8 character boundary of body, and to the
+// end of a line when one falls in the last quarter of the cut.
+func cutPoint(body []byte, n int) int {
+	if n >= len(body) {
+		return len(body)
+	}
+	for n > 0 && !utf8.RuneStart(body[n]) {
+		n--
+	}
+	if nl := strings.LastIndexByte(string(body[:n]), '\n'); nl >= 0 && nl+1 >= n-n/4 {
+		n = nl + 1
+	}
+	return n
+}
+
+// manifestHead opens the manifest; it counts against the budget.
+const manifestHead = "<context-documents>\nAlways-on context documents of this vault, most important first. Where a body is cut or deferred, read on with the context_read_doc tool as the entry says.\n"
+
+// Render writes the manifest as prompt text; an empty manifest is "".
+func (m Manifest) Render() string {
+	if len(m.Entries) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(manifestHead)
+	for _, e := range m.Entries {
+		b.WriteString(entryText(e))
+	}
+	b.WriteString("</context-documents>\n")
+	return b.String()
+}
+
+func entryText(e Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n<context-document id=%s priority=%q load=%q bytes=\"%d\">\n", quote(e.ID), e.Priority, e.Load, e.Bytes)
+	if d := oneLine(e.Description); d != "" {
+		fmt.Fprintf(&b, "Description: %s\n", d)
+	}
+	if e.Load != Deferred && e.Text != "" {
+		b.WriteString(e.Text)
+		if !strings.HasSuffix(e.Text, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	switch e.Load {
+	case Partial:
+		fmt.Fprintf(&b, "[cut after %d of %d bytes: continue with context_read_doc {\"id\": %s, \"offset\": %d}]\n", e.Shown, e.Bytes, quote(e.ID), e.Shown)
+	case Deferred:
+		fmt.Fprintf(&b, "[body not loaded (%d bytes): read it with context_read_doc {\"id\": %s}]\n", e.Bytes, quote(e.ID))
+	}
+	b.WriteString("</context-document>\n")
+	return b.String()
+}
+
+// Render writes the index as prompt text; an empty index is "".
+func (ix Index) Render() string {
+	if len(ix.Entries) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<context-document-index>\nContext documents to read with context_read_doc when they bear on the question:\n")
+	for _, e := range ix.Entries {
+		if d := oneLine(e.Description); d != "" {
+			fmt.Fprintf(&b, "- %s: %s\n", quote(e.ID), d)
+		} else {
+			fmt.Fprintf(&b, "- %s\n", quote(e.ID))
+		}
+	}
+	b.WriteString("</context-document-index>\n")
+	return b.String()
+}
+
+// quote writes an id as a JSON string, so that any name stays one token
+// the agent can pass back.
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,81 @@
+package snapshot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// FileName is the snapshot's file inside a conversation's folder
+// (.agentero/chats/<id>/).
+const FileName = "snapshot.json"
+
+// Save writes s to dir/snapshot.json, atomically, creating dir.
+func Save(dir string, s *Snapshot) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode snapshot: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+FileName+".*")
+	if err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, FileName)); err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	return nil
+}
+
+// Load reads the snapshot stored in dir. A missing one is an error that
+// matches fs.ErrNotExist; one whose content no longer renders to its hash
+// (edited or damaged) is refused rather than sent.
+func Load(dir string) (*Snapshot, error) {
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		return nil, fmt.Errorf("load snapshot: %w", err)
+	}
+	var s Snapshot
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("snapshot %s is damaged: %w", filepath.Join(dir, FileName), err)
+	}
+	if s.Version != Version {
+		return nil, fmt.Errorf("snapshot %s has format version %d, this Agentero reads %d", filepath.Join(dir, FileName), s.Version, Version)
+	}
+	if hash(s.Render()) != s.Hash {
+		return nil, fmt.Errorf("snapshot %s does not match its hash: it was edited or damaged", filepath.Join(dir, FileName))
+	}
+	return &s, nil
+}
+
+// LoadOrBuild returns the snapshot stored in dir, or builds one for the
+// vault and stores it there when there is none; created says which. This
+// is the rule of SPEC §8.1: a conversation's first session freezes the
+// snapshot, and every later session of it (resume, load, handover) reuses
+// it unchanged.
+func LoadOrBuild(dir, vaultRoot string, opts Options) (s *Snapshot, created bool, err error) {
+	s, err = Load(dir)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return s, false, err
+	}
+	if s, err = Build(vaultRoot, opts); err != nil {
+		return nil, false, err
+	}
+	if err := Save(dir, s); err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
