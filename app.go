@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/context/snapshot"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
@@ -469,4 +471,37 @@ func executable() string {
 		return os.Args[0]
 	}
 	return exe
+}
+
+// AgentView is what a new session of a conversation would be given: the
+// frozen context, then the history as compacted for the agent's window.
+type AgentView struct {
+	Snapshot   string         `json:"snapshot"`
+	Issues     []string       `json:"issues"`
+	History    compact.Result `json:"history"`
+	Transcript string         `json:"transcript"`
+}
+
+// WhatAgentSees shows what the agent gets for a conversation ("what the
+// agent sees" in the UI). It changes nothing.
+func (a *App) WhatAgentSees(conversationID string) (*AgentView, error) {
+	lib, host, err := a.vaultHost()
+	if err != nil {
+		return nil, err
+	}
+	dir := host.Store().Dir(conversationID)
+	snap, err := snapshot.Load(dir)
+	if err != nil {
+		if snap, err = snapshot.Build(lib.Root(), snapshot.Options{}); err != nil {
+			return nil, err
+		}
+	}
+	view := &AgentView{Snapshot: snap.Render(), Issues: []string{}, Transcript: filepath.Join(dir, "transcript.jsonl")}
+	for _, is := range snap.Issues {
+		view.Issues = append(view.Issues, is.Path+": "+is.Problem)
+	}
+	if view.History, err = host.Compaction(a.ctx, conversationID, "", 0, false); err != nil {
+		return nil, err
+	}
+	return view, nil
 }

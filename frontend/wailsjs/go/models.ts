@@ -5,6 +5,7 @@ export namespace acp {
 	    command: string;
 	    args: string[];
 	    env?: Record<string, string>;
+	    contextWindow?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Agent(source);
@@ -16,6 +17,7 @@ export namespace acp {
 	        this.command = source["command"];
 	        this.args = source["args"];
 	        this.env = source["env"];
+	        this.contextWindow = source["contextWindow"];
 	    }
 	}
 	export class Agents {
@@ -156,6 +158,47 @@ export namespace acp {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace compact {
+	
+	export class Result {
+	    tiers: string[];
+	    whole: number[];
+	    pruned: number[];
+	    summarized: number[];
+	    snipped: number;
+	    tokensBefore: number;
+	    tokensAfter: number;
+	    window: number;
+	    limit: number;
+	    notes?: string[];
+	    summary?: string;
+	    summarizedN?: number;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tiers = source["tiers"];
+	        this.whole = source["whole"];
+	        this.pruned = source["pruned"];
+	        this.summarized = source["summarized"];
+	        this.snipped = source["snipped"];
+	        this.tokensBefore = source["tokensBefore"];
+	        this.tokensAfter = source["tokensAfter"];
+	        this.window = source["window"];
+	        this.limit = source["limit"];
+	        this.notes = source["notes"];
+	        this.summary = source["summary"];
+	        this.summarizedN = source["summarizedN"];
+	        this.text = source["text"];
+	    }
 	}
 
 }
@@ -309,6 +352,42 @@ export namespace library {
 
 export namespace main {
 	
+	export class AgentView {
+	    snapshot: string;
+	    issues: string[];
+	    history: compact.Result;
+	    transcript: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.snapshot = source["snapshot"];
+	        this.issues = source["issues"];
+	        this.history = this.convertValues(source["history"], compact.Result);
+	        this.transcript = source["transcript"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class AskRequest {
 	    conversationId: string;
 	    agent: string;

@@ -39,3 +39,5 @@ export function SourceExists(arg1:string):Promise<boolean>;
 export function TestAgent(arg1:acp.Agent):Promise<acp.Capabilities>;
 
 export function Vault():Promise<library.State>;
+
+export function WhatAgentSees(arg1:string):Promise<main.AgentView>;

@@ -69,3 +69,7 @@ export function TestAgent(arg1) {
 export function Vault() {
   return window['go']['main']['App']['Vault']();
 }
+
+export function WhatAgentSees(arg1) {
+  return window['go']['main']['App']['WhatAgentSees'](arg1);
+}
