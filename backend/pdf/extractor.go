@@ -77,8 +77,9 @@ type Extractor struct {
 
 	stop     context.Context // cancelled by Close; interrupts every Extract
 	cancel   context.CancelFunc
-	mu       sync.Mutex // guards closed and the Add side of inflight
+	mu       sync.Mutex // guards closed, startErr and the Add side of inflight
 	closed   bool
+	startErr error // set when no worker can ever start; every Extract fails with it
 	inflight sync.WaitGroup
 
 	// handed, when set (by tests), is called with the worker's pid as a
@@ -215,10 +216,11 @@ func (e *Extractor) release(p *proc) {
 // alone: with an empty cache it compiles PDFium, and starts that wait for it
 // load the result instead of compiling too.
 func (e *Extractor) start(ctx context.Context) (*proc, error) {
-	if os.Getenv(workerEnv) == "1" {
-		// A worker that runs the program instead of serving would start
-		// workers of its own, and they would do the same.
-		return nil, errors.New("start pdf worker: this process is a pdf worker that did not call pdf.ServeWorkerIfRequested")
+	e.mu.Lock()
+	err := e.startErr
+	e.mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
 	if !e.warm.Load() {
 		select {
@@ -228,23 +230,20 @@ func (e *Extractor) start(ctx context.Context) (*proc, error) {
 			return nil, cause(ctx)
 		}
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("start pdf worker: %w", err)
-	}
-	debug := "0"
-	if e.log.Enabled(ctx, slog.LevelDebug) {
-		debug = "1"
-	}
-	env := append(os.Environ(), workerEnv+"=1", cacheDirEnv+"="+e.cacheDir, debugEnv+"="+debug)
 
 	began := time.Now()
-	p, warning, err := startProc(ctx, exe, env, e.log)
+	p, warning, err := e.launch(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, cause(ctx)
 		}
-		return nil, fmt.Errorf("start pdf worker: %w", err)
+		err = fmt.Errorf("start pdf worker: %w", err)
+		if errors.As(err, new(permanentError)) {
+			e.mu.Lock()
+			e.startErr = err
+			e.mu.Unlock()
+		}
+		return nil, err
 	}
 	if warning != "" && !e.warm.Load() {
 		e.log.Warn("pdf: " + warning)
@@ -252,6 +251,25 @@ func (e *Extractor) start(ctx context.Context) (*proc, error) {
 	e.warm.Store(true)
 	e.log.Debug("pdf: worker started", "pid", p.pid, "took", time.Since(began))
 	return p, nil
+}
+
+// launch re-executes this program as a worker.
+func (e *Extractor) launch(ctx context.Context) (*proc, string, error) {
+	if os.Getenv(workerEnv) == "1" {
+		// A worker that runs the program instead of serving would start
+		// workers of its own, and they would do the same.
+		return nil, "", permanentError{errors.New("this process is a pdf worker that did not call pdf.ServeWorkerIfRequested")}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, "", permanentError{err}
+	}
+	debug := "0"
+	if e.log.Enabled(ctx, slog.LevelDebug) {
+		debug = "1"
+	}
+	env := append(os.Environ(), workerEnv+"=1", cacheDirEnv+"="+e.cacheDir, debugEnv+"="+debug)
+	return startProc(ctx, exe, env, e.log)
 }
 
 // cause turns a finished context into the error Extract returns: ErrTimeout

@@ -54,14 +54,21 @@ func startProc(ctx context.Context, exe string, env []string, log *slog.Logger) 
 	}
 	if err != nil {
 		p.close()
-		return nil, "", fmt.Errorf("no hello from worker %s (%s; does its main or TestMain call pdf.ServeWorkerIfRequested first?): %w", exe, p.status(), err)
+		return nil, "", permanentError{fmt.Errorf("no hello from worker %s (%s; does its main or TestMain call pdf.ServeWorkerIfRequested first?): %w", exe, p.status(), err)}
 	}
 	if !h.Ready {
 		p.close()
-		return nil, "", fmt.Errorf("worker cannot start: %s", h.Err)
+		return nil, "", permanentError{errors.New(h.Err)}
 	}
 	return p, h.Warning, nil
 }
+
+// permanentError marks a start failure that every later start would
+// repeat: the process runs, but does not serve or cannot load PDFium.
+type permanentError struct{ err error }
+
+func (e permanentError) Error() string { return e.err.Error() }
+func (e permanentError) Unwrap() error { return e.err }
 
 // spawn starts exe with pipes as its stdin, stdout and stderr, and returns
 // the parent's ends of them.

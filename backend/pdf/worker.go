@@ -21,7 +21,7 @@ import (
 
 // The environment of a worker process. The parent sets these; workerEnv is
 // also how a process that was started as a worker but did not call
-// ServeWorkerIfRequested notices it (see Extractor.start).
+// ServeWorkerIfRequested notices it (see Extractor.launch).
 const (
 	workerEnv   = "AGENTERO_PDF_WORKER"       // "1" makes the process a worker
 	cacheDirEnv = "AGENTERO_PDF_CACHE_DIR"    // compilation cache dir, resolved by the parent
@@ -70,7 +70,16 @@ func ServeWorkerIfRequested() {
 	if os.Getenv(debugEnv) == "1" {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{
+		Level: level,
+		// The parent logs each line with its own time.
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
 	os.Exit(serveWorker(os.Stdin, out, os.Getenv(cacheDirEnv), log))
 }
 
