@@ -134,6 +134,12 @@ func NewExtractor(opts Options) *Extractor {
 // truncated linearized file) is not an error either: the pages that failed
 // have Text "".
 func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error) {
+	return e.run(ctx, path, request{Path: path})
+}
+
+// run has a worker answer one request about the PDF at path, under the
+// per-file time limit.
+func (e *Extractor) run(ctx context.Context, path string, req request) (*Document, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -168,7 +174,7 @@ func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error)
 	if e.handed != nil {
 		e.handed(p.pid)
 	}
-	doc, err := p.extract(fileCtx, path)
+	doc, err := p.extract(fileCtx, req)
 	if fileCtx.Err() != nil {
 		return nil, cause(fileCtx)
 	}

@@ -132,10 +132,10 @@ func trimNewline(b []byte) []byte {
 // extract has the worker read the file at path. When ctx ends first, the
 // worker is killed and the error is ctx's; when the worker dies on the
 // file, the error wraps ErrDamaged. Either way p is closed then.
-func (p *proc) extract(ctx context.Context, path string) (*Document, error) {
+func (p *proc) extract(ctx context.Context, req request) (*Document, error) {
 	release := p.killWhenDone(ctx)
 	var r reply
-	err := p.enc.Encode(request{Path: path})
+	err := p.enc.Encode(req)
 	if err == nil {
 		err = p.dec.Decode(&r)
 	}

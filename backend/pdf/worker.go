@@ -39,7 +39,8 @@ type (
 		Warning string // trouble that only costs speed (no compilation cache)
 	}
 	request struct {
-		Path string
+		Path   string
+		Region *regionRequest // nil: extract the whole document
 	}
 	reply struct {
 		Doc  *Document
@@ -115,7 +116,13 @@ func serveWorker(in io.Reader, out io.Writer, cacheDir string, log *slog.Logger)
 		}
 	}()
 	for req := range requests {
-		doc, err := extractFile(pool, req.Path, log.With("file", req.Path))
+		var doc *Document
+		var err error
+		if req.Region != nil {
+			doc, err = regionText(pool, req.Path, *req.Region)
+		} else {
+			doc, err = extractFile(pool, req.Path, log.With("file", req.Path))
+		}
 		if err := enc.Encode(newReply(doc, err)); err != nil {
 			log.Error("pdf worker: write reply", "err", err)
 			return 1
