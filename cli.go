@@ -35,6 +35,8 @@ const usage = `usage:
                                               the context plan of a request
   agentero ask DIR [--agent NAME | --agent-cmd CMD] [--conversation ID] [--request FILE] [--json] QUESTION
                                               one turn with an agent (default: the built-in one)
+  agentero relations DIR REF [--kind references|citedBy|related] [--limit N] [--write-sidecars] [--json]
+                                              what a paper cites, who cites it, what is related
   agentero context DIR [--json]               the frozen snapshot a new session would get
   agentero compact DIR --conversation ID [--window TOKENS] [--json]
                                               what a new session would be handed of a conversation
@@ -44,12 +46,13 @@ const usage = `usage:
 
 // commands are the SPEC §12 command-line verbs.
 var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{
-	"index":   runIndex,
-	"search":  runSearch,
-	"plan":    runPlan,
-	"ask":     runAsk,
-	"compact": runCompact,
-	"context": runContext,
+	"index":     runIndex,
+	"search":    runSearch,
+	"plan":      runPlan,
+	"ask":       runAsk,
+	"compact":   runCompact,
+	"context":   runContext,
+	"relations": runRelations,
 }
 
 // runCommand runs a command-line verb and returns the process exit status.

@@ -15,6 +15,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/vault"
 	"github.com/agentero/agentero/backend/watch"
 )
@@ -107,6 +108,11 @@ func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
 	st, err := l.ix.Sync(ctx, snap)
 	if err != nil {
 		return st, fmt.Errorf("index vault: %w", err)
+	}
+	// Reference lists and the cited-by scan follow the index; a failure
+	// there leaves the relations stale, never the index.
+	if _, err := refs.Sync(ctx, l.db, l.root, refs.Options{Logger: l.opts.Logger}); err != nil && ctx.Err() == nil {
+		l.opts.Logger.Warn("references not synced", "err", err)
 	}
 	l.mu.Lock()
 	l.lastStats = st

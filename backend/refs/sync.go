@@ -1,0 +1,342 @@
+package refs
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentero/agentero/backend/index"
+)
+
+// parserVersion changes whenever reading or matching reference lists gives
+// different results: every list is then read again.
+const parserVersion = 1
+
+// Options tunes Sync. The zero value reads and matches reference lists
+// into the index and writes no sidecar.
+type Options struct {
+	// WriteSidecars writes source/agentero-cite.json into paper folders
+	// where none is or Agentero's own is stale. SPEC §1: outside
+	// .agentero/ Agentero writes only when the user asks for it.
+	WriteSidecars bool
+	Logger        *slog.Logger // nil = discard
+	Now           func() time.Time
+}
+
+// Stats summarises one Sync.
+type Stats struct {
+	Papers    int      `json:"papers"`    // papers with a reference list read
+	Scanned   []string `json:"scanned"`   // papers whose lists were read in this sync
+	Rematched []string `json:"rematched"` // papers whose lists were matched again against a changed library
+	Removed   []string `json:"removed"`   // papers that left the citing scan
+	Edges     int      `json:"edges"`     // in-library citations
+	Sidecars  []string `json:"sidecars"`  // sidecars written
+	Seconds   float64  `json:"seconds"`
+}
+
+// Sync brings the reference lists in the index in line with the vault,
+// after an index sync: a paper's list is read again only when its inputs
+// changed (its PDF's text, its source/*.bib|*.bbl, a foreign sidecar), and
+// matched again only when the library changed; removed papers drop out
+// with their index rows. It then rewrites .agentero/citing-scan.json when
+// the scan changed, and, with WriteSidecars, the stale sidecars.
+//
+// Sync calls must not overlap for one vault; the library runs it after its
+// own (serialised) index sync.
+func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (Stats, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	start := opts.Now()
+	st := Stats{Scanned: []string{}, Rematched: []string{}, Removed: []string{}, Sidecars: []string{}}
+	papers, err := db.RefInputs(ctx)
+	if err != nil {
+		return st, fmt.Errorf("sync references: %w", err)
+	}
+	states, err := db.RefListStates(ctx)
+	if err != nil {
+		return st, fmt.Errorf("sync references: %w", err)
+	}
+	lib := newLibrary(papers)
+	sources := map[string]source{}
+	for _, p := range papers {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		if p.Status == index.StatusPending {
+			continue
+		}
+		src := findSource(vaultRoot, p)
+		sources[p.Ref] = src
+		old, had := states[p.Ref]
+		switch {
+		case !had || old.ScanKey != src.key:
+			l, err := readList(ctx, db, p, src, lib)
+			if err != nil {
+				return st, fmt.Errorf("sync references of %s: %w", p.Ref, err)
+			}
+			if err := db.PutRefList(ctx, l, opts.Now()); errors.Is(err, index.ErrNotFound) {
+				continue // removed since the list of papers was read
+			} else if err != nil {
+				return st, fmt.Errorf("sync references: %w", err)
+			}
+			st.Scanned = append(st.Scanned, p.Ref)
+		case old.LibKey != lib.key:
+			if err := rematch(ctx, db, p.Ref, src, lib); errors.Is(err, index.ErrNotFound) {
+				continue
+			} else if err != nil {
+				return st, fmt.Errorf("sync references of %s: %w", p.Ref, err)
+			}
+			st.Rematched = append(st.Rematched, p.Ref)
+		}
+	}
+	scan, err := writeScan(ctx, db, vaultRoot, opts.Now(), lib.key, &st)
+	if err != nil {
+		return st, err
+	}
+	st.Papers = len(scan.Papers)
+	if opts.WriteSidecars {
+		for _, p := range papers {
+			src, ok := sources[p.Ref]
+			if !ok || src.foreign {
+				continue
+			}
+			wrote, err := writeSidecar(ctx, db, vaultRoot, p.Ref, src, lib.key, opts.Now())
+			if err != nil {
+				opts.Logger.Warn("sidecar not written", "ref", p.Ref, "err", err)
+				continue
+			}
+			if wrote {
+				st.Sidecars = append(st.Sidecars, p.Ref)
+			}
+		}
+	}
+	st.Seconds = opts.Now().Sub(start).Seconds()
+	if len(st.Scanned)+len(st.Rematched)+len(st.Removed) > 0 {
+		opts.Logger.Info("references synced", "scanned", len(st.Scanned), "rematched", len(st.Rematched),
+			"removed", len(st.Removed), "edges", st.Edges, "seconds", st.Seconds)
+	}
+	return st, nil
+}
+
+// source is where a paper's reference list is read from.
+type source struct {
+	mode    string   // ModePDF, ModeBib, or a foreign sidecar's mode
+	key     string   // hash of everything read: a change means read again
+	sidecar *Sidecar // a foreign sidecar to read
+	foreign bool     // a sidecar Agentero did not write is there: never overwrite it
+	bbl     bool     // bib holds .bbl files (else .bib)
+	bib     []string // the contents of source/*.bbl, or else source/*.bib
+}
+
+// findSource decides where a paper's list comes from: a foreign sidecar,
+// else source/*.bbl, else source/*.bib, else the PDF text.
+func findSource(root string, p index.RefInput) source {
+	dir := filepath.Join(root, filepath.FromSlash(p.Ref))
+	h := sha256.New()
+	fmt.Fprintf(h, "refs %d\n", parserVersion)
+	src := source{mode: ModePDF}
+	sc, data, err := ReadSidecar(dir)
+	switch {
+	case err == nil && !ours(sc.Source.Mode):
+		src.mode, src.sidecar, src.foreign = sc.Source.Mode, sc, true
+		if src.mode == "" {
+			src.mode = "sidecar"
+		}
+		fmt.Fprintf(h, "sidecar\n%s", data)
+		src.key = "sha256:" + hex.EncodeToString(h.Sum(nil))
+		return src
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		// Unreadable, or not JSON: not ours to replace, nor to read.
+		src.foreign = true
+		fmt.Fprintf(h, "unreadable sidecar\n%s\n", data)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "source"))
+	var bbl, bib []string
+	for _, e := range entries {
+		name := e.Name()
+		switch strings.ToLower(filepath.Ext(name)) {
+		case ".bbl":
+			bbl = append(bbl, name)
+		case ".bib":
+			bib = append(bib, name)
+		}
+	}
+	files := bib
+	if len(bbl) > 0 {
+		files, src.bbl = bbl, true
+	}
+	sort.Strings(files)
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(dir, "source", name))
+		if err != nil {
+			continue
+		}
+		src.bib = append(src.bib, string(data))
+		fmt.Fprintf(h, "bib %s %d\n%s\n", name, len(data), data)
+	}
+	if len(src.bib) > 0 {
+		src.mode = ModeBib
+	} else {
+		fmt.Fprintf(h, "pdf %s %d %s\n", p.SHA256, p.ExtractorVersion, p.Status)
+	}
+	src.key = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return src
+}
+
+// readList reads and matches a paper's reference list from its source.
+func readList(ctx context.Context, db *index.DB, p index.RefInput, src source, lib *library) (index.RefList, error) {
+	l := index.RefList{Ref: p.Ref, ScanKey: src.key, LibKey: lib.key, Mode: src.mode}
+	var entries []Entry
+	var given []citeMatch
+	switch {
+	case src.sidecar != nil:
+		entries, given = sidecarEntries(src.sidecar, lib)
+	case len(src.bib) > 0:
+		for _, b := range src.bib {
+			if src.bbl {
+				entries = append(entries, parseBbl(b)...)
+			} else {
+				entries = append(entries, parseBib(b)...)
+			}
+		}
+		if len(entries) == 0 {
+			l.Note = "no entries in source/*.bib|*.bbl"
+		}
+	case p.Status == index.StatusError || p.Status == index.StatusNoText:
+		l.Note = "the PDF has no text to read references from"
+	default:
+		pages, err := db.PageTexts(ctx, p.Ref)
+		if err != nil {
+			return l, err
+		}
+		texts, _, note := extractEntries(pages)
+		l.Note = note
+		for _, t := range texts {
+			entries = append(entries, parseEntry(t))
+		}
+	}
+	matches := matchWithGiven(lib, p.Ref, entries, given)
+	for i, e := range entries {
+		l.Citations = append(l.Citations, citation(i, e, matches[i]))
+	}
+	return l, nil
+}
+
+// matchWithGiven matches entries, keeping a foreign sidecar's own match
+// where ours finds none.
+func matchWithGiven(lib *library, self string, entries []Entry, given []citeMatch) []citeMatch {
+	ms := lib.matchEntries(self, entries)
+	for i := range ms {
+		if ms[i].ref == "" && i < len(given) && given[i].ref != "" && given[i].ref != self {
+			ms[i] = given[i]
+		}
+	}
+	return ms
+}
+
+// citation is the index row of entry i.
+func citation(i int, e Entry, m citeMatch) index.Citation {
+	id := e.Label
+	if e.Key != "" {
+		id = e.Key
+	}
+	if id == "" {
+		id = strconv.Itoa(i + 1)
+	}
+	return index.Citation{ID: id, Display: display(e), Raw: e.Raw, Title: e.Title, Authors: e.Authors, Year: e.Year,
+		Venue: e.Venue, DOI: e.DOI, ArxivID: e.ArxivID, URL: e.URL, IDs: e.IDs,
+		MatchRef: m.ref, MatchBy: m.by, WorkKey: workKey(e, m)}
+}
+
+// entryOf rebuilds the Entry a stored citation was made from.
+func entryOf(c index.Citation) Entry {
+	return Entry{Raw: c.Raw, Title: c.Title, Authors: c.Authors, Year: c.Year, Venue: c.Venue, DOI: c.DOI,
+		ArxivID: c.ArxivID, URL: c.URL, IDs: c.IDs}
+}
+
+// rematch matches a stored list again against a changed library, writing
+// only the matches that changed.
+func rematch(ctx context.Context, db *index.DB, ref string, src source, lib *library) error {
+	l, err := db.RefList(ctx, ref)
+	if err != nil {
+		return err
+	}
+	entries := make([]Entry, len(l.Citations))
+	for i, c := range l.Citations {
+		entries[i] = entryOf(c)
+	}
+	var given []citeMatch
+	if src.sidecar != nil {
+		_, given = sidecarEntries(src.sidecar, lib)
+	}
+	ms := matchWithGiven(lib, ref, entries, given)
+	var changed []index.CitationMatch
+	for i, c := range l.Citations {
+		wk := workKey(entries[i], ms[i])
+		if c.MatchRef != ms[i].ref || c.MatchBy != ms[i].by || c.WorkKey != wk {
+			changed = append(changed, index.CitationMatch{Ord: i, MatchRef: ms[i].ref, MatchBy: ms[i].by, WorkKey: wk})
+		}
+	}
+	return db.SetMatches(ctx, ref, lib.key, changed)
+}
+
+// fingerprint is a sidecar's source.fingerprint: the list's inputs and the
+// library it was matched against.
+func fingerprint(scanKey, libKey string) string {
+	h := sha256.Sum256([]byte(scanKey + "\n" + libKey))
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// writeSidecar writes a paper's sidecar when it is missing or Agentero's
+// own and stale. It never replaces a sidecar of another mode, and writes
+// none for a paper with no references found.
+func writeSidecar(ctx context.Context, db *index.DB, root, ref string, src source, libKey string, now time.Time) (bool, error) {
+	dir := filepath.Join(root, filepath.FromSlash(ref))
+	fp := fingerprint(src.key, libKey)
+	old, _, err := ReadSidecar(dir)
+	switch {
+	case err == nil && (!ours(old.Source.Mode) || old.Source.Fingerprint == fp):
+		return false, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return false, nil // not ours to replace
+	}
+	l, err := db.RefList(ctx, ref)
+	if err != nil || len(l.Citations) == 0 {
+		return false, nil
+	}
+	return true, WriteSidecar(dir, sidecarOf(l, fp, now))
+}
+
+// sidecarOf renders a stored list as a sidecar.
+func sidecarOf(l index.RefList, fp string, now time.Time) *Sidecar {
+	s := &Sidecar{SchemaVersion: 1, Source: SidecarSource{Mode: l.Mode, GeneratedAt: now.UTC().Format(time.RFC3339), Fingerprint: fp}}
+	for _, c := range l.Citations {
+		sc := SidecarCitation{ID: c.ID, Display: c.Display, Raw: c.Raw, Status: StatusUnresolved,
+			Metadata: Metadata{Title: c.Title, Authors: c.Authors, Year: c.Year, Venue: c.Venue, DOI: c.DOI, ArxivID: c.ArxivID, URL: c.URL}}
+		if len(sc.Metadata.Authors) == 0 {
+			sc.Metadata.Authors = nil
+		}
+		if c.MatchRef != "" {
+			sc.LocalMatch = &LocalMatch{PaperPath: c.MatchRef, MatchBy: c.MatchBy}
+		}
+		if c.MatchRef != "" || c.DOI != "" || c.ArxivID != "" {
+			sc.Status = StatusResolved
+		}
+		s.Citations = append(s.Citations, sc)
+	}
+	return s
+}
