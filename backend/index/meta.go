@@ -114,11 +114,15 @@ func saneTitle(t string) bool {
 
 var notHeading = regexp.MustCompile(`(?i)(arxiv:|^preprint|journal of|proceedings|volume \d|vol\. \d|^doi|https?://|@|©|copyright|^\d+$|^page \d)`)
 
+// sectionHeading matches the headings a first page carries besides its
+// title; set large, they would otherwise win.
+var sectionHeading = regexp.MustCompile(`(?i)^\s*(\d+(\.\d+)*\.?\s+)?(abstract|introduction|contents|keywords|index terms|references|acknowledge?ments?|summary|background|overview|preface)\s*[.:]?\s*$`)
+
 // headTitle picks the title from page 1: the lines set in the largest font
 // among the first lines of the page, joined when the title wraps.
 func headTitle(lines []pdf.Line) string {
-	if len(lines) > 40 {
-		lines = lines[:40]
+	if len(lines) > 150 {
+		lines = lines[:150]
 	}
 	best := 0.0
 	for _, l := range lines {
@@ -159,7 +163,7 @@ func headingLike(s string) bool {
 			letters++
 		}
 	}
-	return letters >= 3 && len(s) <= 200 && !notHeading.MatchString(s)
+	return letters >= 3 && len(s) <= 200 && !notHeading.MatchString(s) && !sectionHeading.MatchString(s)
 }
 
 var copyrightRe = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)

@@ -20,7 +20,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output changes; the index
 // re-extracts all files when it bumps.
-const ExtractorVersion = 1
+const ExtractorVersion = 2
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (
