@@ -20,6 +20,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/vault"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -504,4 +505,29 @@ func (a *App) WhatAgentSees(conversationID string) (*AgentView, error) {
 		return nil, err
 	}
 	return view, nil
+}
+
+// Relations are a paper's references, the library papers citing it, and
+// related papers, for the paper's side panel.
+type Relations struct {
+	References []refs.Card `json:"references"`
+	CitedBy    []refs.Card `json:"citedBy"`
+	Related    []refs.Card `json:"related"`
+}
+
+// PaperRelations lists a paper's relations (up to limit of each kind).
+func (a *App) PaperRelations(ref string, limit int) (*Relations, error) {
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return nil, err
+	}
+	out := &Relations{}
+	for kind, dst := range map[refs.Kind]*[]refs.Card{refs.References: &out.References, refs.CitedBy: &out.CitedBy, refs.Related: &out.Related} {
+		cards, err := refs.Relations(a.ctx, lib.DB(), ref, kind, limit)
+		if err != nil {
+			return nil, err
+		}
+		*dst = cards
+	}
+	return out, nil
 }

@@ -424,6 +424,40 @@ export namespace main {
 		    return a;
 		}
 	}
+	export class Relations {
+	    references: refs.Card[];
+	    citedBy: refs.Card[];
+	    related: refs.Card[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Relations(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.references = this.convertValues(source["references"], refs.Card);
+	        this.citedBy = this.convertValues(source["citedBy"], refs.Card);
+	        this.related = this.convertValues(source["related"], refs.Card);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -585,6 +619,35 @@ export namespace plan {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace refs {
+	
+	export class Card {
+	    title: string;
+	    year: number;
+	    doi: string;
+	    arxivId: string;
+	    paperPath: string;
+	    matchBy: string;
+	    citationUri: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Card(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.year = source["year"];
+	        this.doi = source["doi"];
+	        this.arxivId = source["arxivId"];
+	        this.paperPath = source["paperPath"];
+	        this.matchBy = source["matchBy"];
+	        this.citationUri = source["citationUri"];
+	    }
 	}
 
 }

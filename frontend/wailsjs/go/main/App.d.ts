@@ -24,6 +24,8 @@ export function Library():Promise<Array<index.Paper>>;
 
 export function OpenExternal(arg1:string):Promise<void>;
 
+export function PaperRelations(arg1:string,arg2:number):Promise<main.Relations>;
+
 export function PreviewPlan(arg1:plan.Request):Promise<plan.Plan>;
 
 export function Reindex():Promise<void>;

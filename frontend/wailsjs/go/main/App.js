@@ -38,6 +38,10 @@ export function OpenExternal(arg1) {
   return window['go']['main']['App']['OpenExternal'](arg1);
 }
 
+export function PaperRelations(arg1, arg2) {
+  return window['go']['main']['App']['PaperRelations'](arg1, arg2);
+}
+
 export function PreviewPlan(arg1) {
   return window['go']['main']['App']['PreviewPlan'](arg1);
 }
