@@ -1,7 +1,12 @@
 package mcp_test
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -9,8 +14,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/mcp"
 )
 
 // TestTurnBudget: reads stop at the turn's budget, cut what they can, and
@@ -115,5 +123,62 @@ func TestUsageParallel(t *testing.T) {
 	}
 	if len(got) < 40 {
 		t.Errorf("only %d usage lines from %d calls", len(got), 4*len(calls))
+	}
+}
+
+// TestInProcessParallel runs the server in this process, so that `go test
+// -race` watches the turn meter and the usage log under parallel calls.
+func TestInProcessParallel(t *testing.T) {
+	needVault(t)
+	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g := usual()
+	g.Budget.TurnChars = 30000
+	usagePath := filepath.Join(t.TempDir(), "usage.jsonl")
+	srv := mcp.NewServer(&g, db, slog.New(slog.NewTextHandler(io.Discard, nil)), mcp.Options{UsagePath: usagePath})
+	defer srv.Close()
+	st, ct := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var mu sync.Mutex
+	returned, spent := 0, 0
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			args := map[string]any{"ref": raft, "mode": "page", "page": i%17 + 1}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "context_read", Arguments: args})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			text := res.Content[0].(*sdk.TextContent).Text
+			mu.Lock()
+			defer mu.Unlock()
+			if res.IsError {
+				spent++
+				return
+			}
+			returned += utf8.RuneCountInString(text)
+		})
+	}
+	wg.Wait()
+	if returned > g.Budget.TurnChars || spent == 0 {
+		t.Errorf("returned %d characters of a %d budget; %d calls refused", returned, g.Budget.TurnChars, spent)
+	}
+	data, _ := os.ReadFile(usagePath)
+	if lines := strings.Count(string(data), "\n"); lines != 40-spent {
+		t.Errorf("%d usage lines for %d results", lines, 40-spent)
 	}
 }

@@ -138,16 +138,16 @@ func makeVault(root string) error {
 		}
 	}
 	links := map[string]string{
-		"notes/consensus/escape.md":    "../private/secret.md",            // leaves the granted directory
-		"notes/consensus/hop1.md":      "hop2.md",                          // a chain of links …
-		"notes/consensus/hop2.md":      "../private/secret.md",             // … that leaves it
-		"notes/consensus/inside.md":    "raft.md",                          // stays inside: readable
-		"notes/consensus/private":      "../private",                       // a folder link out
-		"notes/consensus/outside.md":   "/etc/passwd",                      // an absolute link out of the vault
-		paxos + "/leak.pdf":            "../bitcoin/bitcoin.pdf",           // another paper's PDF
-		paxos + "/leak-dir":            "../bitcoin",                       // another paper's folder
-		paxos + "/evil-notes.md":       "../paxos-made-simple-evil/NOTES.md", // the sibling's file
-		paxos + "/state":               "../../.agentero",                  // Agentero's state
+		"notes/consensus/escape.md":     "../private/secret.md",               // leaves the granted directory
+		"notes/consensus/hop1.md":       "hop2.md",                            // a chain of links …
+		"notes/consensus/hop2.md":       "../private/secret.md",               // … that leaves it
+		"notes/consensus/inside.md":     "raft.md",                            // stays inside: readable
+		"notes/consensus/private":       "../private",                         // a folder link out
+		"notes/consensus/outside.md":    "/etc/passwd",                        // an absolute link out of the vault
+		paxos + "/leak.pdf":             "../bitcoin/bitcoin.pdf",             // another paper's PDF
+		paxos + "/leak-dir":             "../bitcoin",                         // another paper's folder
+		paxos + "/evil-notes.md":        "../paxos-made-simple-evil/NOTES.md", // the sibling's file
+		paxos + "/state":                "../../.agentero",                    // Agentero's state
 		"notes/consensus/rules-link.md": "../../.agentero/context/rules.md",
 	}
 	for p, target := range links {

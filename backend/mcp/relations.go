@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -42,7 +43,10 @@ type relationsResult struct {
 	cutInfo
 }
 
-const defaultRelations = 10
+const (
+	defaultRelations = 10
+	maxRelatedTerms  = 8
+)
 
 func (s *Server) relations(ctx context.Context, args json.RawMessage, room int) (reply, error) {
 	var in relationsInput
@@ -156,7 +160,14 @@ const (
 	minTitleChars = 12
 )
 
+// library loads the library's identifiers once per server: a turn is short,
+// and a paper added meanwhile can wait for the next turn.
 func (s *Server) library(ctx context.Context) (*library, error) {
+	s.libMu.Lock()
+	defer s.libMu.Unlock()
+	if s.lib != nil {
+		return s.lib, nil
+	}
 	keys, err := s.db.PaperKeys(ctx)
 	if err != nil {
 		return nil, err
@@ -178,6 +189,7 @@ func (s *Server) library(ctx context.Context) (*library, error) {
 			lib.titles[key] = append(lib.titles[key], titleKey{k.Ref, w})
 		}
 	}
+	s.lib = lib
 	return lib, nil
 }
 
@@ -310,9 +322,9 @@ func init() {
 	}
 }
 
-// related are the library papers that share this paper's rare title words:
-// in their own titles, or often in their text. A word weighs by its rarity
-// in the library's pages.
+// related are the library papers that share this paper's rarer title
+// words: in their own titles, or, for words rare in the library, often in
+// their text. A word weighs by its rarity in the library's pages.
 func (s *Server) related(ctx context.Context, lib *library, self string) ([]match, error) {
 	_, total, err := s.db.Counts(ctx)
 	if err != nil {
@@ -321,11 +333,14 @@ func (s *Server) related(ctx context.Context, lib *library, self string) ([]matc
 	var terms []string
 	seen := map[string]bool{}
 	for _, w := range lib.words[self] {
-		if len(w) >= 3 && !stopwords[w] && !seen[w] && len(terms) < maxTerms {
+		if len(w) >= 3 && !stopwords[w] && !seen[w] && len(terms) < maxRelatedTerms {
 			seen[w] = true
 			terms = append(terms, w)
 		}
 	}
+	// Words on more pages than this are matched in titles only: grouping
+	// their pages by paper costs more than it tells.
+	rare := max(50, total/100)
 	score := map[string]float64{}
 	for _, w := range terms {
 		expr := phrase([]string{w})
@@ -337,19 +352,18 @@ func (s *Server) related(ctx context.Context, lib *library, self string) ([]matc
 			continue
 		}
 		idf := math.Log(1 + (float64(total)-float64(df)+0.5)/(float64(df)+0.5))
-		pages, err := s.db.PaperPages(ctx, expr, 500)
-		if err != nil {
-			return nil, err
-		}
-		for ref, n := range pages {
-			score[ref] += idf * float64(min(n, 5)) / 5
+		if df <= rare {
+			pages, err := s.db.PaperPages(ctx, expr, 500)
+			if err != nil {
+				return nil, err
+			}
+			for ref, n := range pages {
+				score[ref] += idf * float64(min(n, 5)) / 5
+			}
 		}
 		for ref, tw := range lib.words {
-			for _, x := range tw {
-				if x == w {
-					score[ref] += idf
-					break
-				}
+			if slices.Contains(tw, w) {
+				score[ref] += idf
 			}
 		}
 	}

@@ -39,11 +39,12 @@ type searchResult struct {
 // Search limits.
 const (
 	maxTerms     = 12   // words of a query that are searched
-	maxMatches   = 2000 // pages or files read per term
+	maxMatches   = 2000 // pages or files read per search
 	snippetChars = 400  // a card's snippet, under the excerpt cap
 )
 
-// scope is what the grant lets a search see.
+// scope is what the grant lets a search see: the pages of granted papers,
+// and the text files of granted files, directories and paper folders.
 func (s *Server) scope() index.Scope {
 	var sc index.Scope
 	for _, src := range s.grant.Allowed {
@@ -58,17 +59,6 @@ func (s *Server) scope() index.Scope {
 		}
 	}
 	return sc
-}
-
-// hit is a matched page or file with what ranking needs.
-type hit struct {
-	m     index.Match
-	tf    []int // hits per query term
-	terms int   // terms matched
-	tier  int   // 0 phrase, 1 every term, 2 some terms
-	score float64
-	group string // the paper or file the per-paper cap counts against
-	round int    // rank within its group / cardsPerPaper
 }
 
 func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (reply, error) {
@@ -95,7 +85,8 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 		return reply{}, errorf("query has no words to search for")
 	}
 	terms = terms[:min(len(terms), maxTerms)]
-	hits, err := s.rank(ctx, terms, b.CardsPerPaper)
+	ranked := rankTerms(terms)
+	hits, err := s.rank(ctx, terms, ranked, b.CardsPerPaper)
 	if err != nil {
 		return reply{}, err
 	}
@@ -104,13 +95,7 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 	}
 	// Take cards in order until the limit, or until one paper would pass
 	// its cap in this call; the cursor continues from there.
-	var each []string
-	for _, t := range terms {
-		each = append(each, index.MatchExpr([]index.Term{t}, false))
-	}
-	anyTerm := strings.Join(each, " OR ")
-	whole := index.MatchExpr(terms, true)
-	snip := min(b.ExcerptChars, snippetChars)
+	n := min(b.ExcerptChars, snippetChars)
 	res := searchResult{Cards: []card{}}
 	var cites []cite
 	perGroup := map[string]int{}
@@ -120,23 +105,16 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 		if perGroup[h.group] >= b.CardsPerPaper {
 			break
 		}
-		expr := anyTerm
-		if h.tier == 0 {
-			expr = whole // centre the snippet on the phrase
-		}
-		c, ok, err := s.card(ctx, h, expr, snip)
-		if err != nil {
-			return reply{}, err
-		}
+		c, ok := s.card(h, parseMarks(h.m.Text, ranked).snippet(n))
 		if !ok {
 			continue
 		}
-		n := size(c)
-		if used+n > room-300 {
+		chars := size(c)
+		if used+chars > room-300 {
 			res.Note = "fewer cards than asked: this turn's budget is nearly spent"
 			break
 		}
-		used += n
+		used += chars
 		perGroup[h.group]++
 		res.Cards = append(res.Cards, c)
 		cites = append(cites, cite{c.Ref, c.CitationURI})
@@ -154,89 +132,103 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 	return reply{value: res, cites: cites}, nil
 }
 
-// rank finds every granted page and file that matches a term and orders
-// them: pages holding the whole query as a phrase, then those holding every
-// term, then the rest; within a tier by BM25 computed over the grant's own
-// pages and files. Each paper's (or file's) first perPaper hits come
-// before any paper's next ones, so a page of results spreads over papers.
-func (s *Server) rank(ctx context.Context, terms []index.Term, perPaper int) ([]*hit, error) {
+// hit is a matched page or file with what ranking needs.
+type hit struct {
+	m     index.Match
+	tf    []int // marks of each term
+	tier  int   // 0 the whole query as a phrase, 1 every term, 2 some terms
+	score float64
+	group string // the paper or file the per-paper cap counts against
+	round int    // rank within its group / cardsPerPaper
+}
+
+// rank finds every granted page and file that matches a term of the query
+// and orders them: pages holding the whole query as a phrase, then those
+// holding every term, then the rest; within a tier by BM25 computed over
+// the grant's own pages and files (not the library's). Each paper's (or
+// file's) first perPaper hits come before any paper's next ones, so a page
+// of results spreads over papers.
+//
+// One FTS query per paper finds the pages holding any term, with the
+// matched tokens marked; the marks give each term's frequency and centre
+// the snippets, so no page is searched twice. A second query per paper
+// finds the phrase, when some page holds every term. Very common words (the, of, …) are left out of the
+// terms when others remain: their weight in BM25 is nil, and their marks
+// would cover every page.
+func (s *Server) rank(ctx context.Context, terms, ranked []index.Term, perPaper int) ([]*hit, error) {
 	sc, err := s.db.Scoped(ctx, s.scope())
 	if err != nil {
 		return nil, err
 	}
-	type docKey struct {
-		file bool
-		id   int64
+	each := make([]string, len(ranked))
+	for i, t := range ranked {
+		each[i] = index.MatchExpr([]index.Term{t}, false)
 	}
-	byDoc := map[docKey]*hit{}
-	df := make([]int, len(terms))
-	for i, t := range terms {
-		ms, err := sc.Match(ctx, index.MatchExpr([]index.Term{t}, false), maxMatches)
-		if err != nil {
-			return nil, err
+	ms, err := sc.Match(ctx, strings.Join(each, " OR "), maxMatches, true)
+	if err != nil {
+		return nil, err
+	}
+	docs := float64(max(sc.Pages+sc.Files, 1))
+	hits := make([]*hit, 0, len(ms))
+	df := make([]float64, len(ranked))
+	var avg float64
+	every := false // some page holds every term: a phrase is possible
+	for _, m := range ms {
+		h := &hit{m: m, tf: countMarks(m.Text, ranked), tier: 1, group: m.Ref}
+		if m.File {
+			h.group = m.Path
 		}
-		df[i] = len(ms)
-		for _, m := range ms {
-			k := docKey{m.File, m.ID}
-			h := byDoc[k]
-			if h == nil {
-				h = &hit{m: m, tf: make([]int, len(terms)), tier: 2}
-				byDoc[k] = h
+		for i, tf := range h.tf {
+			if tf > 0 {
+				df[i]++
+			} else {
+				h.tier = 2
 			}
-			h.tf[i] = max(m.Hits, 1)
-			h.terms++
 		}
+		every = every || h.tier == 1
+		avg += float64(max(m.Chars, 1))
+		hits = append(hits, h)
 	}
-	if len(terms) > 1 && len(byDoc) > 0 {
-		ms, err := sc.Match(ctx, index.MatchExpr(terms, true), maxMatches)
+	if every && len(allWords(terms)) > 1 {
+		pm, err := sc.Match(ctx, index.MatchExpr(terms, true), maxMatches, false)
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range ms {
-			if h := byDoc[docKey{m.File, m.ID}]; h != nil {
+		phrase := map[[2]any]bool{}
+		for _, m := range pm {
+			phrase[[2]any{m.File, m.ID}] = true
+		}
+		for _, h := range hits {
+			if phrase[[2]any{h.m.File, h.m.ID}] {
 				h.tier = 0
 			}
 		}
 	}
-	docs := max(sc.Pages+sc.Files, 1)
-	var avg float64
-	for _, h := range byDoc {
-		avg += float64(max(h.m.Chars, 1))
-	}
-	avg /= float64(max(len(byDoc), 1))
-	const k1, bb = 1.2, 0.75
-	hits := make([]*hit, 0, len(byDoc))
-	for _, h := range byDoc {
-		if h.tier == 2 && h.terms == len(terms) {
-			h.tier = 1
-		}
-		norm := k1 * (1 - bb + bb*float64(max(h.m.Chars, 1))/avg)
+	avg /= float64(max(len(hits), 1))
+	const k1, b = 1.2, 0.75
+	for _, h := range hits {
+		norm := k1 * (1 - b + b*float64(max(h.m.Chars, 1))/avg)
 		for i, tf := range h.tf {
 			if tf == 0 {
 				continue
 			}
-			idf := math.Log(1 + (float64(docs)-float64(df[i])+0.5)/(float64(df[i])+0.5))
+			idf := math.Log(1 + (docs-df[i]+0.5)/(df[i]+0.5))
 			h.score += idf * float64(tf) * (k1 + 1) / (float64(tf) + norm)
 		}
-		h.group = h.m.Ref
-		if h.m.File {
-			h.group = h.m.Path
-		}
-		hits = append(hits, h)
 	}
-	better := func(a, b *hit) bool {
-		if a.tier != b.tier {
-			return a.tier < b.tier
+	sort.Slice(hits, func(i, j int) bool {
+		a, c := hits[i], hits[j]
+		if a.tier != c.tier {
+			return a.tier < c.tier
 		}
-		if a.score != b.score {
-			return a.score > b.score
+		if a.score != c.score {
+			return a.score > c.score
 		}
-		if a.m.Path != b.m.Path {
-			return a.m.Path < b.m.Path
+		if a.m.Path != c.m.Path {
+			return a.m.Path < c.m.Path
 		}
-		return a.m.Page < b.m.Page
-	}
-	sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
+		return a.m.Page < c.m.Page
+	})
 	seen := map[string]int{}
 	for _, h := range hits {
 		h.round = seen[h.group] / max(perPaper, 1)
@@ -246,21 +238,49 @@ func (s *Server) rank(ctx context.Context, terms []index.Term, perPaper int) ([]
 	return hits, nil
 }
 
-// card renders a hit, with its snippet built around the matched terms. A
-// file that the grant no longer covers on disk (moved, or turned into a
-// link that leaves the grant) gives no card.
-func (s *Server) card(ctx context.Context, h *hit, expr string, n int) (card, bool, error) {
-	text, err := s.db.Highlight(ctx, h.m, expr)
-	if err != nil {
-		return card{}, false, err
+// common are words on nearly every page: searched only as part of a phrase,
+// or when a query holds nothing else.
+var common = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be by for from has have in is it its of on or that the this to was
+		were which with we our not but can all also these those their there been will would than then`) {
+		common[w] = true
 	}
+}
+
+// rankTerms drops common single words when other terms remain.
+func rankTerms(terms []index.Term) []index.Term {
+	var out []index.Term
+	for _, t := range terms {
+		if t.Phrase || len(t.Words) != 1 || !common[strings.ToLower(t.Words[0])] {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return terms
+	}
+	return out
+}
+
+func allWords(terms []index.Term) []string {
+	var w []string
+	for _, t := range terms {
+		w = append(w, t.Words...)
+	}
+	return w
+}
+
+// card renders a hit. A file that the grant no longer covers on disk
+// (moved, or turned into a link that leaves the grant) gives no card.
+func (s *Server) card(h *hit, snip string) (card, bool) {
 	if h.m.File {
 		ref, src, _, err := s.grant.Resolve(h.m.Path)
 		if err != nil {
-			return card{}, false, nil
+			return card{}, false
 		}
-		return card{Ref: src.Ref, Path: ref, Title: path.Base(ref), Snippet: snippet(text, n), CitationURI: ref}, true, nil
+		return card{Ref: src.Ref, Path: ref, Title: path.Base(ref), Snippet: snip, CitationURI: ref}, true
 	}
-	return card{Ref: h.m.Ref, Title: h.m.Title, Page: h.m.Page, PageLabel: pageLabel(h.m.Label, h.m.Page), Snippet: snippet(text, n),
-		CitationURI: index.CitationURI(h.m.Path, h.m.Page, "")}, true, nil
+	return card{Ref: h.m.Ref, Title: h.m.Title, Page: h.m.Page, PageLabel: pageLabel(h.m.Label, h.m.Page),
+		Snippet: snip, CitationURI: index.CitationURI(h.m.Path, h.m.Page, "")}, true
 }

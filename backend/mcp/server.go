@@ -12,6 +12,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,9 +66,9 @@ type Options struct {
 	Version   string           // reported to clients
 }
 
-// Server serves one grant. Tool calls may run in parallel: the turn meter
-// and the usage log each hold their own lock, and everything else is read
-// only.
+// Server serves one grant. Tool calls may run in parallel: the turn meter,
+// the usage log and the library cache each hold their own lock, and
+// everything else is read only.
 type Server struct {
 	grant   *grant.Grant
 	db      *index.DB
@@ -75,9 +77,13 @@ type Server struct {
 	meter   *meter
 	usage   *usageLog
 	mcp     *sdk.Server
+
+	libMu sync.Mutex
+	lib   *library // loaded by the first paper_relations call
 }
 
-// NewServer builds the server of grant g over the vault's index.
+// NewServer builds the server of grant g over the vault's index. It offers
+// the tools the grant names (all three when it names none).
 func NewServer(g *grant.Grant, db *index.DB, log *slog.Logger, opts Options) *Server {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -96,12 +102,15 @@ func NewServer(g *grant.Grant, db *index.DB, log *slog.Logger, opts Options) *Se
 		meter:   &meter{limit: g.Budget.TurnChars},
 		usage:   &usageLog{path: opts.UsagePath, now: opts.Now},
 	}
+	// The SDK's own log is left out: it reports a client hanging up or an
+	// interrupt as errors, which they are not here.
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: Name, Version: opts.Version}, &sdk.ServerOptions{
-		Logger:       log,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	})
 	for _, t := range tools() {
-		s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
+		if len(g.Tools) == 0 || slices.Contains(g.Tools, t.tool.Name) {
+			s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
+		}
 	}
 	return s
 }

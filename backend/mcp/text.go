@@ -83,34 +83,122 @@ func window(r []rune, ms, me, n int) (int, int) {
 	return from, to
 }
 
-// snippet cuts a highlighted text (index.MarkStart/MarkEnd around matched
-// tokens) to at most n characters around its densest cluster of matches,
-// with whitespace collapsed and the marks removed.
-func snippet(highlighted string, n int) string {
-	h := strings.Join(strings.Fields(highlighted), " ")
-	var plain []rune
-	var marks []int
-	for _, r := range h {
-		switch string(r) {
-		case index.MarkStart:
-			marks = append(marks, len(plain))
-		case index.MarkEnd:
+// marked is a text whose matched tokens the index marked (index.MarkStart,
+// MarkEnd): the text with whitespace collapsed and the marks removed, where
+// each mark is, and which query term each matched. Marks are attributed to
+// the term that shares the longest prefix with the marked words: the index
+// marks only tokens whose stem equals a term's, so the prefix only has to
+// tell the query's terms apart.
+type marked struct {
+	plain []rune
+	marks []mark
+	tf    []int // marks per term
+}
+
+type mark struct {
+	pos, end, term int
+}
+
+func parseMarks(highlighted string, terms []index.Term) marked {
+	m := marked{tf: make([]int, len(terms))}
+	open, space := -1, false
+	for _, r := range highlighted {
+		switch {
+		case r == rune(index.MarkStart[0]):
+			open = len(m.plain)
+		case r == rune(index.MarkEnd[0]):
+			if open >= 0 {
+				t := whichTerm(string(m.plain[open:]), terms)
+				m.marks = append(m.marks, mark{open, len(m.plain), t})
+				if t >= 0 {
+					m.tf[t]++
+				}
+				open = -1
+			}
+		case unicode.IsSpace(r):
+			space = len(m.plain) > 0
 		default:
-			plain = append(plain, r)
+			if space {
+				m.plain = append(m.plain, ' ')
+				space = false
+			}
+			m.plain = append(m.plain, r)
 		}
 	}
+	return m
+}
+
+// countMarks counts the marks of each term without keeping the text: what
+// ranking needs of every matched page, when only a few become cards.
+func countMarks(highlighted string, terms []index.Term) []int {
+	tf := make([]int, len(terms))
+	for {
+		i := strings.Index(highlighted, index.MarkStart)
+		if i < 0 {
+			return tf
+		}
+		highlighted = highlighted[i+1:]
+		j := strings.Index(highlighted, index.MarkEnd)
+		if j < 0 {
+			return tf
+		}
+		if t := whichTerm(highlighted[:j], terms); t >= 0 {
+			tf[t]++
+		}
+		highlighted = highlighted[j+1:]
+	}
+}
+
+func whichTerm(token string, terms []index.Term) int {
+	if len(terms) == 1 {
+		return 0
+	}
+	tw := words(token)
+	best, bestScore := -1, 0
+	for i, t := range terms {
+		score := 0
+		for j := 0; j < len(tw) && j < len(t.Words); j++ {
+			score += commonPrefix(tw[j], strings.ToLower(t.Words[j]))
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// snippet cuts the text to at most n characters around the window that
+// holds the most terms in query order side by side (the query as a
+// phrase), then the most distinct terms, then the most marks.
+func (m marked) snippet(n int) string {
+	plain := m.plain
 	if len(plain) <= n {
-		return string(plain)
+		return strings.TrimSpace(string(plain))
 	}
 	body := n - 2 // room for the two ellipses
-	anchor, best := 0, 0
-	for i := range marks {
-		count := 0
-		for j := i; j < len(marks) && marks[j] < marks[i]+body*2/3; j++ {
-			count++
+	anchor := 0
+	var best [3]int
+	for i := range m.marks {
+		terms := map[int]bool{}
+		var score [3]int
+		for j := i; j < len(m.marks) && m.marks[j].pos < m.marks[i].pos+body*2/3; j++ {
+			if j > i && m.marks[j].term == m.marks[j-1].term+1 && m.marks[j].pos-m.marks[j-1].end <= 5 {
+				score[0]++
+			}
+			terms[m.marks[j].term] = true
+			score[2]++
 		}
-		if count > best {
-			anchor, best = marks[i], count
+		score[1] = len(terms)
+		if score[0] > best[0] || score[0] == best[0] && (score[1] > best[1] || score[1] == best[1] && score[2] > best[2]) {
+			anchor, best = m.marks[i].pos, score
 		}
 	}
 	from := max(0, anchor-body/4)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -46,5 +47,22 @@ func TestToolsList(t *testing.T) {
 	}
 	if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
 		t.Errorf("tool schemas changed (-golden +got); run with -update if intended:\n%s", diff)
+	}
+}
+
+// TestToolsOfTheGrant: the server offers only the tools the grant names.
+func TestToolsOfTheGrant(t *testing.T) {
+	g := usual()
+	g.Tools = []string{"context_search", "context_read"}
+	s := start(t, g)
+	res, err := s.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 2 {
+		t.Errorf("%d tools, want the 2 the grant names", len(res.Tools))
+	}
+	if _, err := s.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "paper_relations", Arguments: map[string]any{"ref": raft}}); err == nil {
+		t.Error("a tool the grant does not name answered")
 	}
 }

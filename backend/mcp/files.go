@@ -1,0 +1,156 @@
+package mcp
+
+// The reads of text files and directories, from disk, through the paths
+// the grant resolved.
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+func (s *Server) readFile(t target, in readInput, fit fitFunc) (reply, error) {
+	switch in.Mode {
+	case "", modeFull, modeExcerpt, modeMetadata:
+	default:
+		return reply{}, errorf("a file has no pages or sections: read it without a mode, or with mode excerpt and a quote")
+	}
+	text, err := readText(t.abs)
+	if err != nil {
+		return reply{}, err
+	}
+	r := []rune(text)
+	res := textResult{Ref: t.src.Ref, Path: t.ref, CitationURI: t.ref}
+	cites := []cite{{t.src.Ref, t.ref}}
+	switch in.Mode {
+	case modeMetadata:
+		lines := strings.Count(text, "\n")
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			lines++
+		}
+		return reply{value: map[string]any{"ref": t.src.Ref, "path": t.ref, "chars": len(r), "lines": lines, "citationUri": t.ref}, cites: cites}, nil
+	case modeExcerpt:
+		q := foldString(in.Quote)
+		if runeCount(q) < 3 {
+			return reply{}, errorf("mode excerpt needs quote: a few words copied from the text")
+		}
+		ms, me, count := fold(r).find(q, 0)
+		if ms < 0 {
+			return reply{}, errorf("the quote was not found in this file (case, spacing and hyphens ignored)")
+		}
+		limit, note := fit(s.grant.Budget.ExcerptChars)
+		wf, wt := window(r, ms, me, limit)
+		res.Text, res.Matches, res.Line = string(r[wf:wt]), count, strings.Count(string(r[:ms]), "\n")+1
+		if me-ms > wt-wf {
+			res.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("the first %d characters of the quote", wt-wf), Note: note}
+		}
+		return reply{value: res, cites: cites}, nil
+	}
+	key := cursorKey("file", t.ref)
+	off, err := readCursor(in.Cursor, key)
+	if err != nil {
+		return reply{}, err
+	}
+	if off > len(r) {
+		return reply{}, errorf("cursor is past the end of this file")
+	}
+	limit, note := fit(s.grant.Budget.FullChars)
+	c := cut(r, off, limit)
+	res.Text = c.text
+	res.cutInfo = cutOf(c, "", key, note)
+	return reply{value: res, cites: cites}, nil
+}
+
+// readText reads a text file the way the index does: at most
+// vault.MaxTextFileSize, and not binary.
+func readText(abs string) (string, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", grant.ErrRefused
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, vault.MaxTextFileSize+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > vault.MaxTextFileSize {
+		return "", errorf("this file is larger than %d MB: it is not read", vault.MaxTextFileSize>>20)
+	}
+	if vault.LooksBinary(data[:min(len(data), 8192)]) {
+		return "", errorf("this is not a text file")
+	}
+	return strings.ToValidUTF8(string(data), "\uFFFD"), nil
+}
+
+type listResult struct {
+	Path    string   `json:"path"`
+	Entries []string `json:"entries"` // names; folders end in "/"
+	Total   int      `json:"total"`
+	cutInfo
+}
+
+// list names one level of a directory: sub-folders, and the files this
+// turn may read. Hidden names and links that leave the grant are left out.
+func (s *Server) list(t target, cursor string, limit, room int) (reply, error) {
+	key := cursorKey("list", t.ref)
+	off, err := readCursor(cursor, key)
+	if err != nil {
+		return reply{}, err
+	}
+	entries, err := os.ReadDir(t.abs)
+	if err != nil {
+		return reply{}, grant.ErrRefused
+	}
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		child := path.Join(t.ref, name)
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			_, _, abs, err := s.grant.Resolve(child)
+			if err != nil {
+				continue
+			}
+			st, err := os.Stat(abs)
+			if err != nil {
+				continue
+			}
+			isDir = st.IsDir()
+		}
+		switch {
+		case isDir:
+			names = append(names, name+"/")
+		case e.Type().IsRegular() || e.Type()&os.ModeSymlink != 0:
+			if _, err := s.grant.Covering(child); err == nil {
+				names = append(names, name)
+			}
+		}
+	}
+	if off > len(names) {
+		return reply{}, errorf("cursor is past the end of this directory")
+	}
+	end, used := off, 0
+	for end < len(names) && end-off < limit && used+runeCount(names[end])+3 <= room {
+		used += runeCount(names[end]) + 3
+		end++
+	}
+	res := listResult{Path: t.ref, Entries: names[off:end], Total: len(names)}
+	if res.Entries == nil {
+		res.Entries = []string{}
+	}
+	if off > 0 || end < len(names) {
+		res.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("entries %d–%d of %d", off+1, end, len(names))}
+		if end < len(names) {
+			res.NextCursor = makeCursor(key, end)
+		}
+	}
+	return reply{value: res}, nil
+}

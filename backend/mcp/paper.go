@@ -1,0 +1,349 @@
+package mcp
+
+// The reads of a paper: metadata, page, section, full text, an excerpt
+// around a quote, a region. Text comes from the index's pages.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+type metadataResult struct {
+	Ref         string          `json:"ref"`
+	Title       string          `json:"title"`
+	Authors     []string        `json:"authors"`
+	Year        int             `json:"year,omitempty"`
+	DOI         string          `json:"doi,omitempty"`
+	ArxivID     string          `json:"arxivId,omitempty"`
+	Abstract    string          `json:"abstract,omitempty"`
+	Pages       int             `json:"pages"`
+	Health      health          `json:"health"`
+	Outline     []index.Section `json:"outline"`
+	Files       []string        `json:"files,omitempty"` // text files in the paper's folder
+	CitationURI string          `json:"citationUri"`
+	cutInfo
+}
+
+type health struct {
+	Status      string `json:"status"`
+	NoTextPages int    `json:"noTextPages"`
+	Error       string `json:"error,omitempty"`
+}
+
+func (s *Server) metadata(ctx context.Context, t target, limit int) (reply, error) {
+	p := t.paper
+	outline, err := s.db.Sections(ctx, p.Ref)
+	if err != nil {
+		return reply{}, err
+	}
+	files, err := s.db.PaperFiles(ctx, p.Ref)
+	if err != nil {
+		return reply{}, err
+	}
+	var readable []string
+	for _, f := range files {
+		if _, err := s.grant.Covering(f); err == nil {
+			readable = append(readable, f)
+		}
+	}
+	r := metadataResult{Ref: p.Ref, Title: p.Title, Authors: p.Authors, Year: p.Year, DOI: p.DOI, ArxivID: p.ArxivID,
+		Abstract: p.Abstract, Pages: p.Pages, Health: health{p.Status, p.NoTextPages, p.Error}, Outline: outline,
+		Files: readable, CitationURI: p.PDFPath}
+	// Over the cap: drop outline entries from the end, then shorten the abstract.
+	total := len(outline)
+	for size(r) > limit && len(r.Outline) > 0 {
+		r.Outline = r.Outline[:len(r.Outline)*3/4]
+	}
+	if len(r.Outline) < total {
+		r.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("outline entries 1–%d of %d", len(r.Outline), total),
+			Note: "read sections by title with mode section"}
+	}
+	if over := size(r) - limit; over > 0 {
+		a := []rune(r.Abstract)
+		r.Abstract = string(a[:max(0, len(a)-over-1)]) + "…"
+		r.Truncated = true
+		r.Part = joinNote(r.Part, fmt.Sprintf("abstract cut to %d of %d characters", max(0, len(a)-over-1), len(a)))
+		r.Note = "read the abstract with mode page, page 1"
+	}
+	return reply{value: r, cites: []cite{{p.Ref, p.PDFPath}}}, nil
+}
+
+// pageText is a paper's pages joined for reading: each page under a
+// "[page N]" header, so an agent can cite what it reads.
+type pageText struct {
+	runes []rune
+	start []int // rune offset of each page's header
+	pages []index.Page
+}
+
+func joinPages(pages []index.Page, headers bool) pageText {
+	var b strings.Builder
+	pt := pageText{pages: pages}
+	n := 0
+	for i, p := range pages {
+		pt.start = append(pt.start, n)
+		h := ""
+		switch {
+		case headers && p.Label != "" && p.Label != fmt.Sprint(p.Number):
+			h = fmt.Sprintf("[page %d, printed %s]\n", p.Number, p.Label)
+		case headers:
+			h = fmt.Sprintf("[page %d]\n", p.Number)
+		case i > 0:
+			h = "\n"
+		}
+		b.WriteString(h)
+		b.WriteString(p.Text)
+		if headers {
+			b.WriteString("\n\n")
+		}
+		n = runeCount(b.String())
+	}
+	pt.runes = []rune(b.String())
+	return pt
+}
+
+// pageAt returns the index of the page holding rune offset off.
+func (pt pageText) pageAt(off int) int {
+	i := sort.Search(len(pt.start), func(i int) bool { return pt.start[i] > off }) - 1
+	return max(i, 0)
+}
+
+func (s *Server) pageArg(t target, page *int, why string) (int, error) {
+	if page == nil {
+		return 0, errorf("mode %s needs page", why)
+	}
+	if *page > t.paper.Pages {
+		if t.paper.Pages == 0 {
+			return 0, errorf("page %d is out of range: this paper has no pages in the index (health: %s)", *page, t.paper.Status)
+		}
+		return 0, errorf("page %d is out of range: this paper has %d pages", *page, t.paper.Pages)
+	}
+	return *page, nil
+}
+
+func (s *Server) page(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
+	n, err := s.pageArg(t, in.Page, modePage)
+	if err != nil {
+		return reply{}, err
+	}
+	key := cursorKey("page", t.paper.Ref, fmt.Sprint(n))
+	off, err := readCursor(in.Cursor, key)
+	if err != nil {
+		return reply{}, err
+	}
+	text, lbl, err := s.db.PageText(ctx, t.paper.Ref, n)
+	if errors.Is(err, index.ErrNotFound) {
+		return reply{}, errorf("page %d is not in the index (health: %s)", n, t.paper.Status)
+	}
+	if err != nil {
+		return reply{}, err
+	}
+	limit, note := fit(s.grant.Budget.FullChars)
+	r := []rune(text)
+	if off > len(r) {
+		return reply{}, errorf("cursor is past the end of this page")
+	}
+	c := cut(r, off, limit)
+	uri := index.CitationURI(t.paper.PDFPath, n, "")
+	res := textResult{Ref: t.paper.Ref, Page: n, PageLabel: pageLabel(lbl, n), Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
+	res.cutInfo = cutOf(c, fmt.Sprintf("page %d of %d", n, t.paper.Pages), key, note)
+	if len(r) == 0 {
+		res.Note = "this page has no text layer (a scan or a figure)"
+	}
+	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
+}
+
+func (s *Server) section(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
+	if strings.TrimSpace(in.Section) == "" {
+		return reply{}, errorf("mode section needs section: a title from the paper's outline (mode metadata lists them)")
+	}
+	outline, err := s.db.Sections(ctx, t.paper.Ref)
+	if err != nil {
+		return reply{}, err
+	}
+	if len(outline) == 0 {
+		return reply{}, errorf("this paper has no outline: read it by page, or find text with context_search and mode excerpt")
+	}
+	i := findSection(outline, in.Section)
+	if i < 0 {
+		return reply{}, errorf("no section has that title: mode metadata lists the outline")
+	}
+	from, to := sectionPages(outline, i, t.paper.Pages)
+	key := cursorKey("section", t.paper.Ref, outline[i].Title, fmt.Sprint(from))
+	off, err := readCursor(in.Cursor, key)
+	if err != nil {
+		return reply{}, err
+	}
+	pages, err := s.db.Pages(ctx, t.paper.Ref, from, to)
+	if err != nil {
+		return reply{}, err
+	}
+	pt := joinPages(pages, true)
+	if off > len(pt.runes) {
+		return reply{}, errorf("cursor is past the end of this section")
+	}
+	limit, note := fit(s.grant.Budget.FullChars)
+	c := cut(pt.runes, off, limit)
+	first := from
+	if len(pages) > 0 {
+		first = pages[pt.pageAt(c.from)].Number
+	}
+	uri := index.CitationURI(t.paper.PDFPath, first, "")
+	res := textResult{Ref: t.paper.Ref, Page: first, Pages: t.paper.Pages, Section: outline[i].Title, Text: c.text, CitationURI: uri}
+	res.cutInfo = cutOf(c, fmt.Sprintf("section on pages %d–%d of %d", from, to, t.paper.Pages), key, note)
+	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
+}
+
+// findSection finds an outline entry by title: exactly, then ignoring case
+// and spacing, then without its number ("5 Training" for "training"), then
+// as the only title that contains the words asked for.
+func findSection(outline []index.Section, title string) int {
+	want := foldString(title)
+	for i, s := range outline {
+		if s.Title == title {
+			return i
+		}
+	}
+	for i, s := range outline {
+		if foldString(s.Title) == want {
+			return i
+		}
+	}
+	for i, s := range outline {
+		if foldString(sectionNumber.ReplaceAllString(s.Title, "")) == want {
+			return i
+		}
+	}
+	found := -1
+	for i, s := range outline {
+		if strings.Contains(foldString(s.Title), want) {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// sectionNumber is the numbering before a heading: "3.2.1 ", "A.1 ", "IV. ".
+var sectionNumber = regexp.MustCompile(`^\s*(?:[0-9]+|[A-Z]|[IVXLC]+)(?:\.[0-9]+)*\.?\s+`)
+
+// sectionPages is the page span of outline entry i: from its page to the
+// page where the next entry at the same or a higher level starts.
+func sectionPages(outline []index.Section, i, pages int) (int, int) {
+	from := min(max(outline[i].Page, 1), max(pages, 1))
+	to := pages
+	for _, next := range outline[i+1:] {
+		if next.Level <= outline[i].Level {
+			to = next.Page
+			break
+		}
+	}
+	return from, min(max(to, from), max(pages, 1))
+}
+
+func (s *Server) full(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
+	key := cursorKey("full", t.paper.Ref)
+	off, err := readCursor(in.Cursor, key)
+	if err != nil {
+		return reply{}, err
+	}
+	pages, err := s.db.Pages(ctx, t.paper.Ref, 1, maxPage)
+	if err != nil {
+		return reply{}, err
+	}
+	if len(pages) == 0 {
+		return reply{}, errorf("this paper has no text in the index (health: %s)", t.paper.Status)
+	}
+	pt := joinPages(pages, true)
+	if off > len(pt.runes) {
+		return reply{}, errorf("cursor is past the end of this paper")
+	}
+	limit, note := fit(s.grant.Budget.FullChars)
+	c := cut(pt.runes, off, limit)
+	first, last := pages[pt.pageAt(c.from)].Number, pages[pt.pageAt(max(c.to-1, 0))].Number
+	uri := index.CitationURI(t.paper.PDFPath, first, "")
+	res := textResult{Ref: t.paper.Ref, Page: first, Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
+	res.cutInfo = cutOf(c, fmt.Sprintf("pages %d–%d of %d", first, last, t.paper.Pages), key, note)
+	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
+}
+
+func (s *Server) excerpt(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
+	q := foldString(in.Quote)
+	if runeCount(q) < 3 {
+		return reply{}, errorf("mode excerpt needs quote: a few words copied from the text")
+	}
+	if in.Page != nil {
+		if _, err := s.pageArg(t, in.Page, modeExcerpt); err != nil {
+			return reply{}, err
+		}
+	}
+	pages, err := s.db.Pages(ctx, t.paper.Ref, 1, maxPage)
+	if err != nil {
+		return reply{}, err
+	}
+	pt := joinPages(pages, false)
+	from := 0
+	if in.Page != nil {
+		for i, p := range pages {
+			if p.Number == *in.Page {
+				from = pt.start[i]
+			}
+		}
+	}
+	ms, me, count := fold(pt.runes).find(q, from)
+	if ms < 0 {
+		return reply{}, errorf("the quote was not found in this paper's text (case, spacing and hyphens ignored); search for its words with context_search")
+	}
+	limit, note := fit(s.grant.Budget.ExcerptChars)
+	wf, wt := window(pt.runes, ms, me, limit)
+	pg := pages[pt.pageAt(ms)]
+	uri := index.CitationURI(t.paper.PDFPath, pg.Number, firstWords(string(pt.runes[ms:min(me, ms+200)])))
+	res := textResult{Ref: t.paper.Ref, Page: pg.Number, PageLabel: pageLabel(pg.Label, pg.Number), Pages: t.paper.Pages, Matches: count,
+		Text: string(pt.runes[wf:wt]), CitationURI: uri}
+	if me-ms > wt-wf {
+		res.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("the first %d characters of the quote", wt-wf),
+			Note: joinNote("read the rest with mode page", note)}
+	} else if note != "" {
+		res.Note = note
+	}
+	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
+}
+
+func (s *Server) region(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
+	n, err := s.pageArg(t, in.Page, modeRegion)
+	if err != nil {
+		return reply{}, err
+	}
+	if in.Region == nil {
+		return reply{}, errorf("mode region needs region {x, y, width, height} in PDF points from the page's top-left")
+	}
+	if err := in.Region.valid(); err != nil {
+		return reply{}, err
+	}
+	pdfAbs, err := vault.Resolve(s.grant.Vault, t.paper.PDFPath)
+	if err != nil {
+		return reply{}, grant.ErrRefused
+	}
+	text, err := s.regions.ReadRegion(ctx, pdfAbs, n, *in.Region)
+	if err != nil {
+		return reply{}, err
+	}
+	limit, note := fit(s.grant.Budget.ExcerptChars)
+	c := cut([]rune(text), 0, limit)
+	uri := index.CitationURI(t.paper.PDFPath, n, "")
+	res := textResult{Ref: t.paper.Ref, Page: n, Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
+	if !c.whole() {
+		res.cutInfo = cutInfo{Truncated: true, Part: c.chars(), Note: joinNote("choose a smaller region", note)}
+	}
+	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
+}
