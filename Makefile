@@ -12,7 +12,7 @@ BIN       := build/bin/agentero
 VAULT     ?= examples/vault
 GOFLAGS_APP := -tags $(APP_TAGS) -trimpath -ldflags "-s -w -X main.version=$(shell git describe --always --dirty 2>/dev/null || echo dev)"
 
-.PHONY: all deps frontend build run test test-go test-frontend test-window bench bindings clean
+.PHONY: all deps frontend build run test test-go test-frontend test-window test-mcpinspector bench bindings clean
 
 all: build
 
@@ -29,6 +29,10 @@ frontend/node_modules/.stamp: frontend/package-lock.json | .tools/deps.stamp
 
 test/peeragent/node_modules/.stamp: test/peeragent/package-lock.json | .tools/deps.stamp
 	cd test/peeragent && npm ci --no-audit --no-fund
+	@touch $@
+
+test/mcpinspector/node_modules/.stamp: test/mcpinspector/package-lock.json | .tools/deps.stamp
+	cd test/mcpinspector && npm ci --no-audit --no-fund
 	@touch $@
 
 frontend: frontend/node_modules/.stamp
@@ -48,13 +52,18 @@ run: build
 
 test: build test-go test-frontend test-window
 
-# The ACP tests drive a scripted agent built on the ACP TypeScript SDK.
-test-go: deps test/peeragent/node_modules/.stamp
+# The ACP tests drive a scripted agent built on the ACP TypeScript SDK; the
+# MCP server is also driven by the MCP inspector CLI (test/mcpinspector).
+test-go: deps test/peeragent/node_modules/.stamp test/mcpinspector/node_modules/.stamp
 	go vet -tags $(TEST_TAGS) ./...
 	AGENTERO_REQUIRE_PEER=1 go test -tags $(TEST_TAGS) -count=1 -timeout 30m ./...
 
 test-test/peeragent/node_modules/.stamp: test/peeragent/package-lock.json | .tools/deps.stamp
 	cd test/peeragent && npm ci --no-audit --no-fund
+	@touch $@
+
+test/mcpinspector/node_modules/.stamp: test/mcpinspector/package-lock.json | .tools/deps.stamp
+	cd test/mcpinspector && npm ci --no-audit --no-fund
 	@touch $@
 
 frontend: frontend/node_modules/.stamp
@@ -66,8 +75,14 @@ test-window: build
 	AGENTERO_BIN=$(CURDIR)/$(BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts \
 	  go test -tags $(TEST_TAGS) -count=1 -run TestWindow -v ./test/window/
 
-bench: deps
-	go test -tags $(TEST_TAGS) -run '^$$' -bench . -benchtime 1x -timeout 30m ./backend/...
+# The agentero-context MCP server driven by an independent client (the MCP inspector CLI).
+test-mcpinspector: build test/mcpinspector/node_modules/.stamp
+	AGENTERO_BIN=$(CURDIR)/$(BIN) go test -tags $(TEST_TAGS) -count=1 -run TestInspector -v ./test/mcpinspector/
+
+# Figures side by side with their references (pdftotext, the filesystem MCP
+# server); -p 1 so that packages do not compete for the two cores.
+bench: deps test/mcpinspector/node_modules/.stamp test/peeragent/node_modules/.stamp
+	go test -tags $(TEST_TAGS) -p 1 -run '^$$' -bench . -benchtime 1x -timeout 60m ./backend/...
 
 # Regenerates frontend/wailsjs (committed) after App's methods change.
 bindings: deps
