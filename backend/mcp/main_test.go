@@ -125,7 +125,7 @@ func makeVault(root string) error {
 		"notes/consensus/blob.dat":         "\x00\x01binary",
 		"notes/private/secret.md":          "SECRET: the private notes, never granted. leader election secret.\n",
 		"notes/consensus-evil/sibling.md":  "sibling-prefix notes, never granted. leader election.\n",
-		".agentero/context/rules.md":       "agentero state\n",
+		".agentero/state/rules.md":         "agentero state\n",
 		"notes/consensus/long.md":          strings.Repeat("A long line of notes about quorum intersection and leases. ", 700),
 		"notes/consensus/dir-many/.hidden": "hidden\n",
 	}
@@ -148,7 +148,7 @@ func makeVault(root string) error {
 		paxos + "/leak-dir":             "../bitcoin",                         // another paper's folder
 		paxos + "/evil-notes.md":        "../paxos-made-simple-evil/NOTES.md", // the sibling's file
 		paxos + "/state":                "../../.agentero",                    // Agentero's state
-		"notes/consensus/rules-link.md": "../../.agentero/context/rules.md",
+		"notes/consensus/rules-link.md": "../../.agentero/state/rules.md",
 	}
 	for p, target := range links {
 		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(p))); err != nil {
@@ -309,6 +309,13 @@ func citationURIs(text string) []string {
 // exists in the vault, and a page is within the PDF's page count.
 func checkOpens(t testing.TB, uri string) {
 	t.Helper()
+	// External cards may only point at a DOI or an arXiv abstract page.
+	if strings.Contains(uri, "://") {
+		if !regexp.MustCompile(`^https://(doi\.org/10\.\d{4,9}/\S+|arxiv\.org/abs/\S+)$`).MatchString(uri) {
+			t.Errorf("citation %q: an external link other than doi.org or arxiv.org/abs", uri)
+		}
+		return
+	}
 	p, frag, _ := strings.Cut(uri, "#")
 	st, err := os.Stat(filepath.Join(vaultDir, filepath.FromSlash(p)))
 	if err != nil || !st.Mode().IsRegular() {

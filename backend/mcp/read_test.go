@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentero/agentero/backend/context/grant"
-	"github.com/agentero/agentero/backend/mcp"
 )
 
 type cutT struct {
@@ -197,11 +196,22 @@ func TestReadPaper(t *testing.T) {
 		}
 	})
 
-	t.Run("region is not available yet", func(t *testing.T) {
-		msg := s.fails("context_read", map[string]any{"ref": raft, "mode": "region", "page": 1,
-			"region": map[string]any{"x": 72, "y": 72, "width": 200, "height": 100}})
-		if msg != mcp.ErrRegionUnavailable.Error() {
-			t.Errorf("region: %q", msg)
+	t.Run("region", func(t *testing.T) {
+		var top, low struct {
+			Text        string
+			Page        int
+			CitationURI string
+		}
+		// The band across the top of Raft's first page holds its title.
+		s.ok("context_read", map[string]any{"ref": raft, "mode": "region", "page": 1,
+			"region": map[string]any{"x": 0, "y": 0, "width": 612, "height": 130}}, &top)
+		if !strings.Contains(top.Text, "Understandable Consensus Algorithm") || top.Page != 1 || top.CitationURI != pdfOf(raft)+"#page=1" {
+			t.Errorf("title band = %+v", top)
+		}
+		s.ok("context_read", map[string]any{"ref": raft, "mode": "region", "page": 1,
+			"region": map[string]any{"x": 0, "y": 500, "width": 612, "height": 200}}, &low)
+		if low.Text == "" || strings.Contains(low.Text, "Understandable Consensus Algorithm") {
+			t.Errorf("lower band = %.200q", low.Text)
 		}
 		s.fails("context_read", map[string]any{"ref": raft, "mode": "region", "page": 1})
 		s.fails("context_read", map[string]any{"ref": raft, "mode": "region", "page": 1,

@@ -13,13 +13,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentero/agentero/backend/context/docs"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/pdf"
 )
 
 // Name is the server name clients see.
@@ -45,13 +46,23 @@ func Serve(ctx context.Context, grantPath string, in io.Reader, out io.Writer, l
 		return err
 	}
 	defer db.Close()
-	s := NewServer(g, db, log, Options{UsagePath: filepath.Join(filepath.Dir(grantPath), "usage.jsonl")})
+	ex := pdf.NewExtractor(pdf.Options{Workers: 1, Logger: log})
+	defer ex.Close()
+	s := NewServer(g, db, log, Options{UsagePath: filepath.Join(filepath.Dir(grantPath), "usage.jsonl"), Regions: pdfRegions{ex}})
 	defer s.Close()
 	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // interrupted, or the client hung up: both end a turn normally
 	}
 	return err
+}
+
+// pdfRegions reads rectangles of pages with the PDF extractor, in a worker
+// process under its time limit; the worker starts on the first region read.
+type pdfRegions struct{ ex *pdf.Extractor }
+
+func (r pdfRegions) ReadRegion(ctx context.Context, path string, page int, rect Rect) (string, error) {
+	return r.ex.Region(ctx, path, page, pdf.Rect{X: rect.X, Y: rect.Y, Width: rect.Width, Height: rect.Height})
 }
 
 type nopCloser struct{ io.Writer }
@@ -67,7 +78,7 @@ type Options struct {
 }
 
 // Server serves one grant. Tool calls may run in parallel: the turn meter,
-// the usage log and the library cache each hold their own lock, and
+// the usage log and the turn meter each hold their own lock, and
 // everything else is read only.
 type Server struct {
 	grant   *grant.Grant
@@ -77,9 +88,7 @@ type Server struct {
 	meter   *meter
 	usage   *usageLog
 	mcp     *sdk.Server
-
-	libMu sync.Mutex
-	lib   *library // loaded by the first paper_relations call
+	docs    *docs.Catalog // the vault's context documents; nil when it has none
 }
 
 // NewServer builds the server of grant g over the vault's index. It offers
@@ -109,6 +118,15 @@ func NewServer(g *grant.Grant, db *index.DB, log *slog.Logger, opts Options) *Se
 	})
 	for _, t := range tools() {
 		if len(g.Tools) == 0 || slices.Contains(g.Tools, t.tool.Name) {
+			s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
+		}
+	}
+	// Context documents add two small read tools, only where they exist.
+	if cat, err := docs.Scan(g.Vault); err != nil {
+		log.Warn("context documents unavailable", "err", err)
+	} else if cat.Len() > 0 {
+		s.docs = cat
+		for _, t := range docTools() {
 			s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
 		}
 	}

@@ -302,3 +302,8 @@ func firstWords(s string) string {
 	}
 	return out
 }
+
+// words splits s into lower-case words.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
