@@ -165,6 +165,9 @@ func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error
 	if err := ix.syncFiles(ctx, snap); err != nil {
 		return stats, err
 	}
+	if err := ix.db.tidyFTS(ctx, stats.Extracted); err != nil {
+		ix.opts.Logger.Warn("tidy full-text index", "err", err)
+	}
 	if err := ix.db.summarise(ctx, &stats); err != nil {
 		return stats, err
 	}

@@ -45,7 +45,16 @@ func (db *DB) Search(ctx context.Context, query string, limit int) ([]Hit, error
 	if len(terms) == 0 {
 		return []Hit{}, nil
 	}
-	queries := []string{MatchExpr(terms, false)}
+	// The phrase of all the words ranks first; then pages holding every
+	// word that carries meaning. Words on nearly every page (the, of) only
+	// cost time there, so they are left to the phrase, and a query of such
+	// words alone is matched without ranking.
+	content := Content(terms)
+	ranked := len(content) > 0
+	if !ranked {
+		content = terms
+	}
+	queries := []string{MatchExpr(content, false)}
 	if len(terms) > 1 {
 		queries = []string{MatchExpr(terms, true), queries[0]}
 	}
@@ -58,8 +67,8 @@ func (db *DB) Search(ctx context.Context, query string, limit int) ([]Hit, error
 		// for every page a common word matches.
 		rows, err := db.sql.QueryContext(ctx, `
 			SELECT m.rowid, p.ref, p.title, p.pdf_path, pg.page, pg.label
-			FROM (SELECT rowid, bm25(pages_fts) AS score
-			      FROM pages_fts WHERE pages_fts MATCH ? ORDER BY score LIMIT ?) m
+			FROM (SELECT rowid, `+scoreExpr(ranked)+` AS score
+			      FROM pages_fts WHERE pages_fts MATCH ? `+orderBy(ranked)+` LIMIT ?) m
 			JOIN pages pg ON pg.id = m.rowid
 			JOIN papers p ON p.id = pg.paper_id
 			ORDER BY m.score`, q, limit*MaxHitsPerPaper)
@@ -103,6 +112,44 @@ func (db *DB) Search(ctx context.Context, query string, limit int) ([]Hit, error
 		}
 	}
 	return hits, nil
+}
+
+func scoreExpr(ranked bool) string {
+	if ranked {
+		return "bm25(pages_fts)"
+	}
+	return "0"
+}
+
+func orderBy(ranked bool) string {
+	if ranked {
+		return "ORDER BY score"
+	}
+	return ""
+}
+
+// stopWords are English words found on nearly every page of a paper.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about after all also an and any are as at be been but by can could did do does
+		for from had has have he her his how i if in into is it its may more most no not of on one or other our
+		she should so some such than that the their them then there these they this those through to up
+		was we were what when where which while who will with would you your`) {
+		stopWords[w] = true
+	}
+}
+
+// Content keeps the terms that carry meaning: phrases, and words that are
+// not stop words.
+func Content(terms []Term) []Term {
+	var out []Term
+	for _, t := range terms {
+		if t.Phrase || !stopWords[strings.ToLower(t.Words[0])] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // snippet marks the terms of an FTS query on one page.
