@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -28,7 +27,7 @@ func runBuiltinAgent(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(os.Stderr)
 	if err := agent.Serve(ctx, os.Stdin, os.Stdout, agent.Options{Logger: log}); err != nil {
 		fmt.Fprintf(os.Stderr, "builtin agent: %s\n", oneLine(err.Error()))
 		return 1
@@ -62,15 +61,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("request %s is not a ContextRequest: %w", *reqFile, err)
 		}
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	cfgPath, err := acp.AgentsPath()
-	if err != nil {
-		return err
-	}
-	agents, err := acp.LoadAgents(cfgPath, exe)
+	agents, exe, cfgPath, err := configuredAgents()
 	if err != nil {
 		return err
 	}
@@ -89,15 +80,12 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *convID == "" {
 		*convID = "cli-" + randomHex(6)
 	}
-	lib, err := openLibrary(pos[0], stderr, nil)
+	lib, err := syncedLibrary(ctx, pos[0], stderr)
 	if err != nil {
 		return err
 	}
 	defer lib.Close()
-	if _, err := lib.Sync(ctx); err != nil {
-		return err
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(stderr)
 	host := acp.NewHost(lib.Root(), exe, lib.DB(), agents, acp.HostOptions{Logger: log, PoolSize: -1})
 	defer host.Close()
 	stream := func(name string, payload any) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
@@ -102,9 +103,40 @@ func printJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// warnLogger logs warnings and errors of a command to w (its stderr).
+func warnLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
 func openLibrary(dir string, stderr io.Writer, emit events.Emitter) (*library.Library, error) {
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return library.Open(dir, library.Options{Logger: log, Emit: emit})
+	return library.Open(dir, library.Options{Logger: warnLogger(stderr), Emit: emit})
+}
+
+// syncedLibrary opens the vault and brings its index up to date, which every
+// command that reads the index does first. The caller closes it.
+func syncedLibrary(ctx context.Context, dir string, stderr io.Writer) (*library.Library, error) {
+	lib, err := openLibrary(dir, stderr, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := lib.Sync(ctx); err != nil {
+		lib.Close()
+		return nil, err
+	}
+	return lib, nil
+}
+
+// configuredAgents loads the user's agents, with the built-in one pointing
+// at this executable.
+func configuredAgents() (agents *acp.Agents, exe, path string, err error) {
+	if exe, err = os.Executable(); err != nil {
+		return nil, "", "", err
+	}
+	if path, err = acp.AgentsPath(); err != nil {
+		return nil, "", "", err
+	}
+	agents, err = acp.LoadAgents(path, exe)
+	return agents, exe, path, err
 }
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -155,14 +187,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *limit < 1 || *limit > 200 {
 		return usageError{"--limit must be between 1 and 200"}
 	}
-	lib, err := openLibrary(pos[0], stderr, nil)
+	lib, err := syncedLibrary(ctx, pos[0], stderr)
 	if err != nil {
 		return err
 	}
 	defer lib.Close()
-	if _, err := lib.Sync(ctx); err != nil {
-		return err
-	}
 	hits, err := lib.DB().Search(ctx, pos[1], *limit)
 	if err != nil {
 		return err
@@ -192,7 +221,7 @@ func runContextMCP(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(os.Stderr)
 	if err := mcp.Serve(ctx, args[0], os.Stdin, os.Stdout, log); err != nil {
 		fmt.Fprintf(os.Stderr, "agentero-context: %s\n", oneLine(err.Error()))
 		return 1
@@ -225,14 +254,11 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := dec.Decode(&req); err != nil {
 		return fmt.Errorf("request %s is not a ContextRequest: %w", *reqFile, err)
 	}
-	lib, err := openLibrary(pos[0], stderr, nil)
+	lib, err := syncedLibrary(ctx, pos[0], stderr)
 	if err != nil {
 		return err
 	}
 	defer lib.Close()
-	if _, err := lib.Sync(ctx); err != nil {
-		return err
-	}
 	r := plan.Resolver{Vault: lib.Root(), Papers: lib.DB()}
 	p, err := r.Resolve(ctx, req)
 	if err != nil {

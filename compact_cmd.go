@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 
@@ -32,15 +31,7 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *window < 0 {
 		return usageError{"--window must be positive"}
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	cfgPath, err := acp.AgentsPath()
-	if err != nil {
-		return err
-	}
-	agents, err := acp.LoadAgents(cfgPath, exe)
+	agents, exe, _, err := configuredAgents()
 	if err != nil {
 		return err
 	}
@@ -50,7 +41,7 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer lib.Close()
 	host := acp.NewHost(lib.Root(), exe, lib.DB(), agents, acp.HostOptions{PoolSize: -1,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+		Logger: warnLogger(stderr)})
 	defer host.Close()
 	if _, err := os.Stat(host.Store().Dir(*convID)); err != nil {
 		return fmt.Errorf("no conversation %q in this vault", *convID)

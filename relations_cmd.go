@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
@@ -47,15 +46,12 @@ func runRelations(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *limit < 1 || *limit > refs.MaxLimit {
 		return usageError{fmt.Sprintf("--limit must be between 1 and %d", refs.MaxLimit)}
 	}
-	lib, err := openLibrary(pos[0], stderr, nil)
+	lib, err := syncedLibrary(ctx, pos[0], stderr)
 	if err != nil {
 		return err
 	}
 	defer lib.Close()
-	if _, err := lib.Sync(ctx); err != nil {
-		return err
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(stderr)
 	if _, err := refs.Sync(ctx, lib.DB(), lib.Root(), refs.Options{WriteSidecars: *sidecars, Logger: log}); err != nil {
 		return err
 	}
