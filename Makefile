@@ -58,15 +58,7 @@ test-go: deps test/peeragent/node_modules/.stamp test/mcpinspector/node_modules/
 	go vet -tags $(TEST_TAGS) ./...
 	AGENTERO_REQUIRE_PEER=1 go test -tags $(TEST_TAGS) -count=1 -timeout 30m ./...
 
-test-test/peeragent/node_modules/.stamp: test/peeragent/package-lock.json | .tools/deps.stamp
-	cd test/peeragent && npm ci --no-audit --no-fund
-	@touch $@
-
-test/mcpinspector/node_modules/.stamp: test/mcpinspector/package-lock.json | .tools/deps.stamp
-	cd test/mcpinspector && npm ci --no-audit --no-fund
-	@touch $@
-
-frontend: frontend/node_modules/.stamp
+test-frontend: frontend/node_modules/.stamp
 	cd frontend && npm test
 
 # The real desktop binary in a real WebKitGTK window under Xvfb, on the
