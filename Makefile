@@ -9,10 +9,12 @@ export PATH := $(PATH):/usr/local/go/bin
 TEST_TAGS := sqlite_fts5
 APP_TAGS  := desktop,production,webkit2_41,sqlite_fts5
 BIN       := build/bin/agentero
+DEV_TAGS  := dev,webkit2_41,sqlite_fts5
+DEV_BIN   := build/bin/agentero-dev
 VAULT     ?= examples/vault
 GOFLAGS_APP := -tags $(APP_TAGS) -trimpath -ldflags "-s -w -X main.version=$(shell git describe --always --dirty 2>/dev/null || echo dev)"
 
-.PHONY: all deps frontend build run test test-go test-frontend test-window test-mcpinspector bench bindings clean
+.PHONY: all deps frontend build run test test-go test-frontend test-window test-e2e test-mcpinspector bench bindings clean
 
 all: build
 
@@ -35,6 +37,10 @@ test/mcpinspector/node_modules/.stamp: test/mcpinspector/package-lock.json | .to
 	cd test/mcpinspector && npm ci --no-audit --no-fund
 	@touch $@
 
+test/e2e/node_modules/.stamp: test/e2e/package-lock.json | .tools/deps.stamp
+	cd test/e2e && npm ci --no-audit --no-fund
+	@touch $@
+
 frontend: frontend/node_modules/.stamp
 	cd frontend && npm run build
 
@@ -50,7 +56,7 @@ run: build
 	  $(BIN) --vault $(VAULT); \
 	fi
 
-test: build test-go test-frontend test-window
+test: build test-go test-frontend test-window test-e2e
 
 # The ACP tests drive a scripted agent built on the ACP TypeScript SDK; the
 # MCP server is also driven by the MCP inspector CLI (test/mcpinspector).
@@ -66,6 +72,13 @@ test-frontend: frontend/node_modules/.stamp
 test-window: build
 	AGENTERO_BIN=$(CURDIR)/$(BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts \
 	  go test -tags $(TEST_TAGS) -count=1 -run TestWindow -v ./test/window/
+
+# The real frontend in headless Chromium (the system's, driven by
+# playwright-core) against the real backend: a Wails dev build serves
+# frontend/dist and the Go bindings over its websocket on a localhost port.
+test-e2e: frontend test/e2e/node_modules/.stamp
+	go build -tags $(DEV_TAGS) -o $(DEV_BIN) .
+	cd test/e2e && AGENTERO_DEV_BIN=$(CURDIR)/$(DEV_BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts npm test
 
 # The agentero-context MCP server driven by an independent client (the MCP inspector CLI).
 test-mcpinspector: build test/mcpinspector/node_modules/.stamp

@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(
   gcc pkg-config                        # cgo (SQLite, WebKitGTK)
   libgtk-3-dev libwebkit2gtk-4.1-dev    # the Wails window
-  xvfb xauth imagemagick                # the window test: a virtual display and a screenshot
+  xvfb xauth imagemagick xdotool        # the window test: a virtual display, a screenshot, keyboard input
+  chromium                              # the browser e2e test (playwright-core drives it; no browser download)
   poppler-utils                         # pdftotext, the reference in benchmarks and tests
   nodejs npm                            # the frontend build (skipped when node is already installed)
 )

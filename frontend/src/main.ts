@@ -1,10 +1,15 @@
-// Agentero's window: wires the backend, the library, search, the progress bar
-// and the viewer together. Feature modules never call each other directly.
+// Agentero's window: wires the backend, the library, search, the progress bar,
+// the viewer, the sidebar chat, Quick Chat and settings together. Feature
+// modules never call each other directly.
 
 import "./lib/stream-iteration"; // before pdf.js loads
 import "./style.css";
 import * as backend from "./lib/backend";
 import type { PaperSummary, SearchHit } from "./lib/backend";
+import { mountQuickChat } from "./chat/quick";
+import { mountSidebar, type ChatDeps, type OpenPaper } from "./chat/sidebar";
+import type { SourceLink } from "./chat/sources";
+import { createChatStore } from "./chat/store";
 import { formatCitation, parseCitation } from "./lib/citation";
 import { IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
@@ -13,6 +18,8 @@ import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState
 import { mountProgress } from "./progress/view";
 import { hitQuote } from "./search/hit";
 import { mountSearch } from "./search/view";
+import { mountSettings } from "./settings/view";
+import { startTheme } from "./settings/theme";
 import { mountVaultHeader } from "./vault/header";
 import { Viewer } from "./viewer/viewer";
 
@@ -28,10 +35,17 @@ function slot(id: string): HTMLElement {
   return el;
 }
 
+startTheme();
+
 const viewer = new Viewer(slot("viewer"));
 const progressView = mountProgress(slot("progress"));
 const libraryView = mountLibrary(slot("library"), openPaper);
-const header = mountVaultHeader(slot("vault"), slot("watch-banner"), { choose: chooseVault, reindex });
+const header = mountVaultHeader(slot("vault"), slot("watch-banner"), {
+  choose: chooseVault,
+  reindex,
+  quickChat: () => quick.toggle(),
+  settings: () => settings.open(),
+});
 const search = mountSearch(slot("search"), slot("search-results"), {
   search: backend.search,
   open: openHit,
@@ -42,10 +56,40 @@ const search = mountSearch(slot("search"), slot("search-results"), {
 let library: LibraryState = initialLibrary;
 let progress: ProgressState = initialProgress;
 
+const chats = createChatStore();
+const chatDeps: ChatDeps = {
+  store: chats,
+  titleOfPath: (path) => library.papers.find((p) => p.pdfPath === path)?.title ?? "",
+  titleOfRef: (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "",
+  openSource,
+  complete: backend.complete,
+  preview: backend.previewPlan,
+};
+const sidebar = mountSidebar(slot("chat"), chatDeps);
+const quick = mountQuickChat(slot("quick-chat"), chatDeps);
+const settings = mountSettings(slot("settings"), {
+  agents: backend.agents,
+  saveAgent: backend.saveAgent,
+  setDefaultAgent: backend.setDefaultAgent,
+  deleteAgent: backend.deleteAgent,
+  testAgent: backend.testAgent,
+});
+viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
+
 function dispatchLibrary(event: LibraryEvent): void {
   library = reduceLibrary(library, event);
   libraryView.render(library);
   header.render(library.vault);
+  const paper = openPaperOf(library);
+  sidebar.setPaper(paper);
+  quick.setPaper(paper);
+  if (paper && viewer.openPath === paper.pdfPath) viewer.setTitle(paper.title, paper.pdfPath);
+}
+
+// openPaperOf is the paper open in the viewer, as the chats know it.
+function openPaperOf(state: LibraryState): OpenPaper | null {
+  const p = state.papers.find((x) => x.ref === state.selected);
+  return p ? { ref: p.ref, pdfPath: p.pdfPath, title: p.title || p.ref } : null;
 }
 
 let summaryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -113,12 +157,37 @@ function openCitation(uri: string, title = ""): void {
     return;
   }
   if (c.kind === "external") {
-    backend.openExternal(c.url);
+    backend.openExternal(c.url).catch((err) => console.warn("open external:", err));
     return;
   }
   const paper = library.papers.find((p) => p.pdfPath === c.path);
   dispatchLibrary({ type: "select", ref: paper?.ref ?? null });
   void viewer.open(c.path, { page: c.page, quote: c.quote, title: title || paper?.title || c.path });
+}
+
+/**
+ * openSource follows a source under an answer: an external DOI / arXiv page
+ * opens in the browser; a vault file is checked first, so one that no
+ * longer exists says so instead of failing; otherwise the PDF opens at the
+ * page with the quote highlighted. It resolves to whether the source exists.
+ */
+async function openSource(link: SourceLink): Promise<boolean> {
+  if (link.citation.kind === "external") {
+    openCitation(link.target);
+    return true;
+  }
+  let exists = true;
+  try {
+    exists = await backend.sourceExists(link.uri);
+  } catch {
+    // Unknown: try to open it; the viewer reports what goes wrong.
+  }
+  if (!exists) {
+    viewer.showMissing(link.citation.path);
+    return false;
+  }
+  openCitation(link.target);
+  return true;
 }
 
 async function chooseVault(): Promise<void> {
@@ -127,6 +196,7 @@ async function chooseVault(): Promise<void> {
     if (!path) return;
     viewer.close();
     search.clear();
+    chats.reset();
     await loadVault();
     await loadLibrary();
   } catch (err) {
@@ -147,9 +217,34 @@ async function reindex(): Promise<void> {
 // --- keyboard --------------------------------------------------------------
 
 document.addEventListener("keydown", (e) => {
-  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "f") {
+  const mod = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
+  const key = e.key.toLowerCase();
+  if (mod && key === "f") {
     e.preventDefault();
     search.focus();
+    return;
+  }
+  if (mod && key === "k") {
+    e.preventDefault();
+    quick.toggle();
+    return;
+  }
+  if (mod && key === "i") {
+    e.preventDefault();
+    quick.close();
+    sidebar.focus();
+    return;
+  }
+  if (mod && key === ",") {
+    e.preventDefault();
+    settings.open();
+    return;
+  }
+  // Dialogs handle their own keys (Esc closes them).
+  if (e.target instanceof Element && e.target.closest("dialog")) return;
+  if (e.key === "Escape" && quick.isOpen()) {
+    e.preventDefault();
+    quick.close();
     return;
   }
   if (viewer.handleKey(e)) e.preventDefault();
@@ -172,6 +267,7 @@ function start(): void {
     });
     return;
   }
+  chats.connect();
   backend.on(IndexProgress, (p) => dispatchProgress({ type: "progress", ...p }));
   backend.on(IndexDone, (d) => {
     dispatchProgress({ type: "done", ...d });

@@ -1,5 +1,8 @@
 // Package window tests the real desktop binary in a real WebKitGTK window
-// under Xvfb: it opens the example vault and must show the library.
+// under Xvfb: it opens the example vault and must show the library; then,
+// driven by the keyboard through xdotool, it opens a paper from a search and
+// asks the built-in agent about it in the sidebar, and must show the page
+// and the answer. Every screenshot is kept in AGENTERO_ARTIFACTS.
 package window
 
 import (
@@ -8,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"io"
 	"os"
@@ -21,13 +25,14 @@ import (
 )
 
 // TestWindow starts the binary named by AGENTERO_BIN on a copy of the example
-// vault and takes screenshots until the library list is drawn.
+// vault and takes screenshots until the library list is drawn, then opens a
+// paper and asks about it.
 func TestWindow(t *testing.T) {
 	bin := os.Getenv("AGENTERO_BIN")
 	if bin == "" {
 		t.Skip("AGENTERO_BIN not set: run through `make test-window`")
 	}
-	for _, tool := range []string{"Xvfb", "/usr/bin/import"} {
+	for _, tool := range []string{"Xvfb", "/usr/bin/import", "xdotool"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is needed: %v", tool, err)
 		}
@@ -39,7 +44,7 @@ func TestWindow(t *testing.T) {
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
 	display := startXvfb(t, ctx)
@@ -72,7 +77,8 @@ func TestWindow(t *testing.T) {
 	shot := filepath.Join(artifacts, "window-library.png")
 	var last report
 	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
+	shown := false
+	for !shown && time.Now().Before(deadline) {
 		if app.ProcessState != nil {
 			t.Fatalf("app exited early:\n%s", logs.String())
 		}
@@ -84,13 +90,44 @@ func TestWindow(t *testing.T) {
 				time.Sleep(time.Second)
 				if img, err := screenshot(ctx, display, shot); err == nil && analyse(img).libraryShown() {
 					t.Logf("library shown: %+v (screenshot %s)", analyse(img), shot)
-					return
+					shown = true
+					continue
 				}
 			}
 		}
 		time.Sleep(time.Second) // polling a display: there is nothing to wait on
 	}
-	t.Fatalf("the window never showed the library: last screenshot %s: %+v\napp log:\n%s", shot, last, logs.String())
+	if !shown {
+		t.Fatalf("the window never showed the library: last screenshot %s: %+v\napp log:\n%s", shot, last, logs.String())
+	}
+
+	before, err := screenshot(ctx, display, shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chatBefore := analyse(before).ChatLines
+
+	// Open a paper the way a keyboard user does: search, Enter on the first hit.
+	kb := keyboard{t: t, ctx: ctx, display: display}
+	kb.focusWindow()
+	kb.keys("ctrl+f")
+	kb.typeText("residuals")
+	time.Sleep(time.Second) // the search box debounces typing
+	kb.keys("Return")
+	paperShot := filepath.Join(artifacts, "window-paper.png")
+	got := waitScreen(t, ctx, display, paperShot, 60*time.Second, func(r report) bool { return r.paperShown() })
+	t.Logf("paper shown: %+v (screenshot %s)", got, paperShot)
+
+	// Ask the built-in agent in the sidebar (Ctrl+I focuses its question box).
+	kb.keys("ctrl+i")
+	kb.typeText("What do the residual shadings show?")
+	kb.keys("Return")
+	answer := waitAnswer(t, ctx, vaultDir, 90*time.Second)
+	answerShot := filepath.Join(artifacts, "window-answer.png")
+	got = waitScreen(t, ctx, display, answerShot, 30*time.Second, func(r report) bool {
+		return r.paperShown() && r.ChatLines >= chatBefore+8
+	})
+	t.Logf("answer shown: %+v, %d sources (screenshot %s)", got, len(answer.Sources), answerShot)
 }
 
 // indexed reports whether the app finished indexing the vault: every paper
@@ -148,13 +185,19 @@ func screenshot(ctx context.Context, display, file string) (image.Image, error) 
 }
 
 // report describes a screenshot: how varied it is, and how many separate
-// lines of text-like ink the left pane (the library list) holds.
+// lines of text-like ink each pane holds.
 type report struct {
-	Colors    int // distinct colours (quantised) in the whole screen
-	LeftLines int // runs of rows with ink in the left pane
+	Colors    int     // distinct colours (quantised) in the whole screen
+	LeftLines int     // runs of rows with ink in the left pane (the library)
+	PageLines int     // runs of rows with ink on white in the middle (a PDF page)
+	PageWhite float64 // share of near-white pixels in the middle band
+	ChatLines int     // runs of rows with ink in the right pane (the sidebar chat)
 }
 
 func (r report) libraryShown() bool { return r.Colors >= 16 && r.LeftLines >= 8 }
+
+// paperShown: a white page with many lines of text fills the middle.
+func (r report) paperShown() bool { return r.PageWhite >= 0.5 && r.PageLines >= 12 }
 
 func analyse(img image.Image) report {
 	b := img.Bounds()
@@ -165,9 +208,28 @@ func analyse(img image.Image) report {
 			colors[(r>>12)<<8|(g>>12)<<4|bl>>12] = true
 		}
 	}
-	// The left pane: the first 28 % of the width, below a top band.
-	x0, x1 := b.Min.X+8, b.Min.X+b.Dx()*28/100
-	bg := img.At(x0+4, b.Max.Y-4)
+	at := func(pct int) int { return b.Min.X + b.Dx()*pct/100 }
+	// The panes of a 1280 px window: library 0–23 %, viewer 23–70 %, chat 70–100 %.
+	left := inkLines(img, at(0)+8, at(22), img.At(at(0)+12, b.Max.Y-4))
+	page := inkLines(img, at(36), at(64), color.White)
+	chat := inkLines(img, at(72), at(98), img.At(at(72)+4, b.Max.Y-4))
+	white, total := 0, 0
+	for y := b.Min.Y + b.Dy()/8; y < b.Max.Y; y += 2 {
+		for x := at(36); x < at(64); x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r > 0xf000 && g > 0xf000 && bl > 0xf000 {
+				white++
+			}
+			total++
+		}
+	}
+	return report{Colors: len(colors), LeftLines: left, PageLines: page, PageWhite: float64(white) / float64(max(1, total)), ChatLines: chat}
+}
+
+// inkLines counts runs of rows, below a top band, that carry some ink (not a
+// solid bar) against bg between x0 and x1.
+func inkLines(img image.Image, x0, x1 int, bg color.Color) int {
+	b := img.Bounds()
 	br, bgc, bb, _ := bg.RGBA()
 	inkRow := func(y int) bool {
 		n := 0
@@ -177,7 +239,7 @@ func analyse(img image.Image) report {
 				n++
 			}
 		}
-		return n >= 6 && n < (x1-x0)*9/10 // some ink, not a solid bar
+		return n >= 6 && n < (x1-x0)*9/10
 	}
 	lines, in := 0, false
 	for y := b.Min.Y + b.Dy()/8; y < b.Max.Y; y++ {
@@ -187,7 +249,7 @@ func analyse(img image.Image) report {
 		}
 		in = ink
 	}
-	return report{Colors: len(colors), LeftLines: lines}
+	return lines
 }
 
 func absDiff(a, b uint32) uint32 {

@@ -3,8 +3,8 @@
 // bindings can be regenerated without touching the UI.
 
 import * as App from "../../wailsjs/go/main/App";
-import { BrowserOpenURL, EventsOn } from "../../wailsjs/runtime/runtime";
-import type { EventName, EventPayloads, WatchMode } from "./events";
+import { EventsOn } from "../../wailsjs/runtime/runtime";
+import type { EventName, EventPayloads, GrantSource, WatchMode } from "./events";
 
 export interface VaultState {
   path: string;
@@ -68,9 +68,171 @@ export function on<K extends EventName>(name: K, callback: (payload: EventPayloa
   return EventsOn(name, (payload: EventPayloads[K]) => callback(payload ?? ({} as EventPayloads[K])));
 }
 
-/** openExternal opens a URL in the system browser, never inside the app. */
-export function openExternal(url: string): void {
-  BrowserOpenURL(url);
+/** openExternal opens a doi.org / arxiv.org URL in the system browser (the backend refuses anything else). */
+export async function openExternal(url: string): Promise<void> {
+  await App.OpenExternal(url);
+}
+
+// --- chat ---------------------------------------------------------------------
+
+/** A passage the user selected: in a paper's PDF (with its 1-based page) or in a file. */
+export interface Selection {
+  sourcePath: string;
+  page?: number;
+  text: string;
+  /** [x, y, width, height] in PDF points from the page's top-left corner. */
+  rects?: number[][];
+}
+
+export type MentionKind = "paper" | "directory" | "file";
+
+export interface Mention {
+  kind: MentionKind;
+  path: string;
+}
+
+/** ContextRequest is what the user points at in one turn (SPEC §3). */
+export interface ContextRequest {
+  surface: "sidebar" | "quickChat";
+  currentPaper?: string;
+  selections: Selection[];
+  mentions: Mention[];
+  remote: boolean;
+}
+
+export interface EvidenceCard {
+  kind: string;
+  ref: string;
+  title: string;
+  page?: number;
+  quote?: string;
+  cut: boolean;
+  citationUri: string;
+}
+
+export interface ContextPlan {
+  surface: string;
+  mode: "mcp" | "prompt-only";
+  fingerprint: string;
+  tools: string[];
+  allowed: GrantSource[];
+  evidence: EvidenceCard[];
+  refused: { kind: string; path: string; reason: string }[];
+}
+
+export interface Completion {
+  kind: MentionKind;
+  path: string;
+  title: string;
+}
+
+export interface StoredMessage {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  sources: string[];
+  error: string;
+}
+
+export interface Conversation {
+  id: string;
+  agent: string;
+  messages: StoredMessage[];
+}
+
+export interface AgentConfig {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface AgentList {
+  default: string;
+  agents: AgentConfig[];
+}
+
+export interface AgentCapabilities {
+  loadSession: boolean;
+  resume: boolean;
+  close: boolean;
+}
+
+/** ask starts a turn; it resolves at once and the answer streams as agent:* events. */
+export async function ask(conversationId: string, agent: string, request: ContextRequest, question: string): Promise<void> {
+  await App.Ask({ conversationId, agent, request, question } as Parameters<typeof App.Ask>[0]);
+}
+
+export async function cancelTurn(conversationId: string): Promise<void> {
+  await App.CancelTurn(conversationId);
+}
+
+export async function conversation(id: string): Promise<Conversation> {
+  const c = await App.Conversation(id);
+  return {
+    id: c?.id ?? id,
+    agent: c?.agent ?? "",
+    messages: (c?.messages ?? []).map((m) => ({
+      id: m.id,
+      role: m.role === "user" ? "user" : "assistant",
+      content: m.content ?? "",
+      sources: m.sources ?? [],
+      error: m.error ?? "",
+    })),
+  };
+}
+
+/** previewPlan shows what a turn with this request could read, before it is sent. */
+export async function previewPlan(request: ContextRequest): Promise<ContextPlan> {
+  const p = await App.PreviewPlan(request as Parameters<typeof App.PreviewPlan>[0]);
+  return {
+    surface: p.surface,
+    mode: p.mode === "mcp" ? "mcp" : "prompt-only",
+    fingerprint: p.fingerprint,
+    tools: p.tools ?? [],
+    allowed: (p.allowed ?? []) as GrantSource[],
+    evidence: (p.evidence ?? []) as EvidenceCard[],
+    refused: p.refused ?? [],
+  };
+}
+
+/** complete lists @-mention candidates: papers, directories and files. */
+export async function complete(query: string, limit: number): Promise<Completion[]> {
+  return ((await App.Complete(query, limit)) ?? []).map((c) => ({
+    kind: c.kind as MentionKind,
+    path: c.path,
+    title: c.title ?? "",
+  }));
+}
+
+/** sourceExists reports whether a citation URI still opens. */
+export async function sourceExists(uri: string): Promise<boolean> {
+  return App.SourceExists(uri);
+}
+
+export async function agents(): Promise<AgentList> {
+  const a = await App.Agents();
+  return {
+    default: a.default,
+    agents: (a.agents ?? []).map((ag) => ({ name: ag.name, command: ag.command, args: ag.args ?? [], env: ag.env ?? {} })),
+  };
+}
+
+export async function saveAgent(agent: AgentConfig, makeDefault: boolean): Promise<void> {
+  await App.SaveAgent(agent as Parameters<typeof App.SaveAgent>[0], makeDefault);
+}
+
+export async function setDefaultAgent(name: string): Promise<void> {
+  await App.SetDefaultAgent(name);
+}
+
+export async function deleteAgent(name: string): Promise<void> {
+  await App.DeleteAgent(name);
+}
+
+/** testAgent starts the agent, initializes it and reports its capabilities. */
+export async function testAgent(agent: AgentConfig): Promise<AgentCapabilities> {
+  return App.TestAgent(agent as Parameters<typeof App.TestAgent>[0]);
 }
 
 /** vaultFileUrl is the asset-server URL of a vault-relative file. */

@@ -80,6 +80,26 @@ describe("parseCitation", () => {
     { name: "javascript scheme", uri: "javascript:alert(1)", want: null },
     { name: "file scheme", uri: "file:///home/me/papers/raft/paper.pdf", want: null },
     { name: "windows drive", uri: "C:/papers/raft/paper.pdf", want: null },
+    // What agents and the MCP tools write (SPEC §1, index.CitationURI).
+    {
+      name: "quote without a page opens page 1",
+      uri: "papers/raft/paper.pdf#quote=leader%20election",
+      want: { kind: "vault", path: "papers/raft/paper.pdf", page: 1, quote: "leader election" },
+    },
+    { name: "empty fragment", uri: "papers/raft/paper.pdf#", want: { kind: "vault", path: "papers/raft/paper.pdf", page: 1, quote: "" } },
+    {
+      name: "surrounding whitespace is ignored",
+      uri: "  papers/raft/paper.pdf#page=2 \n",
+      want: { kind: "vault", path: "papers/raft/paper.pdf", page: 2, quote: "" },
+    },
+    { name: "page with a leading zero", uri: "papers/raft/paper.pdf#page=03", want: null },
+    { name: "page beyond any real paper", uri: "papers/raft/paper.pdf#page=1234567", want: null },
+    { name: "agentero state folder, encoded", uri: "%2Eagentero/index.sqlite", want: null },
+    { name: "NUL byte in a segment", uri: "papers/a%00b/paper.pdf", want: null },
+    { name: "doi with a path and query characters", uri: "https://doi.org/10.1002/(SICI)1097-4571", want: { kind: "external", url: "https://doi.org/10.1002/(SICI)1097-4571" } },
+    { name: "external link with a space", uri: "https://doi.org/10.1/a b", want: null },
+    { name: "arxiv over http", uri: "http://arxiv.org/abs/2401.01234", want: null },
+    { name: "doi.org look-alike host", uri: "https://doi.org.evil.com/10.1/x", want: null },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -96,6 +116,11 @@ describe("parseCitation", () => {
 describe("formatCitation", () => {
   it("round-trips through parseCitation", () => {
     const want = { path: "papers/my paper/paper.pdf", page: 7, quote: "a & b = c #1" };
+    expect(parseCitation(formatCitation(want))).toEqual({ kind: "vault", ...want });
+  });
+
+  it("round-trips paths with #, ? and % in them", () => {
+    const want = { path: "papers/c# 100%?/paper.pdf", page: 2, quote: "50% of #1?" };
     expect(parseCitation(formatCitation(want))).toEqual({ kind: "vault", ...want });
   });
 

@@ -7,6 +7,8 @@ import { h } from "../lib/dom";
 export interface VaultActions {
   choose(): void;
   reindex(): void;
+  quickChat(): void;
+  settings(): void;
 }
 
 export interface VaultHeader {
@@ -25,7 +27,19 @@ export function mountVaultHeader(header: HTMLElement, bannerHost: HTMLElement, a
     { type: "button", class: "quiet", title: "Open another folder of papers", onClick: () => actions.choose() },
     "Open vault…",
   );
-  header.append(name, h("div", { class: "vault-actions" }, reindex, choose));
+  const quick = h(
+    "button",
+    { type: "button", class: "quiet", title: "Ask across your vault (Ctrl+K)", "data-testid": "open-quick-chat", onClick: () => actions.quickChat() },
+    "Quick Chat ",
+    h("kbd", {}, "Ctrl+K"),
+  );
+  const settings = h(
+    "button",
+    { type: "button", class: "icon quiet", title: "Settings: agents, theme (Ctrl+,)", "aria-label": "Settings", "data-testid": "open-settings", onClick: () => actions.settings() },
+    "⚙",
+  );
+  header.append(name, h("div", { class: "vault-actions" }, reindex, choose, settings));
+  header.after(h("div", { class: "vault-quick" }, quick));
 
   const banner = h("div", { class: "banner", role: "status", "data-testid": "watch-banner", hidden: true });
   bannerHost.append(banner);

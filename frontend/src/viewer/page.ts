@@ -42,6 +42,11 @@ export class PageView {
     });
   }
 
+  /** widthPoints is the page's width in PDF points (an estimate until the page was drawn once). */
+  get widthPoints(): number {
+    return this.size.width;
+  }
+
   get rendered(): boolean {
     return this.state !== "empty";
   }

@@ -6,6 +6,7 @@ import { vaultFileUrl } from "../lib/backend";
 import { h } from "../lib/dom";
 import { clearHighlights, highlightQuote } from "./highlight";
 import { PageView, type PageSize } from "./page";
+import { readSelection, type SelectedPassage } from "./selection";
 import { CssUnitsPerPoint, describeLoadError, loadDocument, type PDFDocumentProxy } from "./pdf";
 import { createToolbar, type Toolbar } from "./toolbar";
 import { clampZoom, nextZoom } from "./zoom";
@@ -17,6 +18,9 @@ export interface OpenTarget {
   /** Shown in the toolbar; defaults to the path. */
   title?: string;
 }
+
+// Selections settle this long before they become an anchor (dragging fires many events).
+const SelectionSettleMs = 250;
 
 // Pages kept drawn beyond the ones near the viewport.
 const MaxRenderedPages = 8;
@@ -48,6 +52,10 @@ export class Viewer {
   private current = 0;
   private target: Target | null = null;
   private scrollQueued = false;
+  private selectionTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** onSelect receives each passage selected on the open PDF's text layer. */
+  onSelect: (path: string, passage: SelectedPassage) => void = () => {};
 
   constructor(host: HTMLElement) {
     this.toolbar = createToolbar({
@@ -65,6 +73,10 @@ export class Viewer {
     new ResizeObserver(() => {
       if (this.fit && this.doc && this.scroller.clientWidth !== this.fittedWidth) this.relayout();
     }).observe(this.scroller);
+    document.addEventListener("selectionchange", () => {
+      clearTimeout(this.selectionTimer);
+      this.selectionTimer = setTimeout(() => this.readSelection(), SelectionSettleMs);
+    });
     this.showMessage("Open a paper from the library, or search across your vault, to read it here.");
     this.toolbar.setEnabled(false);
   }
@@ -152,6 +164,29 @@ export class Viewer {
     if (this.target) this.target.quote = "";
     clearHighlights(this.pagesEl);
     this.toolbar.setNotice("");
+  }
+
+  /** setTitle renames the open paper in the toolbar (its title arrives after indexing). */
+  setTitle(title: string, path: string): void {
+    this.toolbar.setTitle(title, path);
+  }
+
+  /** showMissing says that a cited file is no longer in the vault, keeping the open paper if there is one. */
+  showMissing(path: string): void {
+    const text = `This source is no longer in the vault: ${path}. It may have been moved or deleted.`;
+    if (this.doc) this.toolbar.setNotice(text);
+    else this.showMessage(text, "error");
+  }
+
+  /** openPath is the vault path of the open PDF, "" when none. */
+  get openPath(): string {
+    return this.doc ? this.path : "";
+  }
+
+  private readSelection(): void {
+    if (!this.doc) return;
+    const passage = readSelection(window.getSelection(), this.pagesEl, (n) => this.pages[n - 1]?.widthPoints ?? 0);
+    if (passage) this.onSelect(this.path, passage);
   }
 
   /** handleKey runs viewer shortcuts; it returns whether it used the key. */

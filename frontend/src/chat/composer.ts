@@ -1,0 +1,356 @@
+// The question box shared by the sidebar and Quick Chat: a textarea with
+// "@" completion over papers, folders and files, the mentioned items as
+// chips, a line saying what the turn will be able to read (PreviewPlan, so a
+// prompt-only turn is announced before it is sent), and Send / Cancel.
+
+import type { Completion, ContextPlan, Mention } from "../lib/backend";
+import { h } from "../lib/dom";
+import { previewText } from "./context";
+import { addMention, kindWord, literalMentions, mentionAt, mentionLabel, removeMention, removeToken, type MentionToken } from "./mentions";
+
+const CompleteDebounceMs = 120;
+const PreviewDebounceMs = 200;
+const CompleteLimit = 8;
+
+export interface ComposerDeps {
+  surface: "sidebar" | "quickChat";
+  placeholder: string;
+  complete(query: string, limit: number): Promise<Completion[]>;
+  /** preview resolves the plan this turn would run with, given the chips. */
+  preview(mentions: Mention[]): Promise<ContextPlan>;
+  titleOfRef(ref: string): string;
+  /** send starts the turn; it resolves to false when the turn could not start (the text is kept). */
+  send(question: string, mentions: Mention[]): Promise<boolean>;
+  cancel(): void;
+}
+
+export interface Composer {
+  el: HTMLElement;
+  focus(): void;
+  setRunning(running: boolean, cancelling: boolean): void;
+  /** setEnabled turns the box off with a reason shown in place of the preview. */
+  setEnabled(enabled: boolean, reason?: string): void;
+  /** refreshPreview asks again what the turn could read (the paper or anchors changed). */
+  refreshPreview(): void;
+  setNotice(text: string): void;
+  /** clearMentions drops the chips (the typed text stays). */
+  clearMentions(): void;
+}
+
+export function createComposer(deps: ComposerDeps): Composer {
+  const id = `composer-${deps.surface}`;
+  const input = h("textarea", {
+    class: "composer-input",
+    rows: 2,
+    placeholder: deps.placeholder,
+    "aria-label": deps.surface === "sidebar" ? "Ask about this paper" : "Ask in Quick Chat",
+    "aria-autocomplete": "list",
+    "aria-controls": `${id}-completions`,
+    "aria-expanded": "false",
+    spellcheck: true,
+    "data-testid": "composer-input",
+  });
+  const completions = h("ul", { id: `${id}-completions`, class: "completions", role: "listbox", "aria-label": "Mention suggestions", hidden: true, "data-testid": "completions" });
+  const chips = h("ul", { class: "chips", "aria-label": "Mentioned", "data-testid": "mention-chips" });
+  const preview = h("p", { class: "composer-context", role: "status", "data-testid": "context-preview" });
+  const notice = h("p", { class: "composer-notice", role: "alert", hidden: true });
+  const send = h("button", { type: "button", class: "primary", title: "Send (Enter; Shift+Enter for a new line)", "data-testid": "send" }, "Send");
+  const cancel = h("button", { type: "button", hidden: true, title: "Stop this answer", "data-testid": "cancel" }, "Cancel");
+  const el = h(
+    "div",
+    { class: "composer", "data-surface": deps.surface },
+    chips,
+    h("div", { class: "composer-box" }, completions, input),
+    preview,
+    notice,
+    h("div", { class: "composer-actions" }, h("span", { class: "composer-hint" }, "@ to mention · Enter to send"), cancel, send),
+  );
+
+  let mentions: Mention[] = [];
+  const titles = new Map<string, string>();
+  let options: Completion[] = [];
+  let active = -1;
+  let token: MentionToken | null = null;
+  let completeSeq = 0;
+  let completeTimer: ReturnType<typeof setTimeout> | undefined;
+  let previewSeq = 0;
+  let previewTimer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  let enabled = true;
+  let disabledReason = "";
+  let sending = false;
+
+  function setNotice(text: string) {
+    notice.textContent = text;
+    notice.hidden = text === "";
+  }
+
+  function updateButtons() {
+    send.disabled = !enabled || running || sending || input.value.trim() === "";
+    cancel.hidden = !running;
+  }
+
+  // --- completion --------------------------------------------------------
+
+  function closeCompletion() {
+    completeSeq++;
+    clearTimeout(completeTimer);
+    token = null;
+    options = [];
+    active = -1;
+    completions.hidden = true;
+    completions.replaceChildren();
+    input.setAttribute("aria-expanded", "false");
+    input.removeAttribute("aria-activedescendant");
+  }
+
+  function onInput() {
+    setNotice("");
+    updateButtons();
+    autosize();
+    const t = mentionAt(input.value, input.selectionStart ?? input.value.length);
+    if (!t) {
+      closeCompletion();
+      return;
+    }
+    token = t;
+    clearTimeout(completeTimer);
+    const mine = ++completeSeq;
+    completeTimer = setTimeout(async () => {
+      try {
+        const found = await deps.complete(t.query, CompleteLimit);
+        if (mine !== completeSeq) return;
+        showOptions(found);
+      } catch (err) {
+        if (mine === completeSeq) setNotice(`Couldn’t list papers and files: ${errorText(err)}`);
+      }
+    }, CompleteDebounceMs);
+  }
+
+  function showOptions(found: Completion[]) {
+    options = found;
+    active = found.length > 0 ? 0 : -1;
+    completions.hidden = false;
+    input.setAttribute("aria-expanded", "true");
+    if (found.length === 0) {
+      completions.replaceChildren(h("li", { class: "completion-empty" }, `Nothing in the vault matches “${token?.query ?? ""}”`));
+      return;
+    }
+    completions.replaceChildren(
+      ...found.map((c, i) =>
+        h(
+          "li",
+          { id: `${id}-option-${i}`, class: "completion", role: "option", "data-index": i, "data-kind": c.kind, "data-path": c.path, "data-testid": "completion" },
+          h("span", { class: "completion-kind" }, kindWord(c.kind)),
+          h("span", { class: "completion-title" }, c.title || c.path),
+          c.title ? h("span", { class: "completion-path" }, c.path) : null,
+        ),
+      ),
+    );
+    markActive();
+  }
+
+  function markActive() {
+    for (const li of completions.querySelectorAll<HTMLElement>("[data-index]")) {
+      const on = Number(li.dataset.index) === active;
+      li.setAttribute("aria-selected", String(on));
+      if (on) li.scrollIntoView({ block: "nearest" });
+    }
+    if (active >= 0) input.setAttribute("aria-activedescendant", `${id}-option-${active}`);
+    else input.removeAttribute("aria-activedescendant");
+  }
+
+  function choose(i: number) {
+    const c = options[i];
+    if (!c || !token) return;
+    const { text, caret } = removeToken(input.value, token);
+    input.value = text;
+    input.setSelectionRange(caret, caret);
+    if (c.title) titles.set(`${c.kind}:${c.path}`, c.title);
+    setMentions(addMention(mentions, { kind: c.kind, path: c.path }));
+    closeCompletion();
+    updateButtons();
+    input.focus();
+  }
+
+  completions.addEventListener("mousedown", (e) => e.preventDefault()); // keep focus in the box
+  completions.addEventListener("click", (e) => {
+    const li = (e.target as HTMLElement).closest<HTMLElement>("[data-index]");
+    if (li) choose(Number(li.dataset.index));
+  });
+
+  // --- chips and preview ---------------------------------------------------
+
+  function setMentions(next: Mention[]) {
+    mentions = next;
+    chips.replaceChildren(
+      ...mentions.map((m) => {
+        const label = mentionLabel(m, titles.get(`${m.kind}:${m.path}`) ?? (m.kind === "paper" ? deps.titleOfRef(m.path) : ""));
+        return h(
+          "li",
+          { class: "chip", "data-kind": m.kind, "data-path": m.path, "data-testid": "mention-chip", title: `${kindWord(m.kind)}: ${m.path}` },
+          h("span", { class: "chip-kind" }, kindWord(m.kind)),
+          h("span", { class: "chip-label" }, label),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "chip-remove",
+              "aria-label": `Remove ${label}`,
+              onClick: () => {
+                setMentions(removeMention(mentions, m));
+                input.focus();
+              },
+            },
+            "×",
+          ),
+        );
+      }),
+    );
+    chips.hidden = mentions.length === 0;
+    refreshPreview();
+  }
+
+  function refreshPreview() {
+    clearTimeout(previewTimer);
+    if (!enabled) return;
+    const mine = ++previewSeq;
+    previewTimer = setTimeout(async () => {
+      try {
+        const plan = await deps.preview(mentions);
+        if (mine !== previewSeq || !enabled) return;
+        preview.textContent = previewText(plan, deps.titleOfRef);
+        preview.classList.toggle("prompt-only", plan.mode !== "mcp" || plan.allowed.length === 0);
+        preview.dataset.mode = plan.mode;
+        preview.dataset.allowed = plan.allowed.map((a) => a.ref).join(" ");
+        if (plan.refused.length > 0) {
+          setNotice(plan.refused.map((r) => `Can’t grant ${r.path}: ${r.reason}`).join(" · "));
+        }
+      } catch (err) {
+        if (mine !== previewSeq) return;
+        preview.textContent = `Couldn’t work out what this turn may read: ${errorText(err)}`;
+        preview.classList.add("prompt-only");
+        delete preview.dataset.mode;
+      }
+    }, PreviewDebounceMs);
+  }
+
+  // --- sending -------------------------------------------------------------
+
+  // resolveTyped turns mentions typed out in full ("@papers/raft") into chips;
+  // it returns the ones that match nothing.
+  async function resolveTyped(question: string): Promise<string[]> {
+    const unknown: string[] = [];
+    let next = mentions;
+    for (const lit of literalMentions(question)) {
+      if (next.some((m) => m.path === lit.path)) continue;
+      const found = await deps.complete(lit.path, CompleteLimit);
+      const exact = found.find((c) => c.path === lit.path);
+      if (exact) next = addMention(next, { kind: exact.kind, path: exact.path });
+      else unknown.push(lit.path);
+    }
+    if (next !== mentions) setMentions(next);
+    return unknown;
+  }
+
+  async function submit() {
+    const question = input.value.trim();
+    if (!question || running || sending || !enabled) return;
+    closeCompletion();
+    sending = true;
+    updateButtons();
+    try {
+      const unknown = await resolveTyped(question);
+      if (unknown.length > 0) {
+        setNotice(`${unknown.map((u) => `“@${u}”`).join(", ")} isn’t a paper, folder or file in this vault. Pick one from the @ list, or remove the @.`);
+        return;
+      }
+      setNotice("");
+      if (await deps.send(question, mentions)) {
+        input.value = "";
+        autosize();
+      }
+    } catch (err) {
+      setNotice(errorText(err));
+    } finally {
+      sending = false;
+      updateButtons();
+    }
+  }
+
+  function autosize() {
+    input.style.height = "auto";
+    input.style.height = `${Math.min(input.scrollHeight + 2, 180)}px`;
+  }
+
+  input.addEventListener("input", onInput);
+  input.addEventListener("click", onInput);
+  input.addEventListener("blur", () => setTimeout(() => document.activeElement !== input && closeCompletion(), 150));
+  input.addEventListener("keydown", (e) => {
+    if (!completions.hidden && options.length > 0) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        active = (active + (e.key === "ArrowDown" ? 1 : -1) + options.length) % options.length;
+        markActive();
+        return;
+      }
+      if (e.key === "Enter" || e.key === "Tab") {
+        e.preventDefault();
+        choose(Math.max(0, active));
+        return;
+      }
+    }
+    if (e.key === "Escape" && !completions.hidden) {
+      e.preventDefault();
+      e.stopPropagation();
+      closeCompletion();
+      return;
+    }
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void submit();
+    }
+  });
+  send.addEventListener("click", () => void submit());
+  cancel.addEventListener("click", () => deps.cancel());
+  chips.hidden = true;
+  updateButtons();
+
+  return {
+    el,
+    focus() {
+      input.focus();
+    },
+    setRunning(on, cancelling) {
+      running = on;
+      cancel.disabled = cancelling;
+      cancel.textContent = cancelling ? "Cancelling…" : "Cancel";
+      updateButtons();
+    },
+    setEnabled(on, reason = "") {
+      if (on === enabled && reason === disabledReason) return;
+      enabled = on;
+      disabledReason = reason;
+      input.disabled = !on;
+      if (!on) {
+        previewSeq++;
+        preview.textContent = reason;
+        preview.classList.remove("prompt-only");
+        delete preview.dataset.mode;
+      } else {
+        refreshPreview();
+      }
+      updateButtons();
+    },
+    refreshPreview,
+    setNotice,
+    clearMentions() {
+      setNotice("");
+      if (mentions.length > 0) setMentions([]);
+    },
+  };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { previewText, sessionText, summarize, grantChanged } from "./context";
+import { describeError } from "./errors";
+import { paperConversationId, quickConversationId } from "./ids";
+
+const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/; // grant.ValidRuntimeID
+
+describe("conversation ids", () => {
+  it("one per paper, from the ref", () => {
+    expect(paperConversationId("papers/bitcoin")).toBe("paper.papers_bitcoin");
+    expect(paperConversationId("papers/2024/raft-v2.1")).toBe("paper.papers_2024_raft-v2.1");
+  });
+
+  it("odd characters are replaced and a hash keeps refs apart", () => {
+    const a = paperConversationId("papers/my paper");
+    const b = paperConversationId("papers/my-paper");
+    expect(a).not.toBe(b);
+    expect(a).toMatch(idPattern);
+    expect(a).not.toContain("..");
+  });
+
+  it("long refs stay under the limit", () => {
+    const id = paperConversationId(`papers/${"x".repeat(300)}`);
+    expect(id.length).toBeLessThanOrEqual(120);
+    expect(id).toMatch(idPattern);
+  });
+
+  it("dot-dot never appears", () => {
+    expect(paperConversationId("papers/a..b")).not.toContain("..");
+  });
+
+  it("quick chats are numbered", () => {
+    expect(quickConversationId(3)).toBe("quick.3");
+    expect(quickConversationId(0)).toBe("quick.1");
+  });
+});
+
+describe("describeError", () => {
+  const cases: [string, string][] = [
+    ["the agent did not answer within 5m0s", "timeout"],
+    ["the agent stopped (exit status 2): panic: boom", "crashed"],
+    ["the agent stopped (signal: killed)", "crashed"],
+    ['no agent named "claude" is configured', "not-configured"],
+    ['start agent "claude": exec: "claude-code-acp": executable file not found in $PATH', "not-configured"],
+    ["the agent refused a new session: internal error", "refused"],
+    ["this conversation is still answering; cancel it or wait", "busy"],
+    ["no vault is open", "no-vault"],
+    ["something else", "other"],
+  ];
+  for (const [text, kind] of cases) {
+    it(kind + ": " + text, () => expect(describeError(text).kind).toBe(kind));
+  }
+});
+
+describe("context summary", () => {
+  const title = (ref: string) => (ref === "papers/bitcoin" ? "Bitcoin" : "");
+
+  it("counts what the turn can read", () => {
+    const s = summarize("mcp", [
+      { kind: "paper", ref: "papers/bitcoin" },
+      { kind: "paper", ref: "papers/peercoin" },
+      { kind: "directory", ref: "notes" },
+    ], title);
+    expect(s.promptOnly).toBe(false);
+    expect(s.headline).toBe("Can read 2 papers, 1 folder");
+    expect(s.items.map((i) => i.label)).toEqual(["Bitcoin", "papers/peercoin", "notes/"]);
+  });
+
+  it("prompt-only when nothing is granted", () => {
+    expect(summarize("prompt-only", [], title).promptOnly).toBe(true);
+    const text = previewText({ surface: "quickChat", mode: "prompt-only", fingerprint: "", tools: [], allowed: [], evidence: [], refused: [] }, title);
+    expect(text).toMatch(/^Prompt only/);
+  });
+
+  it("session text and grant change", () => {
+    const ctx = { mode: "mcp" as const, allowed: [], action: "new", note: "what this turn may read changed: started a new session", fingerprint: "" };
+    expect(sessionText(ctx)).toBe("new session: what this turn may read changed: started a new session");
+    expect(grantChanged(ctx)).toBe(true);
+    expect(grantChanged({ ...ctx, note: "", action: "resume" })).toBe(false);
+    expect(sessionText({ ...ctx, note: "", action: "resume" })).toBe("continued session (resumed)");
+  });
+});

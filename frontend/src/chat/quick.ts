@@ -1,0 +1,191 @@
+// Quick Chat: a global panel (Ctrl+K) for questions across the vault. It
+// follows the sidebar's context rules: it carries the open paper and the
+// anchors when there are any, plus what is @-mentioned, and nothing else —
+// with nothing pointed at, the turn is prompt-only and the box says so
+// before it is sent.
+
+import type { ContextRequest, Mention } from "../lib/backend";
+import { h } from "../lib/dom";
+import { selectionsOf } from "./anchors";
+import { createAnchorsView } from "./anchors-view";
+import { createComposer } from "./composer";
+import { quickConversationId } from "./ids";
+import type { ChatDeps, OpenPaper } from "./sidebar";
+import { createThreadView } from "./thread-view";
+
+const CountKey = "agentero.quickChats";
+
+export interface QuickChat {
+  el: HTMLElement;
+  open(): void;
+  close(): void;
+  toggle(): void;
+  isOpen(): boolean;
+  setPaper(paper: OpenPaper | null): void;
+}
+
+export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
+  const { store } = deps;
+  let paper: OpenPaper | null = null;
+  let withPaper = true;
+  let count = Math.max(1, Number(localStorage.getItem(CountKey)) || 1);
+  let current = count;
+  let returnFocus: HTMLElement | null = null;
+
+  const picker = h("select", { class: "quick-threads", "aria-label": "Quick Chat conversation", "data-testid": "quick-threads" });
+  const newChat = h("button", { type: "button", class: "quiet", title: "Start a new Quick Chat conversation", "data-testid": "quick-new" }, "New chat");
+  const closeButton = h("button", { type: "button", class: "icon quiet", "aria-label": "Close Quick Chat (Esc)", title: "Close (Esc)" }, "×");
+  const paperChip = h("div", { class: "quick-paper", "data-testid": "quick-paper" });
+  const anchors = createAnchorsView((e) => store.anchor(e), deps.titleOfPath);
+  const thread = createThreadView({
+    titleOfPath: deps.titleOfPath,
+    titleOfRef: deps.titleOfRef,
+    openSource: async (link) => {
+      const ok = await deps.openSource(link);
+      store.dispatch({ type: "sources-checked", id: id(), exists: { [link.uri]: ok } });
+      if (ok && link.citation.kind === "vault") close();
+      return ok;
+    },
+    retry: () => void store.retry(id(), request([])),
+  });
+  const composer = createComposer({
+    surface: "quickChat",
+    placeholder: "Ask across your vault… @ mentions papers, folders and files",
+    complete: deps.complete,
+    preview: (mentions) => deps.preview(request(mentions)),
+    titleOfRef: deps.titleOfRef,
+    cancel: () => store.cancel(id()),
+    send: async (question, mentions) => {
+      const ok = await store.ask(id(), { question, request: request(mentions), agent: "" });
+      if (ok) store.anchor({ type: "sent" });
+      return ok;
+    },
+  });
+  const el = h(
+    "section",
+    { class: "quick-chat", role: "dialog", "aria-modal": "false", "aria-label": "Quick Chat", hidden: true, "data-testid": "quick-chat" },
+    h("header", { class: "chat-header" }, h("h2", {}, "Quick Chat"), h("kbd", {}, "Ctrl+K"), picker, newChat, closeButton),
+    thread.el,
+    paperChip,
+    anchors.el,
+    composer.el,
+  );
+  host.append(el);
+
+  function id(): string {
+    return quickConversationId(current);
+  }
+
+  function request(mentions: Mention[]): ContextRequest {
+    return {
+      surface: "quickChat",
+      currentPaper: paper && withPaper ? paper.ref : undefined,
+      selections: selectionsOf(store.anchors()),
+      mentions,
+      remote: false,
+    };
+  }
+
+  function renderPicker() {
+    picker.replaceChildren(...Array.from({ length: count }, (_, i) => h("option", { value: String(i + 1), selected: i + 1 === current }, `Chat ${i + 1}`)));
+  }
+
+  function renderPaper() {
+    if (!paper) {
+      paperChip.replaceChildren();
+      paperChip.hidden = true;
+      return;
+    }
+    paperChip.hidden = false;
+    const toggle = h(
+      "button",
+      {
+        type: "button",
+        class: "quiet",
+        "data-testid": "quick-paper-toggle",
+        onClick: () => {
+          withPaper = !withPaper;
+          renderPaper();
+          composer.refreshPreview();
+        },
+      },
+      withPaper ? "Leave out" : "Include",
+    );
+    paperChip.replaceChildren(
+      h("span", { class: withPaper ? "" : "excluded" }, withPaper ? "Open paper: " : "Not included: ", h("strong", {}, paper.title || paper.ref)),
+      toggle,
+    );
+  }
+
+  let renderedAnchors = store.anchors();
+  function render() {
+    if (el.hidden) return;
+    const t = store.chats()[id()] ?? null;
+    thread.render(t, "Ask about anything in your vault. @-mention the papers, folders or files the agent may read.");
+    anchors.render(store.anchors());
+    composer.setRunning(t?.running ?? false, t?.cancelling ?? false);
+    if (store.anchors() !== renderedAnchors) {
+      renderedAnchors = store.anchors();
+      composer.refreshPreview();
+    }
+  }
+  store.subscribe(render);
+
+  function switchTo(n: number) {
+    current = n;
+    store.load(id());
+    renderPicker();
+    render();
+  }
+
+  function open() {
+    if (!el.hidden) {
+      composer.focus();
+      return;
+    }
+    returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    el.hidden = false;
+    store.load(id());
+    renderPicker();
+    renderPaper();
+    render();
+    composer.refreshPreview();
+    composer.focus();
+  }
+
+  function close() {
+    if (el.hidden) return;
+    el.hidden = true;
+    returnFocus?.focus();
+  }
+
+  picker.addEventListener("change", () => switchTo(Number(picker.value)));
+  newChat.addEventListener("click", () => {
+    count++;
+    localStorage.setItem(CountKey, String(count));
+    switchTo(count);
+    composer.focus();
+  });
+  closeButton.addEventListener("click", close);
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    }
+  });
+
+  return {
+    el,
+    open,
+    close,
+    toggle: () => (el.hidden ? open() : close()),
+    isOpen: () => !el.hidden,
+    setPaper(next) {
+      if (next?.ref !== paper?.ref) withPaper = true;
+      paper = next;
+      renderPaper();
+      if (!el.hidden) composer.refreshPreview();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { formatCitation } from "../lib/citation";
+import { citedQuotes, openingWords, sourceLabel, sourceLink, sourceLinks, splitAnswer, withoutSourceList } from "./sources";
+
+// The built-in agent's answer format (backend/agent/answer.go).
+const builtin = `These passages in your sources best match “double spending”:
+
+1. “…The problem of course is the payee can't verify that one of the owners did not double-spend the coin. A common solution…”
+   — Bitcoin: A Peer-to-Peer Electronic Cash System, page 2 [papers/bitcoin/bitcoin.pdf#page=2]
+
+2. “We propose a solution to the double-spending problem using a peer-to-peer network.”
+   — Bitcoin: A Peer-to-Peer Electronic Cash System, page 1 [papers/bitcoin/bitcoin.pdf#page=1]
+
+Sources:
+- papers/bitcoin/bitcoin.pdf#page=2
+- papers/bitcoin/bitcoin.pdf#page=1
+`;
+
+describe("citedQuotes", () => {
+  it("takes the passage quoted before each citation, not the question", () => {
+    const got = citedQuotes(builtin);
+    expect(Object.fromEntries(got)).toEqual({
+      "papers/bitcoin/bitcoin.pdf#page=2": "The problem of course is the payee can't verify that one of the owners did not double-spend the coin. A common solution",
+      "papers/bitcoin/bitcoin.pdf#page=1": "We propose a solution to the double-spending problem using a peer-to-peer network.",
+    });
+  });
+
+  it("straight quotes work too", () => {
+    const got = citedQuotes('Raft says "a leader is elected" [papers/raft/raft.pdf#page=5].');
+    expect(got.get("papers/raft/raft.pdf#page=5")).toBe("a leader is elected");
+  });
+
+  it("a citation with no quote before it gets none", () => {
+    const got = citedQuotes("See “x y z” [papers/a/a.pdf#page=1] and also [papers/b/b.pdf#page=2].");
+    expect(got.get("papers/a/a.pdf#page=1")).toBe("x y z");
+    expect(got.has("papers/b/b.pdf#page=2")).toBe(false);
+  });
+});
+
+describe("splitAnswer", () => {
+  it("links citations and leaves other brackets alone", () => {
+    const parts = splitAnswer("As shown [1] and [sic], see [papers/raft/raft.pdf#page=3] or [https://doi.org/10.1/x].");
+    expect(parts.filter((p) => "uri" in p).map((p) => ("uri" in p ? p.uri : ""))).toEqual([
+      "papers/raft/raft.pdf#page=3",
+      "https://doi.org/10.1/x",
+    ]);
+    expect(parts.map((p) => p.text).join("")).toBe("As shown [1] and [sic], see [papers/raft/raft.pdf#page=3] or [https://doi.org/10.1/x].");
+  });
+
+  it("a bracket that is a reported source is a citation even without an extension", () => {
+    const parts = splitAnswer("see [notes/README]", ["notes/README"]);
+    expect(parts[1]).toEqual({ text: "[notes/README]", uri: "notes/README" });
+  });
+
+  it("unsafe paths are not links", () => {
+    expect(splitAnswer("[../../etc/passwd.txt] [javascript:alert(1)]").every((p) => !("uri" in p))).toBe(true);
+  });
+});
+
+describe("sourceLinks", () => {
+  it("reported sources first, with the quote the answer gives next to them", () => {
+    const links = sourceLinks(builtin, ["papers/bitcoin/bitcoin.pdf#page=2", "papers/bitcoin/bitcoin.pdf#page=1"]);
+    expect(links.map((l) => l.quote)).toEqual([
+      "The problem of course is the payee can't verify that one of the owners did not double-spend the coin. A common solution",
+      "We propose a solution to the double-spending problem using a peer-to-peer network.",
+    ]);
+    expect(links[0].target).toBe(
+      formatCitation({ path: "papers/bitcoin/bitcoin.pdf", page: 2, quote: "The problem of course is the payee can't verify that one of the owners did not double-spend the coin. A common solution" }),
+    );
+  });
+
+  it("adds sources the text cites but the backend did not report, once", () => {
+    const links = sourceLinks("“a b c” [papers/a/a.pdf#page=4] “d” [papers/a/a.pdf#page=4]", []);
+    expect(links).toHaveLength(1);
+    expect(links[0].quote).toBe("a b c");
+  });
+
+  it("keeps a quote the URI already carries", () => {
+    const links = sourceLinks("“other words” [papers/a/a.pdf#page=2&quote=given]", ["papers/a/a.pdf#page=2&quote=given"]);
+    expect(links[0].quote).toBe("given");
+  });
+
+  it("drops sources that cannot be opened, keeps external ones", () => {
+    const links = sourceLinks("", ["/etc/passwd", "https://example.com/x", "https://arxiv.org/abs/2401.01234", "notes/a.md"]);
+    expect(links.map((l) => l.target)).toEqual(["https://arxiv.org/abs/2401.01234", "notes/a.md#page=1"]);
+  });
+});
+
+describe("labels and words", () => {
+  it("openingWords strips snippet ellipses and keeps n words", () => {
+    expect(openingWords("…one two three…", 2)).toBe("one two");
+    expect(openingWords("... one two ...")).toBe("one two");
+    expect(openingWords("")).toBe("");
+  });
+
+  it("sourceLabel", () => {
+    const title = (p: string) => (p === "papers/raft/raft.pdf" ? "Raft" : "");
+    expect(sourceLabel(sourceLink("papers/raft/raft.pdf#page=3", "")!, title)).toBe("Raft, p. 3");
+    expect(sourceLabel(sourceLink("papers/x/x.pdf#page=2", "")!, title)).toBe("x.pdf, p. 2");
+    expect(sourceLabel(sourceLink("notes/a.md", "")!, title)).toBe("a.md");
+    expect(sourceLabel(sourceLink("https://doi.org/10.1145/1", "")!, title)).toBe("DOI 10.1145/1");
+    expect(sourceLabel(sourceLink("https://arxiv.org/abs/2401.01234", "")!, title)).toBe("arXiv 2401.01234");
+  });
+});
+
+describe("withoutSourceList", () => {
+  it("drops the built-in agent's trailing list", () => {
+    const got = withoutSourceList(builtin);
+    expect(got.endsWith("[papers/bitcoin/bitcoin.pdf#page=1]")).toBe(true);
+    expect(got).not.toMatch(/Sources:/);
+  });
+  it("keeps a list that is not only URIs", () => {
+    const text = "Answer.\n\nSources:\n- the Raft paper\n- papers/raft/raft.pdf#page=2\n";
+    expect(withoutSourceList(text)).toBe(text);
+  });
+  it("keeps text with no list", () => {
+    expect(withoutSourceList("Just an answer.")).toBe("Just an answer.");
+  });
+});

@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import type { ContextRequest } from "../lib/backend";
+import { canRetry, emptyThread, fromStored, reduceChats, retryQuestion, type ChatEvent, type ChatsState, type Thread } from "./state";
+
+const id = "paper.papers_bitcoin";
+const request: ContextRequest = { surface: "sidebar", currentPaper: "papers/bitcoin", selections: [], mentions: [], remote: false };
+const sent: ChatEvent = { type: "sent", id, turn: { question: "double spending?", request, agent: "" }, localId: "l1" };
+const status: ChatEvent = {
+  type: "status",
+  conversationId: id,
+  messageId: "m-turn",
+  action: "new",
+  note: "",
+  mode: "mcp",
+  allowed: [{ kind: "paper", ref: "papers/bitcoin" }],
+  fingerprint: "sha256:1",
+};
+const chunk = (text: string, kind: "message" | "thought" = "message"): ChatEvent => ({ type: "chunk", conversationId: id, messageId: "m-turn", kind, text });
+const tool = (status: string, title?: string): ChatEvent => ({ type: "tool", conversationId: id, messageId: "m-turn", toolCallId: "search-1", title, status });
+const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
+  type: "completed",
+  conversationId: id,
+  messageId: "m-reply",
+  content,
+  sources: ["papers/bitcoin/bitcoin.pdf#page=2"],
+  stopReason,
+});
+
+function run(...events: ChatEvent[]): Thread {
+  const state = events.reduce<ChatsState>(reduceChats, {});
+  return state[id];
+}
+
+function answer(t: Thread) {
+  return t.messages[t.messages.length - 1];
+}
+
+describe("a turn streams and completes", () => {
+  it("sent opens the question and a streaming answer", () => {
+    const t = run(sent);
+    expect(t.running).toBe(true);
+    expect(t.messages.map((m) => [m.role, m.status, m.content])).toEqual([
+      ["user", "done", "double spending?"],
+      ["assistant", "streaming", ""],
+    ]);
+  });
+
+  it("status gives the answer its context and turn", () => {
+    const a = answer(run(sent, status));
+    expect(a.turn).toBe("m-turn");
+    expect(a.context).toEqual({ mode: "mcp", allowed: [{ kind: "paper", ref: "papers/bitcoin" }], action: "new", note: "", fingerprint: "sha256:1" });
+  });
+
+  it("chunks append text and thoughts separately", () => {
+    const a = answer(run(sent, status, chunk("Hello "), chunk("hmm", "thought"), chunk("world")));
+    expect(a.content).toBe("Hello world");
+    expect(a.thought).toBe("hmm");
+    expect(a.status).toBe("streaming");
+  });
+
+  it("tool calls are upserted by id, keeping the title on status-only updates", () => {
+    const a = answer(run(sent, status, tool("in_progress", "context_search: double spending"), tool("completed")));
+    expect(a.tools).toEqual([{ id: "search-1", title: "context_search: double spending", status: "completed" }]);
+  });
+
+  it("completed carries the whole answer, its id and sources", () => {
+    const t = run(sent, status, chunk("partial"), completed("the whole answer"));
+    expect(t.running).toBe(false);
+    expect(answer(t)).toMatchObject({ id: "m-reply", content: "the whole answer", status: "done", sources: ["papers/bitcoin/bitcoin.pdf#page=2"] });
+  });
+
+  it("a cancelled stop reason marks the answer cancelled and hanging tools stopped", () => {
+    const t = run(sent, status, tool("in_progress", "search"), { type: "cancel", id }, completed("", "cancelled"));
+    expect(answer(t).status).toBe("cancelled");
+    expect(answer(t).tools[0].status).toBe("stopped");
+    expect(t.cancelling).toBe(false);
+    expect(canRetry(t)).toBe(true);
+  });
+});
+
+describe("errors", () => {
+  it("agent:error ends the turn with the error and allows a retry", () => {
+    const t = run(sent, status, { type: "error", conversationId: id, messageId: "m-turn", error: "the agent stopped (exit status 2)" });
+    expect(answer(t)).toMatchObject({ status: "error", error: "the agent stopped (exit status 2)" });
+    expect(t.running).toBe(false);
+    expect(canRetry(t)).toBe(true);
+    expect(retryQuestion(t)).toBe("double spending?");
+  });
+
+  it("an error without a turn id (before the session) ends the running turn", () => {
+    const t = run(sent, { type: "error", conversationId: id, error: 'no agent named "x" is configured' });
+    expect(answer(t).status).toBe("error");
+  });
+
+  it("Ask refused: the answer says why", () => {
+    const t = run(sent, { type: "ask-failed", id, error: "this conversation is still answering; cancel it or wait" });
+    expect(answer(t)).toMatchObject({ status: "error", orphan: false });
+  });
+});
+
+describe("events out of order (the dev bridge reorders them)", () => {
+  it("a chunk after completed does not reopen or change the answer", () => {
+    const t = run(sent, status, completed("whole"), chunk("late"));
+    expect(t.messages).toHaveLength(2);
+    expect(answer(t)).toMatchObject({ content: "whole", status: "done" });
+    expect(t.running).toBe(false);
+  });
+
+  it("completed before any other event, then late status, tool and chunk", () => {
+    const t = run(sent, completed("whole"), status, tool("in_progress", "search"), chunk("whole"), tool("completed"));
+    expect(t.messages).toHaveLength(2);
+    const a = answer(t);
+    expect(a).toMatchObject({ content: "whole", status: "done", turn: "m-turn" });
+    expect(a.context?.allowed).toEqual([{ kind: "paper", ref: "papers/bitcoin" }]);
+    expect(a.tools).toEqual([{ id: "search-1", title: "search", status: "completed" }]);
+  });
+
+  it("a late error of a finished turn is ignored", () => {
+    const t = run(sent, status, completed("whole"), { type: "error", conversationId: id, messageId: "m-turn", error: "x" });
+    expect(answer(t).status).toBe("done");
+  });
+});
+
+describe("turns this window did not send", () => {
+  it("a status opens a streaming answer; chunks alone do not", () => {
+    const loaded = reduceChats({}, { type: "loaded", id, conversation: { id, agent: "builtin", messages: [] } });
+    expect(reduceChats(loaded, chunk("stray"))[id].messages).toHaveLength(0);
+    const t = [status, chunk("live")].reduce(reduceChats, loaded)[id];
+    expect(t.running).toBe(true);
+    expect(answer(t)).toMatchObject({ role: "assistant", status: "streaming", content: "live", turn: "m-turn" });
+  });
+
+  it("a stored conversation is not adopted by a new turn's status", () => {
+    const loaded = reduceChats({}, {
+      type: "loaded",
+      id,
+      conversation: { id, agent: "builtin", messages: [{ id: "a", role: "assistant", content: "old", sources: [], error: "" }] },
+    });
+    const t = reduceChats(loaded, status)[id];
+    expect(t.messages).toHaveLength(2);
+    expect(t.messages[0].context).toBeNull();
+  });
+});
+
+describe("loading", () => {
+  it("fromStored shows a failed turn's error as its answer", () => {
+    const got = fromStored({
+      id,
+      agent: "builtin",
+      messages: [
+        { id: "u1", role: "user", content: "q1", sources: [], error: "" },
+        { id: "a1", role: "assistant", content: "a1", sources: ["papers/x/x.pdf#page=1"], error: "" },
+        { id: "u2", role: "user", content: "q2", sources: [], error: "the agent did not answer within 5m0s" },
+      ],
+    });
+    expect(got.map((m) => [m.role, m.status, m.content || m.error])).toEqual([
+      ["user", "done", "q1"],
+      ["assistant", "done", "a1"],
+      ["user", "done", "q2"],
+      ["assistant", "error", "the agent did not answer within 5m0s"],
+    ]);
+  });
+
+  it("a stored failure can be retried with its question", () => {
+    const t = reduceChats({}, {
+      type: "loaded",
+      id,
+      conversation: { id, agent: "", messages: [{ id: "u", role: "user", content: "why?", sources: [], error: "the agent stopped" }] },
+    })[id];
+    expect(canRetry(t)).toBe(true);
+    expect(retryQuestion(t)).toBe("why?");
+  });
+
+  it("a load that arrives while a turn runs keeps the turn", () => {
+    const t = run(sent, { type: "loaded", id, conversation: { id, agent: "", messages: [] } });
+    expect(t.phase).toBe("ready");
+    expect(t.messages).toHaveLength(2);
+  });
+
+  it("load failure is shown; load again clears it", () => {
+    let state = reduceChats({}, { type: "load-failed", id, error: "damaged" });
+    expect(state[id]).toMatchObject({ phase: "error", loadError: "damaged" });
+    state = reduceChats(state, { type: "load", id });
+    expect(state[id].phase).toBe("loading");
+  });
+
+  it("events of other conversations leave a thread alone", () => {
+    const state = reduceChats({}, sent);
+    const other = reduceChats(state, { ...(chunk("x") as object), conversationId: "quick.1" } as ChatEvent);
+    expect(other[id]).toBe(state[id]);
+  });
+
+  it("sources-checked records which sources still open", () => {
+    const t = run(sent, { type: "sources-checked", id, exists: { "papers/a/a.pdf#page=1": false } });
+    expect(t.exists).toEqual({ "papers/a/a.pdf#page=1": false });
+  });
+
+  it("emptyThread starts loading", () => {
+    expect(emptyThread("quick.1")).toMatchObject({ id: "quick.1", phase: "loading", messages: [], running: false });
+  });
+});

@@ -1,0 +1,249 @@
+// Chat threads as a pure reducer. Every backend answer and agent:* event goes
+// through reduceChats; the views render whatever it returns. A conversation
+// runs one turn at a time (the backend refuses a second). Events are routed
+// by conversation id, then by turn id (the messageId of status, chunk and
+// tool events) to the answer they belong to.
+//
+// Events may arrive out of order (the dev server's websocket bridge sends
+// each one from its own goroutine), so: agent:completed carries the whole
+// answer and wins over chunks; a chunk for a finished answer is dropped; a
+// late status or tool update still decorates the answer it belongs to; and
+// only a status event opens an answer for a turn this window did not send.
+
+import type { ContextRequest, Conversation } from "../lib/backend";
+import type {
+  AgentChunkEvent,
+  AgentCompletedEvent,
+  AgentErrorEvent,
+  AgentStatusEvent,
+  AgentToolEvent,
+  GrantSource,
+} from "../lib/events";
+
+export interface ToolActivity {
+  id: string;
+  title: string;
+  /** pending | in_progress | completed | failed */
+  status: string;
+}
+
+/** TurnContext is what a turn could read and how its session was obtained (from agent:status). */
+export interface TurnContext {
+  mode: "mcp" | "prompt-only";
+  allowed: GrantSource[];
+  action: string;
+  /** Why a new session was started ("what this turn may read changed…"); "" when none was. */
+  note: string;
+  fingerprint: string;
+}
+
+export type MessageStatus = "streaming" | "done" | "error" | "cancelled";
+
+export interface ChatMessage {
+  id: string;
+  role: "user" | "assistant";
+  /** The turn id the backend's events carry for this answer; "" until the first one arrived. */
+  turn: string;
+  /** Finished before any event named its turn: a late status or tool event of a turn belongs here. */
+  orphan: boolean;
+  content: string;
+  thought: string;
+  sources: string[];
+  tools: ToolActivity[];
+  context: TurnContext | null;
+  status: MessageStatus;
+  error: string;
+}
+
+/** The question and request of the last turn, kept so that it can be retried. */
+export interface AskedTurn {
+  question: string;
+  request: ContextRequest;
+  agent: string;
+}
+
+export interface Thread {
+  id: string;
+  /** "loading" until the stored conversation arrived. */
+  phase: "loading" | "ready" | "error";
+  loadError: string;
+  messages: ChatMessage[];
+  /** A turn is in flight. */
+  running: boolean;
+  cancelling: boolean;
+  last: AskedTurn | null;
+  /** Whether each source URI still opens (checked after a turn). */
+  exists: Record<string, boolean>;
+}
+
+export type ChatsState = Readonly<Record<string, Thread>>;
+
+export type ChatEvent =
+  | { type: "load"; id: string }
+  | { type: "loaded"; id: string; conversation: Conversation }
+  | { type: "load-failed"; id: string; error: string }
+  | { type: "sent"; id: string; turn: AskedTurn; localId: string }
+  | { type: "ask-failed"; id: string; error: string }
+  | { type: "cancel"; id: string }
+  | { type: "sources-checked"; id: string; exists: Record<string, boolean> }
+  | ({ type: "status" } & AgentStatusEvent)
+  | ({ type: "chunk" } & AgentChunkEvent)
+  | ({ type: "tool" } & AgentToolEvent)
+  | ({ type: "completed" } & AgentCompletedEvent)
+  | ({ type: "error" } & AgentErrorEvent);
+
+export const initialChats: ChatsState = {};
+
+export function emptyThread(id: string): Thread {
+  return { id, phase: "loading", loadError: "", messages: [], running: false, cancelling: false, last: null, exists: {} };
+}
+
+function message(role: ChatMessage["role"], id: string, fields: Partial<ChatMessage> = {}): ChatMessage {
+  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], context: null, status: "done", error: "", ...fields };
+}
+
+export function reduceChats(state: ChatsState, event: ChatEvent): ChatsState {
+  const id = "conversationId" in event ? event.conversationId : event.id;
+  const before = state[id];
+  const after = reduceThread(before ?? emptyThread(id), event);
+  if (after === before) return state;
+  return { ...state, [id]: after };
+}
+
+export function reduceThread(t: Thread, event: ChatEvent): Thread {
+  switch (event.type) {
+    case "load":
+      return t.phase === "loading" ? t : { ...t, phase: "loading", loadError: "" };
+    case "loaded":
+      // A turn that started before the stored conversation arrived wins.
+      if (t.running) return { ...t, phase: "ready" };
+      return { ...t, phase: "ready", loadError: "", messages: fromStored(event.conversation) };
+    case "load-failed":
+      return { ...t, phase: "error", loadError: event.error };
+    case "sent": {
+      const user = message("user", `${event.localId}.q`, { content: event.turn.question });
+      const answer = message("assistant", `${event.localId}.a`, { status: "streaming" });
+      return { ...t, phase: "ready", messages: [...t.messages, user, answer], running: true, cancelling: false, last: event.turn };
+    }
+    case "ask-failed":
+      // The backend never started this turn: no event of it will come.
+      return finish(t, { status: "error", error: event.error }, false);
+    case "cancel":
+      return t.running ? { ...t, cancelling: true } : t;
+    case "sources-checked":
+      return { ...t, exists: { ...t.exists, ...event.exists } };
+    case "status":
+      return onTurn(t, event.messageId, "status", (m) => ({
+        ...m,
+        context: {
+          mode: event.mode === "mcp" ? "mcp" : "prompt-only",
+          allowed: event.allowed ?? [],
+          action: event.action,
+          note: event.note ?? "",
+          fingerprint: event.fingerprint,
+        },
+      }));
+    case "chunk":
+      if (!event.text) return t;
+      return onTurn(t, event.messageId, "chunk", (m) =>
+        event.kind === "thought" ? { ...m, thought: m.thought + event.text } : { ...m, content: m.content + event.text },
+      );
+    case "tool":
+      return onTurn(t, event.messageId, "tool", (m) => ({ ...m, tools: upsertTool(m.tools, event) }));
+    case "completed":
+      return finish(t, {
+        id: event.messageId || undefined,
+        content: event.content,
+        sources: event.sources ?? [],
+        status: event.stopReason === "cancelled" ? "cancelled" : "done",
+      });
+    case "error":
+      if (event.messageId && t.messages.some((m) => m.turn === event.messageId && m.status !== "streaming")) return t;
+      return finish(t, { status: "error", error: event.error || "The turn failed." });
+  }
+}
+
+function streaming(t: Thread): number {
+  const i = t.messages.length - 1;
+  return i >= 0 && t.messages[i].role === "assistant" && t.messages[i].status === "streaming" ? i : -1;
+}
+
+function replace(t: Thread, i: number, m: ChatMessage): Thread {
+  return { ...t, messages: [...t.messages.slice(0, i), m, ...t.messages.slice(i + 1)] };
+}
+
+// onTurn applies a status, chunk or tool event to the answer of its turn.
+function onTurn(t: Thread, turn: string, kind: "status" | "chunk" | "tool", f: (m: ChatMessage) => ChatMessage): Thread {
+  const known = t.messages.findLastIndex((m) => m.role === "assistant" && m.turn !== "" && m.turn === turn);
+  if (known >= 0) {
+    const m = t.messages[known];
+    if (m.status !== "streaming" && kind === "chunk") return t; // completed already carried the whole text
+    return replace(t, known, f(m));
+  }
+  const live = streaming(t);
+  if (live >= 0 && t.messages[live].turn === "") return replace(t, live, f({ ...t.messages[live], turn }));
+  // The answer finished before its first event arrived: adopt the turn for what is not text.
+  const last = t.messages.length - 1;
+  if (!t.running && last >= 0 && t.messages[last].orphan) {
+    const adopted = { ...t.messages[last], turn, orphan: false };
+    return replace(t, last, kind === "chunk" ? adopted : f(adopted));
+  }
+  if (kind !== "status" || t.running) return t;
+  // A turn this window did not send (another window, or a reload while it ran).
+  const answer = message("assistant", `live.${turn}`, { status: "streaming", turn });
+  return { ...t, running: true, messages: [...t.messages, f(answer)] };
+}
+
+function finish(t: Thread, fields: Partial<ChatMessage>, started = true): Thread {
+  const i = streaming(t);
+  if (i < 0) return t.running ? { ...t, running: false, cancelling: false } : t;
+  const next = { ...t.messages[i] };
+  for (const [k, v] of Object.entries(fields)) {
+    if (v !== undefined) (next as Record<string, unknown>)[k] = v;
+  }
+  next.orphan = started && next.turn === "";
+  // A turn that ended before it finished its tools left them hanging.
+  next.tools = next.tools.map((x) => (x.status === "completed" || x.status === "failed" ? x : { ...x, status: "stopped" }));
+  return { ...replace(t, i, next), running: false, cancelling: false };
+}
+
+function upsertTool(tools: ToolActivity[], e: AgentToolEvent): ToolActivity[] {
+  const i = tools.findIndex((x) => x.id === e.toolCallId);
+  if (i < 0) return [...tools, { id: e.toolCallId, title: e.title || "Tool call", status: e.status || "pending" }];
+  const old = tools[i];
+  const next = { ...old, title: e.title || old.title, status: e.status || old.status };
+  return [...tools.slice(0, i), next, ...tools.slice(i + 1)];
+}
+
+/** fromStored turns a stored conversation into messages; a failed turn shows its error as the answer. */
+export function fromStored(c: Conversation): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of c.messages) {
+    if (m.role === "user") {
+      out.push(message("user", m.id, { content: m.content }));
+      if (m.error) out.push(message("assistant", `${m.id}.error`, { status: "error", error: m.error }));
+    } else {
+      out.push(message("assistant", m.id, { content: m.content, sources: m.sources, status: m.error ? "error" : "done", error: m.error }));
+    }
+  }
+  return out;
+}
+
+/** lastAnswer is the thread's newest assistant message, if any. */
+export function lastAnswer(t: Thread): ChatMessage | null {
+  for (let i = t.messages.length - 1; i >= 0; i--) if (t.messages[i].role === "assistant") return t.messages[i];
+  return null;
+}
+
+/** canRetry: the last turn failed or was cancelled, and there is a question to ask again. */
+export function canRetry(t: Thread): boolean {
+  const a = lastAnswer(t);
+  return !t.running && a !== null && (a.status === "error" || a.status === "cancelled") && retryQuestion(t) !== "";
+}
+
+/** retryQuestion is the question of the last turn: the one sent in this session, else the last stored one. */
+export function retryQuestion(t: Thread): string {
+  if (t.last) return t.last.question;
+  for (let i = t.messages.length - 1; i >= 0; i--) if (t.messages[i].role === "user") return t.messages[i].content;
+  return "";
+}

@@ -1,0 +1,130 @@
+// The chat store: holds the threads (reduceChats) and the anchors
+// (reduceAnchors), feeds agent:* events into them, and runs the backend
+// calls that start, cancel and load turns. Views subscribe and render.
+
+import * as backend from "../lib/backend";
+import { AgentChunk, AgentCompleted, AgentError, AgentStatus, AgentTool } from "../lib/events";
+import { initialAnchors, reduceAnchors, type AnchorEvent, type AnchorsState } from "./anchors";
+import { sourceLinks } from "./sources";
+import { initialChats, reduceChats, retryQuestion, type AskedTurn, type ChatEvent, type ChatsState } from "./state";
+
+export interface ChatStore {
+  chats(): ChatsState;
+  anchors(): AnchorsState;
+  dispatch(e: ChatEvent): void;
+  anchor(e: AnchorEvent): void;
+  subscribe(listener: () => void): void;
+  /** load reads a stored conversation once (again after a failure). */
+  load(id: string): void;
+  /** ask starts a turn; false when the backend refused to start it (the error is in the thread). */
+  ask(id: string, turn: AskedTurn): Promise<boolean>;
+  cancel(id: string): void;
+  /** retry asks the last question again; request is used when the thread has no request of its own. */
+  retry(id: string, request: AskedTurn["request"]): Promise<boolean>;
+  /** reset drops every thread and anchor, e.g. when another vault opens. */
+  reset(): void;
+  /** connect starts feeding agent:* events into the threads. */
+  connect(): void;
+}
+
+export function createChatStore(): ChatStore {
+  let chats: ChatsState = initialChats;
+  let anchors: AnchorsState = initialAnchors;
+  let seq = 0;
+  const listeners: (() => void)[] = [];
+  const notify = () => listeners.forEach((f) => f());
+
+  function dispatch(e: ChatEvent) {
+    const next = reduceChats(chats, e);
+    if (next === chats) return;
+    chats = next;
+    notify();
+    if (e.type === "completed" || (e.type === "loaded" && !chats[e.id]?.running)) void checkSources(e.type === "completed" ? e.conversationId : e.id);
+  }
+
+  // checkSources asks whether each source of the thread still opens, so that
+  // a moved or deleted paper says so instead of failing on click.
+  async function checkSources(id: string) {
+    const t = chats[id];
+    if (!t) return;
+    const uris = new Set<string>();
+    for (const m of t.messages) {
+      for (const l of sourceLinks(m.content, m.sources)) if (!(l.uri in t.exists)) uris.add(l.uri);
+    }
+    if (uris.size === 0) return;
+    const exists: Record<string, boolean> = {};
+    await Promise.all(
+      [...uris].map(async (u) => {
+        try {
+          exists[u] = await backend.sourceExists(u);
+        } catch {
+          // Unknown: leave it unchecked; a click checks again.
+        }
+      }),
+    );
+    dispatch({ type: "sources-checked", id, exists });
+  }
+
+  async function ask(id: string, turn: AskedTurn): Promise<boolean> {
+    dispatch({ type: "sent", id, turn, localId: `local-${++seq}` });
+    try {
+      await backend.ask(id, turn.agent, turn.request, turn.question);
+      return true;
+    } catch (err) {
+      dispatch({ type: "ask-failed", id, error: errorText(err) });
+      return false;
+    }
+  }
+
+  return {
+    chats: () => chats,
+    anchors: () => anchors,
+    dispatch,
+    anchor(e) {
+      const next = reduceAnchors(anchors, e);
+      if (next === anchors) return;
+      anchors = next;
+      notify();
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+    load(id) {
+      const t = chats[id];
+      if (t && t.phase !== "error") return;
+      dispatch({ type: "load", id });
+      backend.conversation(id).then(
+        (conversation) => dispatch({ type: "loaded", id, conversation }),
+        (err) => dispatch({ type: "load-failed", id, error: errorText(err) }),
+      );
+    },
+    ask,
+    cancel(id) {
+      dispatch({ type: "cancel", id });
+      backend.cancelTurn(id).catch(() => {});
+    },
+    async retry(id, request) {
+      const t = chats[id];
+      if (!t || t.running) return false;
+      const question = retryQuestion(t);
+      if (!question) return false;
+      return ask(id, t.last ?? { question, request, agent: "" });
+    },
+    connect() {
+      backend.on(AgentStatus, (p) => dispatch({ type: "status", ...p }));
+      backend.on(AgentChunk, (p) => dispatch({ type: "chunk", ...p }));
+      backend.on(AgentTool, (p) => dispatch({ type: "tool", ...p }));
+      backend.on(AgentCompleted, (p) => dispatch({ type: "completed", ...p }));
+      backend.on(AgentError, (p) => dispatch({ type: "error", ...p }));
+    },
+    reset() {
+      chats = initialChats;
+      anchors = initialAnchors;
+      notify();
+    },
+  };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

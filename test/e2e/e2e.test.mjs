@@ -1,0 +1,303 @@
+// End to end in a real browser against the real backend (see harness.mjs):
+// open a paper, select text, ask in the sidebar with the built-in agent,
+// watch the answer stream, click a source and land on the cited page with
+// the quote highlighted; then @-mention a second paper in Quick Chat and
+// check that the plan grants it; then the states that must say what
+// happened: a source that no longer exists, an agent that is not set up.
+
+import assert from "node:assert/strict";
+import { renameSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { shot, start } from "./harness.mjs";
+
+let env;
+let page;
+
+before(async () => {
+  env = await start();
+  page = env.page;
+});
+
+after(async () => {
+  if (env) {
+    if (env.problems.length) console.log("browser problems:\n" + env.problems.join("\n"));
+    await env.stop();
+  }
+});
+
+const sidebar = '[data-testid="sidebar-chat"]';
+const quick = '[data-testid="quick-chat"]';
+
+/**
+ * askIn sends what is typed in a panel's question box (Enter) and waits for
+ * the new answer to finish; it returns the answer's element.
+ */
+async function askIn(panel, timeout = 90_000) {
+  const answers = page.locator(`${panel} [data-testid="msg-assistant"]`);
+  const before = await answers.count();
+  await page.locator(`${panel} [data-testid="composer-input"]`).press("Enter");
+  await page.waitForFunction(
+    ({ panel, before }) => {
+      const all = document.querySelectorAll(`${panel} [data-testid="msg-assistant"]`);
+      return all.length > before && all[all.length - 1].dataset.status !== "streaming";
+    },
+    { panel, before },
+    { timeout },
+  );
+  return answers.last();
+}
+
+async function failShot(t, fn) {
+  try {
+    await fn();
+  } catch (err) {
+    await shot(page, `failure-${t.name.replace(/\W+/g, "-")}`).catch(() => {});
+    throw err;
+  }
+}
+
+test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
+  let selected = "";
+  let citedPage = 0;
+  let citedQuote = "";
+
+  await t.test("the vault opens and indexes", () =>
+    failShot(t, async () => {
+      await page.waitForFunction(
+        async () => {
+          const papers = (await window.go?.main?.App?.Library?.()) ?? [];
+          return papers.length === 3 && papers.every((p) => p.status === "ok");
+        },
+        null,
+        { timeout: 120_000, polling: 500 },
+      );
+      // The list shows the titles the index read from the PDFs.
+      await page.waitForFunction(() => /Peer-to-Peer/.test(document.querySelector('[data-testid="library-item"][data-ref="papers/bitcoin"]')?.textContent ?? ""));
+      // Record what the UI sends and what the backend streams.
+      await page.evaluate(() => {
+        const w = window;
+        w.__asks = [];
+        w.__events = [];
+        w.__streamed = false;
+        const ask = w.go.main.App.Ask;
+        w.go.main.App.Ask = (req) => {
+          w.__asks.push(JSON.parse(JSON.stringify(req)));
+          return ask(req);
+        };
+        for (const name of ["agent:status", "agent:chunk", "agent:tool", "agent:completed", "agent:error"]) {
+          w.runtime.EventsOn(name, (p) => w.__events.push({ name, ...p }));
+        }
+        new MutationObserver(() => {
+          if (document.querySelector('[data-testid="msg-assistant"][data-status="streaming"]')) w.__streamed = true;
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-status"] });
+      });
+    }),
+  );
+
+  await t.test("open a paper and select a passage: it becomes the anchor", () =>
+    failShot(t, async () => {
+      await page.click('[data-testid="library-item"][data-ref="papers/bitcoin"]');
+      await page.waitForSelector('[data-page="1"] .textLayer span');
+      await page.waitForFunction(() => document.querySelector('[data-testid="page-count"]')?.textContent === "of 9");
+      selected = await page.evaluate(() => {
+        const span = [...document.querySelectorAll('[data-page="1"] .textLayer span')].find((s) => s.textContent.includes("double-spending"));
+        const range = document.createRange();
+        range.selectNodeContents(span);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        return span.textContent.replace(/\s+/g, " ").trim();
+      });
+      assert.ok(selected.includes("double-spending"), selected);
+      const anchor = page.locator(`${sidebar} [data-testid="anchor-current"]`);
+      await anchor.waitFor();
+      assert.match(await anchor.innerText(), /p\. 1/);
+      assert.match(await page.locator(`${sidebar} [data-testid="chat-paper"]`).innerText(), /Bitcoin/);
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="context-preview"]`)?.dataset.mode === "mcp", sidebar);
+      await shot(page, "1-paper-selection");
+    }),
+  );
+
+  await t.test("ask in the sidebar: the answer streams and carries the selection", () =>
+    failShot(t, async () => {
+      const input = page.locator(`${sidebar} [data-testid="composer-input"]`);
+      await input.fill("How does the system prevent double spending?");
+      const answer = await askIn(sidebar);
+      assert.equal(await answer.getAttribute("data-status"), "done", await answer.innerText());
+
+      const ask = await page.evaluate(() => window.__asks.at(-1));
+      assert.equal(ask.conversationId, "paper.papers_bitcoin");
+      assert.equal(ask.request.surface, "sidebar");
+      assert.equal(ask.request.currentPaper, "papers/bitcoin");
+      assert.equal(ask.request.selections.length, 1);
+      assert.equal(ask.request.selections[0].sourcePath, "papers/bitcoin/bitcoin.pdf");
+      assert.equal(ask.request.selections[0].page, 1);
+      assert.equal(ask.request.selections[0].text, selected);
+      assert.ok(ask.request.selections[0].rects.length > 0, "the anchor has rects");
+
+      const events = await page.evaluate(() => window.__events.filter((e) => e.conversationId === "paper.papers_bitcoin"));
+      const chunks = events.filter((e) => e.name === "agent:chunk" && e.kind === "message");
+      const done = events.find((e) => e.name === "agent:completed");
+      assert.ok(chunks.length > 0, "the answer arrived in chunks");
+      assert.ok(done?.sources?.length > 0, `agent:completed lists sources: ${JSON.stringify(events.map((e) => [e.name, e.sources]))}`);
+      assert.ok(await page.evaluate(() => window.__streamed), "the UI showed the answer while it streamed");
+      const text = await answer.locator('[data-testid="answer-text"]').innerText();
+      assert.ok(text.includes(chunks[0].text.trim().split("\n")[0].slice(0, 40)), "the streamed text is in the answer");
+
+      // The context indicator: what the turn could read, and the tool activity.
+      const ctx = answer.locator('[data-testid="turn-context"]');
+      assert.match(await ctx.innerText(), /Can read 1 paper/);
+      assert.equal(await ctx.locator('li[data-ref="papers/bitcoin"]').count(), 1);
+      assert.ok((await answer.locator('[data-testid="tools"] li').count()) > 0, "tool activity is shown");
+      // The anchor was used up by the turn.
+      assert.equal(await page.locator(`${sidebar} [data-testid="anchor-current"]`).count(), 0);
+      await shot(page, "2-sidebar-answer");
+    }),
+  );
+
+  await t.test("click a source: the viewer shows the cited page with the quote highlighted", () =>
+    failShot(t, async () => {
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      // Scroll away first so the jump is visible.
+      await page.evaluate(() => (document.querySelector(".viewer-scroll").scrollTop = 0));
+      const source = answer.locator('[data-testid="source"]').filter({ hasNotText: /p\. 1$/ }).first();
+      const uri = await source.getAttribute("data-uri");
+      citedPage = Number(/#page=(\d+)/.exec(uri)[1]);
+      citedQuote = /Highlights “(.+)”/.exec((await source.getAttribute("title")) ?? "")?.[1] ?? "";
+      assert.ok(citedQuote, "the answer quotes the passage next to this source");
+      await source.click();
+      await page.waitForFunction((n) => document.querySelector('[data-testid="page-input"]')?.value === String(n), citedPage, { timeout: 20_000 });
+      const mark = page.locator(`[data-page="${citedPage}"] mark.quote-mark`).first();
+      await mark.waitFor({ timeout: 20_000 });
+      const visible = await page.evaluate((n) => {
+        const m = document.querySelector(`[data-page="${n}"] mark.quote-mark`);
+        const box = m.getBoundingClientRect();
+        const view = document.querySelector(".viewer-scroll").getBoundingClientRect();
+        return box.top >= view.top && box.bottom <= view.bottom && box.width > 0;
+      }, citedPage);
+      assert.ok(visible, "the highlighted quote is in view");
+      // What is marked is the quote, or its opening words when the page cuts it.
+      const marked = (await page.locator(`[data-page="${citedPage}"] mark.quote-mark`).allTextContents()).join(" ");
+      const fold = (s) => s.normalize("NFKD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+      assert.ok(fold(marked).length >= 12, `a real passage is marked: ${marked}`);
+      assert.ok(fold(citedQuote).startsWith(fold(marked)), `marked “${marked}” is the quote “${citedQuote}”`);
+      await shot(page, "3-source-opened");
+    }),
+  );
+
+  await t.test("a second sidebar turn with a new grant starts a new session and says so", () =>
+    failShot(t, async () => {
+      const input = page.locator(`${sidebar} [data-testid="composer-input"]`);
+      await input.fill("Compare with @papers/peercoin on double spending");
+      const answer = await askIn(sidebar);
+      assert.equal(await answer.getAttribute("data-status"), "done", await answer.innerText());
+      const ask = await page.evaluate(() => window.__asks.at(-1));
+      assert.deepEqual(ask.request.mentions, [{ kind: "paper", path: "papers/peercoin" }]);
+      const ctx = answer.locator('[data-testid="turn-context"]');
+      assert.equal(await ctx.locator('[data-testid="grant-changed"]').count(), 1, await ctx.innerText());
+      assert.equal(await ctx.locator('li[data-ref="papers/peercoin"]').count(), 1);
+    }),
+  );
+
+  await t.test("Quick Chat: nothing pointed at is prompt-only; an @-mentioned paper is granted", () =>
+    failShot(t, async () => {
+      await page.keyboard.press("Control+k");
+      const panel = page.locator(quick);
+      await panel.waitFor({ state: "visible" });
+      assert.match(await panel.innerText(), /Ctrl\+K/);
+      const input = panel.locator('[data-testid="composer-input"]');
+      assert.ok(await input.evaluate((el) => el === document.activeElement), "the question box has focus");
+
+      // Leave the open paper out: nothing is pointed at, and the box says so before sending.
+      await panel.locator('[data-testid="quick-paper-toggle"]').click();
+      const preview = panel.locator('[data-testid="context-preview"]');
+      await page.waitForFunction((q) => document.querySelector(`${q} [data-testid="context-preview"]`)?.dataset.mode === "prompt-only", quick);
+      assert.match(await preview.innerText(), /^Prompt only/);
+
+      // @-mention the second paper through completion.
+      await input.click();
+      await input.pressSequentially("What does @peer", { delay: 20 });
+      const option = panel.locator('[data-testid="completion"][data-path="papers/peercoin"]');
+      await option.waitFor();
+      // "peer" also matches Bitcoin's title; walk the list with the keyboard to PPCoin.
+      for (let i = 0; i < 8 && (await option.getAttribute("aria-selected")) !== "true"; i++) await input.press("ArrowDown");
+      assert.equal(await option.getAttribute("aria-selected"), "true");
+      await shot(page, "4-quick-chat-mention");
+      await input.press("Enter");
+      await panel.locator('[data-testid="mention-chip"][data-path="papers/peercoin"]').waitFor();
+      await page.waitForFunction((q) => document.querySelector(`${q} [data-testid="context-preview"]`)?.dataset.allowed === "papers/peercoin", quick);
+      assert.match(await preview.innerText(), /Can read 1 paper: PPCoin/);
+
+      const plan = await page.evaluate(() =>
+        window.go.main.App.PreviewPlan({ surface: "quickChat", selections: [], mentions: [{ kind: "paper", path: "papers/peercoin" }], remote: false }),
+      );
+      assert.equal(plan.mode, "mcp");
+      assert.deepEqual(plan.allowed, [{ kind: "paper", ref: "papers/peercoin" }]);
+
+      await input.pressSequentially(" say about proof of stake?");
+      const answer = await askIn(quick);
+      assert.equal(await answer.getAttribute("data-status"), "done", await answer.innerText());
+      const ask = await page.evaluate(() => window.__asks.at(-1));
+      assert.equal(ask.conversationId, "quick.1");
+      assert.equal(ask.request.surface, "quickChat");
+      assert.equal(ask.request.currentPaper, undefined);
+      assert.deepEqual(ask.request.mentions, [{ kind: "paper", path: "papers/peercoin" }]);
+      const ctx = answer.locator('[data-testid="turn-context"]');
+      assert.equal(await ctx.locator('li[data-ref="papers/peercoin"]').count(), 1, await ctx.innerText());
+      assert.equal(await ctx.locator('li[data-ref="papers/bitcoin"]').count(), 0);
+      assert.ok((await answer.locator('[data-testid="source"]').count()) > 0, "the answer has sources");
+      await shot(page, "5-quick-chat-answer");
+    }),
+  );
+
+  await t.test("a source that no longer exists says so", () =>
+    failShot(t, async () => {
+      renameSync(join(env.vault, "papers", "peercoin"), join(env.vault, "peercoin-moved"));
+      const answer = page.locator(`${quick} [data-testid="msg-assistant"]`).last();
+      await answer.locator('[data-testid="source"]').first().click();
+      await answer.locator(".source-missing").first().waitFor();
+      assert.match(await answer.locator(".source-missing").first().innerText(), /no longer in the vault/);
+      assert.match(await page.locator(".viewer-notice").innerText(), /no longer in the vault/);
+      await page.keyboard.press("Escape");
+      await page.locator(quick).waitFor({ state: "hidden" });
+    }),
+  );
+
+  await t.test("an agent that is not set up: the error says so and offers a retry", () =>
+    failShot(t, async () => {
+      await page.keyboard.press("Control+,");
+      const dialog = page.locator('[data-testid="settings"]');
+      await dialog.waitFor({ state: "visible" });
+      const builtin = dialog.locator('[data-testid="agent-row"][data-name="builtin"]');
+      await builtin.waitFor();
+      // Test connection starts the built-in agent and reports what it can do.
+      await builtin.getByRole("button", { name: "Test connection" }).click();
+      await builtin.locator(".agent-test.ok").waitFor({ timeout: 30_000 });
+      assert.match(await builtin.locator(".agent-test").innerText(), /^Connected\./);
+      // The theme follows the system unless overridden.
+      await dialog.getByLabel("Dark").check();
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+      await dialog.getByLabel("Follow the system").check();
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light"); // headless Chromium prefers light
+      await dialog.locator('[data-testid="agent-add"]').click();
+      await dialog.getByLabel("Name").fill("broken");
+      await dialog.getByLabel("Command").fill("/nonexistent/agent-that-is-not-installed");
+      await dialog.getByText("Use it for new questions").click();
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.locator('[data-testid="agent-row"][data-name="broken"]').waitFor();
+      await shot(page, "6-settings");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+
+      const input = page.locator(`${sidebar} [data-testid="composer-input"]`);
+      await input.fill("Who wrote this paper?");
+      const answer = await askIn(sidebar);
+      assert.equal(await answer.getAttribute("data-status"), "error");
+      const problem = answer.locator('[data-testid="turn-error"]');
+      assert.equal(await problem.getAttribute("data-kind"), "not-configured", await problem.innerText());
+      assert.match(await problem.innerText(), /isn’t set up/);
+      assert.equal(await answer.locator('[data-testid="retry"]').count(), 1);
+      await shot(page, "7-agent-not-configured");
+    }),
+  );
+});

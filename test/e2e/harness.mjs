@@ -1,0 +1,157 @@
+// The e2e harness: a vault made from corpus papers, the real Go backend as a
+// Wails dev build under Xvfb (it serves the built frontend and the bindings
+// over a websocket on a localhost port), and headless Chromium from the
+// system (/usr/bin/chromium) driven by playwright-core. Nothing is
+// downloaded.
+
+import { spawn, execFileSync } from "node:child_process";
+import { createWriteStream, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const artifacts = process.env.AGENTERO_ARTIFACTS || join(repo, "test-artifacts");
+const corpus = process.env.AGENTERO_CORPUS || resolve(repo, "..", "shared", "corpus");
+
+// The papers of the scenario: small, with a text layer, about related things.
+export const papers = ["bitcoin", "peercoin", "in-search-of-an-understandable-consensus-algorithm"];
+
+/** makeVault copies the scenario's papers into papers/<stem>/<stem>.pdf, plus a notes folder. */
+export function makeVault(root) {
+  const vault = join(root, "vault");
+  for (const stem of papers) {
+    const src = join(corpus, `${stem}.pdf`);
+    if (!existsSync(src)) throw new Error(`corpus paper missing: ${src} (set AGENTERO_CORPUS)`);
+    mkdirSync(join(vault, "papers", stem), { recursive: true });
+    cpSync(src, join(vault, "papers", stem, `${stem}.pdf`));
+  }
+  mkdirSync(join(vault, "notes", "consensus"), { recursive: true });
+  writeFileSync(join(vault, "notes", "consensus", "raft.md"), "# Raft\n\nLeader election uses randomized timeouts.\n");
+  return vault;
+}
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.on("error", fail);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/** devBinary returns the dev build named by AGENTERO_DEV_BIN, else builds one into dir. */
+export function devBinary(dir) {
+  if (process.env.AGENTERO_DEV_BIN) return process.env.AGENTERO_DEV_BIN;
+  const out = join(dir, "agentero-dev");
+  execFileSync("go", ["build", "-tags", "dev,webkit2_41,sqlite_fts5", "-o", out, "."], { cwd: repo, stdio: "inherit" });
+  return out;
+}
+
+function startXvfb() {
+  return new Promise((ok, fail) => {
+    const x = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1280x820x24", "-nolisten", "tcp"], {
+      stdio: ["ignore", "ignore", "ignore", "pipe"],
+    });
+    x.on("error", fail);
+    let buf = "";
+    x.stdio[3].on("data", (d) => {
+      buf += d;
+      if (buf.includes("\n")) ok({ proc: x, display: `:${buf.trim()}` });
+    });
+  });
+}
+
+async function waitHttp(url, proc, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (proc.exitCode !== null) throw new Error(`the app exited (${proc.exitCode}) before serving ${url}`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`nothing served ${url} within ${ms} ms`);
+}
+
+/**
+ * start brings everything up and returns {page, vault, url, stop}. The app's
+ * log goes to test-artifacts/e2e-app.log.
+ */
+export async function start() {
+  const root = mkdtempSync(join(tmpdir(), "agentero-e2e-"));
+  const vault = makeVault(root);
+  const bin = devBinary(root);
+  const home = join(root, "home");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(artifacts, { recursive: true });
+  const xvfb = await startXvfb();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const log = createWriteStream(join(artifacts, "e2e-app.log"));
+  const app = spawn(bin, ["--vault", vault], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      DISPLAY: xvfb.display,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_CACHE_HOME: join(home, ".cache"),
+      NO_AT_BRIDGE: "1",
+      WEBKIT_DISABLE_COMPOSITING_MODE: "1",
+      // Wails' dev build reads these (internal/app/app_dev.go): serve the
+      // built frontend from disk and the dev server (HTTP + /wails/ipc
+      // websocket for browsers) on this address.
+      assetdir: join(repo, "frontend", "dist"),
+      devserver: `127.0.0.1:${port}`,
+      loglevel: "Warning",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  app.stdout.pipe(log);
+  app.stderr.pipe(log);
+  const profile = join(root, "chromium");
+  let context;
+  const stop = async () => {
+    await context?.close().catch(() => {});
+    if (app.exitCode === null) {
+      app.kill("SIGINT");
+      await Promise.race([new Promise((r) => app.once("exit", r)), new Promise((r) => setTimeout(r, 5000))]);
+      if (app.exitCode === null) app.kill("SIGKILL");
+    }
+    xvfb.proc.kill();
+    rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+  };
+  try {
+    await waitHttp(url, app, 60_000);
+    // A persistent context is how Playwright takes --user-data-dir.
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+      headless: true,
+      viewport: { width: 1280, height: 820 },
+      args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu", "--no-first-run", "--disable-component-update", "--disable-sync"],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "error" && !/favicon|404/.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
+    await page.goto(url);
+    return { page, vault, url, stop, problems };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export function shot(page, name) {
+  return page.screenshot({ path: join(artifacts, `e2e-${name}.png`) });
+}
