@@ -165,6 +165,7 @@ type SessionInfo struct {
 // Completed is the agent:completed payload.
 type Completed struct {
 	ConversationID string   `json:"conversationId"`
+	TurnID         string   `json:"turnId"` // the messageId of the turn's other events (the question's id)
 	MessageID      string   `json:"messageId"`
 	Content        string   `json:"content"`
 	Sources        []string `json:"sources"`
@@ -300,7 +301,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if err := h.store.Save(conv); err != nil {
 		return nil, err
 	}
-	done := Completed{ConversationID: conv.ID, MessageID: reply.ID, Content: content, Sources: sources, StopReason: string(resp.StopReason)}
+	done := Completed{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources, StopReason: string(resp.StopReason)}
 	emit(events.AgentCompleted, done)
 	return &Result{Completed: done, Session: info, Plan: p}, nil
 }

@@ -21,7 +21,8 @@ const (
 	AgentTool = "agent:tool"
 	// AgentPlan carries the agent's plan entries: {conversationId, messageId, entries}.
 	AgentPlan = "agent:plan"
-	// AgentCompleted ends a turn: {conversationId, messageId, content, sources, stopReason}.
+	// AgentCompleted ends a turn: {conversationId, turnId, messageId, content, sources, stopReason};
+	// turnId is the messageId the turn's other events carry, messageId the answer's own.
 	AgentCompleted = "agent:completed"
 	// AgentError ends a failed turn: {conversationId, messageId, error}.
 	AgentError = "agent:error"
