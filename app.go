@@ -21,6 +21,7 @@ import (
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
 	"github.com/agentero/agentero/backend/refs"
+	"github.com/agentero/agentero/backend/settings"
 	"github.com/agentero/agentero/backend/vault"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -81,7 +82,11 @@ func (a *App) open(dir string) error {
 		lib.Close()
 		return err
 	}
-	host := acp.NewHost(lib.Root(), executable(), lib.DB(), agents, acp.HostOptions{Logger: a.log})
+	prefs, err := a.loadSettings()
+	if err != nil {
+		a.log.Warn("settings", "err", err) // the defaults are in force
+	}
+	host := acp.NewHost(lib.Root(), executable(), lib.DB(), agents, acp.HostOptions{Logger: a.log, Budget: prefs.Budget})
 	a.closeVault()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -337,7 +342,8 @@ func (a *App) PreviewPlan(req plan.Request) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := plan.Resolver{Vault: lib.Root(), Papers: lib.DB()}
+	prefs, _ := a.loadSettings()
+	r := plan.Resolver{Vault: lib.Root(), Papers: lib.DB(), Budget: prefs.Budget}
 	return r.Resolve(a.ctx, req)
 }
 
@@ -530,4 +536,33 @@ func (a *App) PaperRelations(ref string, limit int) (*Relations, error) {
 		*dst = cards
 	}
 	return out, nil
+}
+
+func (a *App) loadSettings() (settings.Settings, error) {
+	p, err := settings.Path()
+	if err != nil {
+		return settings.Defaults(), err
+	}
+	return settings.Load(p)
+}
+
+// Settings returns the user's settings (the tools' budget).
+func (a *App) Settings() (settings.Settings, error) { return a.loadSettings() }
+
+// DefaultSettings returns the settings of a fresh install.
+func (a *App) DefaultSettings() settings.Settings { return settings.Defaults() }
+
+// SaveSettings checks and stores the settings; later turns use them.
+func (a *App) SaveSettings(s settings.Settings) error {
+	p, err := settings.Path()
+	if err != nil {
+		return err
+	}
+	if err := settings.Save(p, s); err != nil {
+		return err
+	}
+	if _, host, err := a.vaultHost(); err == nil {
+		host.SetBudget(s.Budget)
+	}
+	return nil
 }

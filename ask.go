@@ -86,7 +86,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer lib.Close()
 	log := warnLogger(stderr)
-	host := acp.NewHost(lib.Root(), exe, lib.DB(), agents, acp.HostOptions{Logger: log, PoolSize: -1})
+	host := acp.NewHost(lib.Root(), exe, lib.DB(), agents, acp.HostOptions{Logger: log, PoolSize: -1, Budget: userBudget(stderr)})
 	defer host.Close()
 	stream := func(name string, payload any) {
 		m, _ := payload.(map[string]any)

@@ -20,6 +20,7 @@ import (
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
 	"github.com/agentero/agentero/backend/mcp"
+	"github.com/agentero/agentero/backend/settings"
 )
 
 // usageError is bad command-line usage: exit status 2.
@@ -259,7 +260,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer lib.Close()
-	r := plan.Resolver{Vault: lib.Root(), Papers: lib.DB()}
+	r := plan.Resolver{Vault: lib.Root(), Papers: lib.DB(), Budget: userBudget(stderr)}
 	p, err := r.Resolve(ctx, req)
 	if err != nil {
 		return err
@@ -289,4 +290,18 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "\n%s", out.Prompt)
 	return nil
+}
+
+// userBudget is the tools' budget from the user's settings; a broken
+// settings file is reported and the defaults are used.
+func userBudget(stderr io.Writer) grant.Budget {
+	p, err := settings.Path()
+	if err != nil {
+		return grant.DefaultBudget()
+	}
+	s, err := settings.Load(p)
+	if err != nil {
+		fmt.Fprintf(stderr, "warning: %s; using the default budget\n", oneLine(err.Error()))
+	}
+	return s.Budget
 }

@@ -36,6 +36,7 @@ type HostOptions struct {
 	PoolSize    int           // warm sessions kept per agent; 0 = 1, -1 = none
 	PoolIdle    time.Duration // a warm session unused this long is closed; 0 = 10 minutes
 	CacheDir    string        // where per-conversation working folders go; "" = the user cache dir
+	Budget      grant.Budget  // the tools' budget in every plan; zero = grant.DefaultBudget()
 	Now         func() time.Time
 }
 
@@ -79,11 +80,25 @@ func NewHost(vaultRoot, exe string, papers plan.Papers, agents *Agents, opts Hos
 			opts.CacheDir = filepath.Join(os.TempDir(), "agentero")
 		}
 	}
-	h := &Host{vault: vaultRoot, exe: exe, resolver: &plan.Resolver{Vault: vaultRoot, Papers: papers},
+	h := &Host{vault: vaultRoot, exe: exe, resolver: &plan.Resolver{Vault: vaultRoot, Papers: papers, Budget: opts.Budget},
 		agents: agents, store: NewStore(vaultRoot), opts: opts, log: opts.Logger,
 		procs: map[string]*Process{}, live: map[sdk.SessionId]*Process{}}
 	h.pool = newPool(h)
 	return h
+}
+
+// SetBudget changes the budget of later plans (and so their fingerprint:
+// the next turn of each conversation starts a new session).
+func (h *Host) SetBudget(b grant.Budget) {
+	h.mu.Lock()
+	h.resolver = &plan.Resolver{Vault: h.resolver.Vault, Papers: h.resolver.Papers, Budget: b}
+	h.mu.Unlock()
+}
+
+func (h *Host) planResolver() *plan.Resolver {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.resolver
 }
 
 // SetAgents replaces the agent configuration; turns after this use it.
@@ -213,7 +228,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if ag == nil {
 		return nil, fmt.Errorf("no agent named %q is configured", name)
 	}
-	p, err := h.resolver.Resolve(ctx, req.Request)
+	p, err := h.planResolver().Resolve(ctx, req.Request)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@
 import {acp} from '../models';
 import {main} from '../models';
 import {index} from '../models';
+import {settings} from '../models';
 import {plan} from '../models';
 import {library} from '../models';
 
@@ -18,6 +19,8 @@ export function Complete(arg1:string,arg2:number):Promise<Array<index.Completion
 
 export function Conversation(arg1:string):Promise<acp.Conversation>;
 
+export function DefaultSettings():Promise<settings.Settings>;
+
 export function DeleteAgent(arg1:string):Promise<void>;
 
 export function Library():Promise<Array<index.Paper>>;
@@ -32,9 +35,13 @@ export function Reindex():Promise<void>;
 
 export function SaveAgent(arg1:acp.Agent,arg2:boolean):Promise<void>;
 
+export function SaveSettings(arg1:settings.Settings):Promise<void>;
+
 export function Search(arg1:string,arg2:number):Promise<Array<index.Hit>>;
 
 export function SetDefaultAgent(arg1:string):Promise<void>;
+
+export function Settings():Promise<settings.Settings>;
 
 export function SourceExists(arg1:string):Promise<boolean>;
 

@@ -26,6 +26,10 @@ export function Conversation(arg1) {
   return window['go']['main']['App']['Conversation'](arg1);
 }
 
+export function DefaultSettings() {
+  return window['go']['main']['App']['DefaultSettings']();
+}
+
 export function DeleteAgent(arg1) {
   return window['go']['main']['App']['DeleteAgent'](arg1);
 }
@@ -54,12 +58,20 @@ export function SaveAgent(arg1, arg2) {
   return window['go']['main']['App']['SaveAgent'](arg1, arg2);
 }
 
+export function SaveSettings(arg1) {
+  return window['go']['main']['App']['SaveSettings'](arg1);
+}
+
 export function Search(arg1, arg2) {
   return window['go']['main']['App']['Search'](arg1, arg2);
 }
 
 export function SetDefaultAgent(arg1) {
   return window['go']['main']['App']['SetDefaultAgent'](arg1);
+}
+
+export function Settings() {
+  return window['go']['main']['App']['Settings']();
 }
 
 export function SourceExists(arg1) {

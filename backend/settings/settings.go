@@ -1,0 +1,84 @@
+// Package settings keeps the user's preferences that the backend acts on,
+// in the user's config directory (never in a vault).
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agentero/agentero/backend/context/grant"
+)
+
+// Settings are the user's preferences.
+type Settings struct {
+	// Budget caps what the agentero-context tools return in a turn; it is
+	// part of every plan's fingerprint, so changing it starts new sessions.
+	Budget grant.Budget `json:"budget"`
+}
+
+// Defaults are the settings of a fresh install.
+func Defaults() Settings { return Settings{Budget: grant.DefaultBudget()} }
+
+// Path is where the settings live.
+func Path() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "agentero", "settings.json"), nil
+}
+
+// Load reads the settings at path; a missing file gives the defaults, and
+// a missing or zero budget value its default.
+func Load(path string) (Settings, error) {
+	s := Defaults()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read settings: %w", err)
+	}
+	var read Settings
+	if err := json.Unmarshal(data, &read); err != nil {
+		return s, fmt.Errorf("settings file %s is not valid JSON: %w", path, err)
+	}
+	def := grant.DefaultBudget()
+	pick := func(v, d int) int {
+		if v == 0 {
+			return d
+		}
+		return v
+	}
+	b := read.Budget
+	s.Budget = grant.Budget{SearchCards: pick(b.SearchCards, def.SearchCards), CardsPerPaper: pick(b.CardsPerPaper, def.CardsPerPaper),
+		ExcerptChars: pick(b.ExcerptChars, def.ExcerptChars), FullChars: pick(b.FullChars, def.FullChars),
+		DirEntries: pick(b.DirEntries, def.DirEntries), TurnChars: pick(b.TurnChars, def.TurnChars)}
+	if err := s.Budget.Valid(); err != nil {
+		return Defaults(), fmt.Errorf("settings file %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Save checks and writes the settings atomically.
+func Save(path string, s Settings) error {
+	if err := s.Budget.Valid(); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
