@@ -352,6 +352,17 @@ func (db *DB) CoupledPapers(ctx context.Context, ref string) ([]Coupling, int, e
 	return out, own, rows.Err()
 }
 
+// TermCount counts the pages matching the FTS5 expression expr, stopping at
+// limit: a cheap document frequency (the doclist alone, no table reads).
+func (db *DB) TermCount(ctx context.Context, expr string, limit int) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM pages_fts WHERE pages_fts MATCH ? LIMIT ?)`, expr, limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("search library: %w", err)
+	}
+	return n, nil
+}
+
 // TermHits is how many pages of a paper match a term, of how many.
 type TermHits struct {
 	Pages      int // pages that match

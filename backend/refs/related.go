@@ -141,14 +141,16 @@ func textCloseness(ctx context.Context, db *index.DB, p index.Paper) (map[string
 	words = words[:min(len(words), candidateTerms)]
 	limit := min(maxTermPages, max(20, totalPages/10))
 	avgPages := float64(totalPages) / float64(papers)
+	// Weigh every candidate word by its document frequency first (cheap),
+	// then read which papers hold only the words kept.
 	type term struct {
+		word   string
 		weight float64
 		hits   map[string]index.TermHits
 	}
 	var terms []term
 	for _, w := range words {
-		expr := index.MatchExpr([]index.Term{{Words: []string{w}}}, false)
-		hits, n, err := db.TermPapers(ctx, expr, limit)
+		n, err := db.TermCount(ctx, index.MatchExpr([]index.Term{{Words: []string{w}}}, false), limit)
 		if err != nil {
 			return nil, err
 		}
@@ -156,10 +158,17 @@ func textCloseness(ctx context.Context, db *index.DB, p index.Paper) (map[string
 			continue
 		}
 		idf := math.Log(1 + float64(totalPages)/float64(n))
-		terms = append(terms, term{idf * (1 + math.Log(float64(tf[w]))), hits})
+		terms = append(terms, term{word: w, weight: idf * (1 + math.Log(float64(tf[w])))})
 	}
 	sort.Slice(terms, func(i, j int) bool { return terms[i].weight > terms[j].weight })
 	terms = terms[:min(len(terms), keptTerms)]
+	for i := range terms {
+		hits, _, err := db.TermPapers(ctx, index.MatchExpr([]index.Term{{Words: []string{terms[i].word}}}, false), limit)
+		if err != nil {
+			return nil, err
+		}
+		terms[i].hits = hits
+	}
 	out := map[string]float64{}
 	for _, t := range terms {
 		for ref, h := range t.hits {
