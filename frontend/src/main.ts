@@ -1,9 +1,11 @@
 // Agentero's window: wires the backend, the library, search, the progress bar,
-// the viewer, the sidebar chat, Quick Chat and settings together. Feature
-// modules never call each other directly.
+// the viewer, the open paper's relations, the sidebar chat, Quick Chat, "What
+// the agent sees" and settings together. Feature modules never call each
+// other directly.
 
 import "./lib/stream-iteration"; // before pdf.js loads
 import "./style.css";
+import { mountAgentView } from "./agentview/view";
 import * as backend from "./lib/backend";
 import type { PaperSummary, SearchHit } from "./lib/backend";
 import { mountQuickChat } from "./chat/quick";
@@ -11,11 +13,13 @@ import { mountSidebar, type ChatDeps, type OpenPaper } from "./chat/sidebar";
 import type { SourceLink } from "./chat/sources";
 import { createChatStore } from "./chat/store";
 import { formatCitation, parseCitation } from "./lib/citation";
+import { h } from "./lib/dom";
 import { IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
 import { mountProgress } from "./progress/view";
+import { mountRelations } from "./relations/view";
 import { hitQuote } from "./search/hit";
 import { mountSearch } from "./search/view";
 import { mountSettings } from "./settings/view";
@@ -32,6 +36,13 @@ const ReloadDebounceMs = 300;
 function slot(id: string): HTMLElement {
   const el = document.getElementById(id);
   if (!el) throw new Error(`index.html has no #${id}`);
+  return el;
+}
+
+// slotAfter makes a slot right after another one, for panels index.html does not name.
+function slotAfter(id: string, name: string, className = ""): HTMLElement {
+  const el = h("div", { id: name, class: className });
+  slot(id).after(el);
   return el;
 }
 
@@ -53,6 +64,16 @@ const search = mountSearch(slot("search"), slot("search-results"), {
   indexing: () => progress.phase === "indexing",
 });
 
+const relations = mountRelations(slotAfter("library", "relations", "relations-host"), {
+  load: backend.paperRelations,
+  openPaper: openRelated,
+  openExternal: backend.openExternal,
+});
+const agentView = mountAgentView(slotAfter("settings", "agent-view"), {
+  whatAgentSees: backend.whatAgentSees,
+  copy: backend.copyText,
+});
+
 let library: LibraryState = initialLibrary;
 let progress: ProgressState = initialProgress;
 
@@ -64,6 +85,7 @@ const chatDeps: ChatDeps = {
   openSource,
   complete: backend.complete,
   preview: backend.previewPlan,
+  showAgentView: (id, label) => agentView.open(id, label),
 };
 const sidebar = mountSidebar(slot("chat"), chatDeps);
 const quick = mountQuickChat(slot("quick-chat"), chatDeps);
@@ -83,6 +105,7 @@ function dispatchLibrary(event: LibraryEvent): void {
   const paper = openPaperOf(library);
   sidebar.setPaper(paper);
   quick.setPaper(paper);
+  relations.setPaper(paper?.ref ?? null, paper?.title ?? "");
   if (paper && viewer.openPath === paper.pdfPath) viewer.setTitle(paper.title, paper.pdfPath);
 }
 
@@ -121,7 +144,10 @@ async function loadLibrary(): Promise<void> {
 
 function scheduleReload(): void {
   clearTimeout(reloadTimer);
-  reloadTimer = setTimeout(() => void loadLibrary(), ReloadDebounceMs);
+  reloadTimer = setTimeout(() => {
+    void loadLibrary();
+    relations.reload();
+  }, ReloadDebounceMs);
 }
 
 async function loadVault(): Promise<void> {
@@ -138,6 +164,14 @@ async function loadVault(): Promise<void> {
 
 function openPaper(paper: PaperSummary): void {
   openCitation(formatCitation({ path: paper.pdfPath, page: 1 }), paper.title);
+}
+
+/** openRelated opens a library paper from the relations panel, by ref or else by its PDF's path. */
+function openRelated(ref: string, path: string): void {
+  const paper = library.papers.find((p) => p.ref === ref);
+  if (paper?.pdfPath) openPaper(paper);
+  else if (path) openCitation(formatCitation({ path, page: 1 }));
+  else console.warn("not a paper Agentero can open:", ref);
 }
 
 function openHit(hit: SearchHit, query: string): void {
@@ -238,6 +272,20 @@ document.addEventListener("keydown", (e) => {
   if (mod && key === ",") {
     e.preventDefault();
     settings.open();
+    return;
+  }
+  const modShift = (e.ctrlKey || e.metaKey) && !e.altKey && e.shiftKey;
+  if (modShift && key === "a") {
+    e.preventDefault();
+    if (document.querySelector("dialog[open]")) return;
+    // Quick Chat's thread when it is open or no paper is; else the paper's.
+    if (quick.isOpen() || sidebar.conversationId() === null) quick.showAgentView();
+    else sidebar.showAgentView();
+    return;
+  }
+  if (modShift && key === "l") {
+    e.preventDefault();
+    relations.focus();
     return;
   }
   // Dialogs handle their own keys (Esc closes them).

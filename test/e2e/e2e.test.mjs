@@ -2,14 +2,16 @@
 // open a paper, select text, ask in the sidebar with the built-in agent,
 // watch the answer stream, click a source and land on the cited page with
 // the quote highlighted; then @-mention a second paper in Quick Chat and
-// check that the plan grants it; then the states that must say what
-// happened: a source that no longer exists, an agent that is not set up.
+// check that the plan grants it; the open paper's relations (a library card
+// opens that paper, a DOI card the browser) and "What the agent sees" for
+// both conversations; then the states that must say what happened: a
+// source that no longer exists, an agent that is not set up.
 
 import assert from "node:assert/strict";
-import { renameSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { shot, start } from "./harness.mjs";
+import { guidance, shot, start } from "./harness.mjs";
 
 let env;
 let page;
@@ -48,6 +50,37 @@ async function askIn(panel, timeout = 90_000) {
   return answers.last();
 }
 
+const relations = '[data-testid="relations"]';
+const agentView = '[data-testid="agent-view"]';
+
+/** card is a relation card in one of the panel's lists, by the ref of the library paper it names. */
+function libraryCard(kind, ref) {
+  return page.locator(`${relations} [data-testid="relations-${kind}"] [data-testid="relation-card"][data-ref="${ref}"]`);
+}
+
+/** openedPaper waits until the viewer shows the paper (the library marks it, the page count is its own). */
+async function openedPaper(ref, pages) {
+  await page.waitForFunction(
+    ({ ref, pages }) =>
+      document.querySelector(`[data-testid="library-item"][data-ref="${ref}"]`)?.getAttribute("aria-current") === "true" &&
+      document.querySelector('[data-testid="page-count"]')?.textContent === `of ${pages}`,
+    { ref, pages },
+    { timeout: 20_000 },
+  );
+}
+
+/** seeWhatAgentSees waits for "What the agent sees" to show a history containing text, and returns the dialog. */
+async function seeWhatAgentSees(text) {
+  const dialog = page.locator(agentView);
+  await dialog.waitFor({ state: "visible" });
+  await page.waitForFunction(
+    ({ dialog, text }) => document.querySelector(`${dialog} pre[data-testid="history-text"]`)?.textContent.includes(text),
+    { dialog: agentView, text },
+    { timeout: 30_000 },
+  );
+  return dialog;
+}
+
 async function failShot(t, fn) {
   try {
     await fn();
@@ -74,6 +107,9 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       );
       // The list shows the titles the index read from the PDFs.
       await page.waitForFunction(() => /Peer-to-Peer/.test(document.querySelector('[data-testid="library-item"][data-ref="papers/bitcoin"]')?.textContent ?? ""));
+      // No paper is open yet: the relations panel says what it will show.
+      assert.match(await page.locator('[data-testid="relations"]').innerText(), /Open a paper to see what it cites/);
+      await shot(page, "0-library");
       // Record what the UI sends and what the backend streams.
       await page.evaluate(() => {
         const w = window;
@@ -199,6 +235,130 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
     }),
   );
 
+  await t.test("relations: the open paper's citing paper is listed, and its card opens it", () =>
+    failShot(t, async () => {
+      // Bitcoin is open: PPCoin cites it (its reference list names Bitcoin's title).
+      const ppcoin = libraryCard("citedBy", "papers/peercoin");
+      await ppcoin.waitFor({ timeout: 30_000 });
+      assert.match(await ppcoin.innerText(), /PPCoin/);
+      assert.match(await ppcoin.innerText(), /matched by title/);
+      assert.equal(await ppcoin.evaluate((el) => el.tagName), "BUTTON");
+      const citedBy = page.locator(`${relations} [data-testid="relations-citedBy"]`);
+      assert.equal(await citedBy.locator('[data-testid="relations-count"]').innerText(), "1");
+      // Bitcoin's own references are outside the library, with no DOI or arXiv id: listed, not clickable.
+      const refs = page.locator(`${relations} [data-testid="relations-references"] [data-testid="relation-card"]`);
+      assert.ok((await refs.count()) > 0, "Bitcoin's references are listed");
+      const inert = refs.filter({ hasText: /Hashcash/ });
+      assert.equal(await inert.getAttribute("data-action"), "none");
+      assert.equal(await inert.evaluate((el) => el.tagName), "DIV");
+      assert.match(await inert.innerText(), /not in your library, no DOI\/arXiv id/);
+      // A list collapses and opens again, keeping its count.
+      const refsHead = page.locator(`${relations} [data-testid="relations-kind"][data-kind="references"]`);
+      await refsHead.click();
+      assert.equal(await refsHead.getAttribute("aria-expanded"), "false");
+      assert.equal(await refs.first().isVisible(), false);
+      await refsHead.click();
+      assert.equal(await refs.first().isVisible(), true);
+      await shot(page, "8-relations");
+
+      await ppcoin.click();
+      await openedPaper("papers/peercoin", 6);
+      assert.match(await page.locator(`${sidebar} [data-testid="chat-paper"]`).innerText(), /PPCoin/);
+      // The panel follows the open paper: PPCoin's references list Bitcoin, in the library.
+      const bitcoin = libraryCard("references", "papers/bitcoin");
+      await bitcoin.waitFor();
+      assert.match(await bitcoin.innerText(), /Bitcoin/);
+      assert.equal(await bitcoin.getAttribute("data-match"), "title");
+      assert.match(await bitcoin.innerText(), /in your library/);
+    }),
+  );
+
+  await t.test("relations: a new citation sidecar reloads the panel; a DOI card opens the browser", () =>
+    failShot(t, async () => {
+      await page.evaluate(() => {
+        const w = window;
+        w.__external = [];
+        w.go.main.App.OpenExternal = async (url) => void w.__external.push(url);
+      });
+      // Another tool's citation sidecar (SPEC §5): the library changes, the panel reloads.
+      const source = join(env.vault, "papers", "peercoin", "source");
+      mkdirSync(source, { recursive: true });
+      const citations = [
+        { id: "c1", metadata: { title: "Bitcoin: A Peer-to-Peer Electronic Cash System", year: 2008 }, status: "unresolved" },
+        { id: "c2", metadata: { title: "Impossibility of distributed consensus with one faulty process", year: 1985, doi: "10.1145/3149.214121" }, status: "resolved" },
+        { id: "c3", metadata: { title: "A letter nobody can find", year: 1999 }, status: "unresolved" },
+      ];
+      writeFileSync(
+        join(source, "agentero-cite.json"),
+        JSON.stringify({ schemaVersion: 1, source: { mode: "e2e", generatedAt: "2024-01-01T00:00:00Z", fingerprint: "e2e" }, citations, messages: [] }),
+      );
+      const refs = page.locator(`${relations} [data-testid="relations-references"] [data-testid="relation-card"]`);
+      const doi = refs.filter({ hasText: /Impossibility of distributed consensus/ });
+      await doi.waitFor({ timeout: 30_000 });
+      assert.equal(await refs.count(), 3, (await refs.allInnerTexts()).join("\n"));
+      assert.match(await doi.innerText(), /DOI 10\.1145\/3149\.214121/);
+      assert.match(await doi.innerText(), /opens doi\.org/);
+      const letter = refs.filter({ hasText: /A letter nobody can find/ });
+      assert.equal(await letter.getAttribute("data-action"), "none");
+      assert.match(await letter.innerText(), /not in your library, no DOI\/arXiv id/);
+      await doi.click();
+      await page.waitForFunction(() => window.__external.length > 0);
+      assert.deepEqual(await page.evaluate(() => window.__external), ["https://doi.org/10.1145/3149.214121"]);
+      await shot(page, "9-relations-sidecar");
+    }),
+  );
+
+  await t.test("relations: keyboard only, a library card opens its paper", () =>
+    failShot(t, async () => {
+      await page.keyboard.press("Control+Shift+L");
+      const head = page.locator(`${relations} [data-testid="relations-kind"][data-kind="references"]`);
+      assert.ok(await head.evaluate((el) => el === document.activeElement), "the panel has the focus");
+      await page.keyboard.press("ArrowDown");
+      const bitcoin = libraryCard("references", "papers/bitcoin");
+      assert.ok(await bitcoin.evaluate((el) => el === document.activeElement), "Down reaches the first card");
+      await page.keyboard.press("Enter");
+      await openedPaper("papers/bitcoin", 9);
+      await libraryCard("citedBy", "papers/peercoin").waitFor();
+    }),
+  );
+
+  await t.test("what the agent sees: the paper's conversation, as a new session would be handed it", () =>
+    failShot(t, async () => {
+      await page.evaluate(() => {
+        const w = window;
+        w.__copied = [];
+        w.runtime.ClipboardSetText = async (text) => (w.__copied.push(text), true);
+      });
+      await page.locator(`${sidebar} [data-testid="agent-view-open"]`).click();
+      const dialog = await seeWhatAgentSees("How does the system prevent double spending?");
+      assert.match(await dialog.locator('[data-testid="agent-view-conversation"]').innerText(), /Bitcoin/);
+      assert.match(await dialog.locator('[data-testid="agent-view-note"]').innerText(), /transcript itself is never changed/);
+      // The base context was frozen with the vault's AGENTS.md in it.
+      const snapshot = dialog.locator('[data-testid="snapshot-text"]');
+      assert.match(await snapshot.innerText(), new RegExp(guidance.replace(/\./g, "\\.")));
+      // Two short turns: nothing to compact.
+      const summary = await dialog.locator('[data-testid="compaction-summary"]').innerText();
+      assert.match(summary, /Tiers applied: none/);
+      assert.match(summary, /Turns: 2 whole, 0 pruned, 0 summarized/);
+      assert.match(summary, /Tokens: about [\d,]+ → [\d,]+ of a [\d,]+-token window/);
+      const history = dialog.locator('pre[data-testid="history-text"]');
+      assert.match(await history.innerText(), /Compare with @papers\/peercoin/);
+      assert.equal(await history.evaluate((el) => getComputedStyle(el).fontFamily.includes("mono")), true, "monospace");
+      assert.match(await dialog.locator('[data-testid="transcript-path"]').innerText(), /transcript\.jsonl$/);
+      await dialog.locator('[data-testid="copy-history"]').click();
+      await dialog.locator('[data-testid="copy-history"]', { hasText: "Copied" }).waitFor();
+      assert.equal(await page.evaluate(() => window.__copied.at(-1)), await history.evaluate((el) => el.textContent));
+      await shot(page, "10-what-the-agent-sees");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      // The keyboard shortcut opens it too.
+      await page.keyboard.press("Control+Shift+A");
+      await seeWhatAgentSees("How does the system prevent double spending?");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+
   await t.test("Quick Chat: nothing pointed at is prompt-only; an @-mentioned paper is granted", () =>
     failShot(t, async () => {
       await page.keyboard.press("Control+k");
@@ -247,6 +407,18 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       assert.equal(await ctx.locator('li[data-ref="papers/bitcoin"]').count(), 0);
       assert.ok((await answer.locator('[data-testid="source"]').count()) > 0, "the answer has sources");
       await shot(page, "5-quick-chat-answer");
+    }),
+  );
+
+  await t.test("what the agent sees: the Quick Chat conversation", () =>
+    failShot(t, async () => {
+      await page.locator(`${quick} [data-testid="agent-view-open"]`).click();
+      const dialog = await seeWhatAgentSees("say about proof of stake?");
+      assert.match(await dialog.locator('[data-testid="agent-view-conversation"]').innerText(), /Quick Chat 1/);
+      assert.doesNotMatch(await dialog.locator('pre[data-testid="history-text"]').innerText(), /double spending/);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      assert.ok(await page.locator(quick).isVisible(), "Quick Chat stays open under the dialog");
     }),
   );
 

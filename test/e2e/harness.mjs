@@ -19,7 +19,10 @@ const corpus = process.env.AGENTERO_CORPUS || resolve(repo, "..", "shared", "cor
 // The papers of the scenario: small, with a text layer, about related things.
 export const papers = ["bitcoin", "peercoin", "in-search-of-an-understandable-consensus-algorithm"];
 
-/** makeVault copies the scenario's papers into papers/<stem>/<stem>.pdf, plus a notes folder. */
+/** guidance is a line of the vault's AGENTS.md, to find in what the agent sees. */
+export const guidance = "Cite the page of every claim you make.";
+
+/** makeVault copies the scenario's papers into papers/<stem>/<stem>.pdf, plus a notes folder and the vault's AGENTS.md. */
 export function makeVault(root) {
   const vault = join(root, "vault");
   for (const stem of papers) {
@@ -30,6 +33,8 @@ export function makeVault(root) {
   }
   mkdirSync(join(vault, "notes", "consensus"), { recursive: true });
   writeFileSync(join(vault, "notes", "consensus", "raft.md"), "# Raft\n\nLeader election uses randomized timeouts.\n");
+  // The vault's guidance file: frozen into each new session's base context (SPEC §8.1).
+  writeFileSync(join(vault, "AGENTS.md"), `# Reading group\n\n${guidance}\n`);
   return vault;
 }
 

@@ -22,6 +22,8 @@ export interface QuickChat {
   toggle(): void;
   isOpen(): boolean;
   setPaper(paper: OpenPaper | null): void;
+  /** showAgentView opens "What the agent sees" for the Quick Chat thread shown. */
+  showAgentView(): void;
 }
 
 export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
@@ -35,6 +37,11 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   const picker = h("select", { class: "quick-threads", "aria-label": "Quick Chat conversation", "data-testid": "quick-threads" });
   const newChat = h("button", { type: "button", class: "quiet", title: "Start a new Quick Chat conversation", "data-testid": "quick-new" }, "New chat");
   const closeButton = h("button", { type: "button", class: "icon quiet", "aria-label": "Close Quick Chat (Esc)", title: "Close (Esc)" }, "×");
+  const seeAgent = h(
+    "button",
+    { type: "button", class: "quiet agent-view-open", title: "What the agent sees for this conversation (Ctrl+Shift+A)", "data-testid": "agent-view-open" },
+    "What the agent sees",
+  );
   const paperChip = h("div", { class: "quick-paper", "data-testid": "quick-paper" });
   const anchors = createAnchorsView((e) => store.anchor(e), deps.titleOfPath);
   const thread = createThreadView({
@@ -64,7 +71,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   const el = h(
     "section",
     { class: "quick-chat", role: "dialog", "aria-modal": "false", "aria-label": "Quick Chat", hidden: true, "data-testid": "quick-chat" },
-    h("header", { class: "chat-header" }, h("h2", {}, "Quick Chat"), h("kbd", {}, "Ctrl+K"), picker, newChat, closeButton),
+    h("header", { class: "chat-header" }, h("h2", {}, "Quick Chat"), h("kbd", {}, "Ctrl+K"), picker, newChat, seeAgent, closeButton),
     thread.el,
     paperChip,
     anchors.el,
@@ -167,6 +174,8 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
     composer.focus();
   });
   closeButton.addEventListener("click", close);
+  const showAgentView = () => deps.showAgentView(id(), `Quick Chat ${current}`);
+  seeAgent.addEventListener("click", showAgentView);
   el.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
       e.preventDefault();
@@ -181,6 +190,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
     close,
     toggle: () => (el.hidden ? open() : close()),
     isOpen: () => !el.hidden,
+    showAgentView,
     setPaper(next) {
       if (next?.ref !== paper?.ref) withPaper = true;
       paper = next;

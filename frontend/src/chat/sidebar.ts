@@ -25,12 +25,18 @@ export interface ChatDeps {
   openSource(link: SourceLink): Promise<boolean>;
   complete(query: string, limit: number): Promise<Completion[]>;
   preview(request: ContextRequest): Promise<ContextPlan>;
+  /** showAgentView opens "What the agent sees" for a conversation; label names it. */
+  showAgentView(conversationId: string, label: string): void;
 }
 
 export interface Sidebar {
   el: HTMLElement;
   setPaper(paper: OpenPaper | null): void;
   focus(): void;
+  /** conversationId is the open paper's thread, null when no paper is open. */
+  conversationId(): string | null;
+  /** showAgentView opens "What the agent sees" for the open paper's thread. */
+  showAgentView(): void;
 }
 
 export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
@@ -38,7 +44,16 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
   let paper: OpenPaper | null = null;
 
   const title = h("span", { class: "chat-paper", "data-testid": "chat-paper" });
-  const header = h("header", { class: "chat-header" }, h("h2", {}, "Ask about this paper"), title);
+  const seeAgent = h(
+    "button",
+    { type: "button", class: "quiet agent-view-open", title: "What the agent sees for this conversation (Ctrl+Shift+A)", "data-testid": "agent-view-open", disabled: true },
+    "What the agent sees",
+  );
+  const header = h("header", { class: "chat-header" }, h("h2", {}, "Ask about this paper"), seeAgent, title);
+  function showAgentView() {
+    if (paper) deps.showAgentView(paperConversationId(paper.ref), `About ${paper.title || paper.ref}`);
+  }
+  seeAgent.addEventListener("click", showAgentView);
   const anchors = createAnchorsView((e) => store.anchor(e), deps.titleOfPath);
   const thread = createThreadView({
     titleOfPath: deps.titleOfPath,
@@ -102,6 +117,7 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
       paper = next;
       title.textContent = paper?.title ?? "";
       title.title = paper?.ref ?? "";
+      seeAgent.disabled = paper === null;
       if (same) return;
       // Mentions belong to the paper they were made for.
       composer.clearMentions();
@@ -112,5 +128,7 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
     focus() {
       composer.focus();
     },
+    conversationId: () => (paper ? paperConversationId(paper.ref) : null),
+    showAgentView,
   };
 }

@@ -3,7 +3,7 @@
 // bindings can be regenerated without touching the UI.
 
 import * as App from "../../wailsjs/go/main/App";
-import { EventsOn } from "../../wailsjs/runtime/runtime";
+import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
 import type { EventName, EventPayloads, GrantSource, WatchMode } from "./events";
 
 export interface VaultState {
@@ -233,6 +233,111 @@ export async function deleteAgent(name: string): Promise<void> {
 /** testAgent starts the agent, initializes it and reports its capabilities. */
 export async function testAgent(agent: AgentConfig): Promise<AgentCapabilities> {
   return App.TestAgent(agent as Parameters<typeof App.TestAgent>[0]);
+}
+
+// --- relations and what the agent sees ----------------------------------------
+
+/** RelationKind names a paper's three lists of relations (SPEC §5). */
+export type RelationKind = "references" | "citedBy" | "related";
+
+/**
+ * RelationCard is one related work. paperPath is the library paper's ref when
+ * the work is in the library; citationUri is its PDF's vault path, or
+ * https://doi.org/… / https://arxiv.org/abs/… for a work outside it, or "".
+ */
+export interface RelationCard {
+  title: string;
+  /** 0 when the year is unknown. */
+  year: number;
+  doi: string;
+  arxivId: string;
+  paperPath: string;
+  /** doi, arxiv, title; for related papers sharedReferences or text; "" when not matched. */
+  matchBy: string;
+  citationUri: string;
+}
+
+export type Relations = Record<RelationKind, RelationCard[]>;
+
+/** CompactionResult is how a conversation's history is reduced before it is handed to a new session (SPEC §8.3). */
+export interface CompactionResult {
+  /** snip, prune, summarize: those applied. */
+  tiers: string[];
+  /** 1-based turn numbers sent whole, as placeholders, or replaced by the summary. */
+  whole: number[];
+  pruned: number[];
+  summarized: number[];
+  /** Tool results snipped. */
+  snipped: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  window: number;
+  /** Tokens the history may use. */
+  limit: number;
+  notes: string[];
+  summary: string;
+  /** The history as sent. */
+  text: string;
+}
+
+/** AgentView is what an agent is given for a conversation: the frozen base context and the history. */
+export interface AgentView {
+  snapshot: string;
+  issues: string[];
+  history: CompactionResult;
+  /** Where the full transcript is on disk. */
+  transcript: string;
+}
+
+/** paperRelations lists a paper's references, the library papers citing it and related papers (up to limit of each). */
+export async function paperRelations(ref: string, limit: number): Promise<Relations> {
+  const r = await App.PaperRelations(ref, limit);
+  const cards = (list: RelationCard[] | null | undefined): RelationCard[] =>
+    (list ?? []).map((c) => ({
+      title: c.title ?? "",
+      year: c.year ?? 0,
+      doi: c.doi ?? "",
+      arxivId: c.arxivId ?? "",
+      paperPath: c.paperPath ?? "",
+      matchBy: c.matchBy ?? "",
+      citationUri: c.citationUri ?? "",
+    }));
+  return { references: cards(r?.references), citedBy: cards(r?.citedBy), related: cards(r?.related) };
+}
+
+/** whatAgentSees shows what the agent of a conversation is given; the transcript itself is never changed. */
+export async function whatAgentSees(conversationId: string): Promise<AgentView> {
+  const v = await App.WhatAgentSees(conversationId);
+  const h = (v?.history ?? {}) as Partial<CompactionResult>;
+  return {
+    snapshot: v?.snapshot ?? "",
+    issues: v?.issues ?? [],
+    transcript: v?.transcript ?? "",
+    history: {
+      tiers: h.tiers ?? [],
+      whole: h.whole ?? [],
+      pruned: h.pruned ?? [],
+      summarized: h.summarized ?? [],
+      snipped: h.snipped ?? 0,
+      tokensBefore: h.tokensBefore ?? 0,
+      tokensAfter: h.tokensAfter ?? 0,
+      window: h.window ?? 0,
+      limit: h.limit ?? 0,
+      notes: h.notes ?? [],
+      summary: h.summary ?? "",
+      text: h.text ?? "",
+    },
+  };
+}
+
+/** copyText puts text on the clipboard: through the app where it can, else the browser's clipboard. */
+export async function copyText(text: string): Promise<void> {
+  try {
+    if (await ClipboardSetText(text)) return;
+  } catch {
+    // Not inside the app, or the app's clipboard is unavailable: try the browser's.
+  }
+  await navigator.clipboard.writeText(text);
 }
 
 /** vaultFileUrl is the asset-server URL of a vault-relative file. */
