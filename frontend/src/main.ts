@@ -85,6 +85,7 @@ const chatDeps: ChatDeps = {
   openSource,
   complete: backend.complete,
   preview: backend.previewPlan,
+  agents: backend.agents,
   showAgentView: (id, label) => agentView.open(id, label),
 };
 const sidebar = mountSidebar(slot("chat"), chatDeps);
@@ -95,6 +96,13 @@ const settings = mountSettings(slot("settings"), {
   setDefaultAgent: backend.setDefaultAgent,
   deleteAgent: backend.deleteAgent,
   testAgent: backend.testAgent,
+  agentsChanged: () => {
+    sidebar.refreshAgents();
+    quick.refreshAgents();
+  },
+  settings: backend.settings,
+  defaultSettings: backend.defaultSettings,
+  saveSettings: backend.saveSettings,
 });
 viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
 

@@ -5,7 +5,9 @@
 // check that the plan grants it; the open paper's relations (a library card
 // opens that paper, a DOI card the browser) and "What the agent sees" for
 // both conversations; then the states that must say what happened: a
-// source that no longer exists, an agent that is not set up.
+// source that no longer exists, an agent that is not set up; the per-turn
+// agent picker (remembered per surface, falling back when the agent is
+// removed); and the reading budget in Settings.
 
 import assert from "node:assert/strict";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
@@ -163,6 +165,7 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
 
       const ask = await page.evaluate(() => window.__asks.at(-1));
       assert.equal(ask.conversationId, "paper.papers_bitcoin");
+      assert.equal(ask.agent, "builtin", "the default agent is preselected");
       assert.equal(ask.request.surface, "sidebar");
       assert.equal(ask.request.currentPaper, "papers/bitcoin");
       assert.equal(ask.request.selections.length, 1);
@@ -455,7 +458,7 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       await dialog.getByLabel("Name").fill("broken");
       await dialog.getByLabel("Command").fill("/nonexistent/agent-that-is-not-installed");
       await dialog.getByText("Use it for new questions").click();
-      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.getByRole("button", { name: "Save", exact: true }).click();
       await dialog.locator('[data-testid="agent-row"][data-name="broken"]').waitFor();
       await shot(page, "6-settings");
       await page.keyboard.press("Escape");
@@ -469,7 +472,161 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       assert.equal(await problem.getAttribute("data-kind"), "not-configured", await problem.innerText());
       assert.match(await problem.innerText(), /isn’t set up/);
       assert.equal(await answer.locator('[data-testid="retry"]').count(), 1);
+      // Nothing was picked in the sidebar: it follows the new default.
+      assert.equal((await page.evaluate(() => window.__asks.at(-1))).agent, "broken");
+      assert.equal(await page.locator(`${sidebar} [data-testid="agent-picker"]`).inputValue(), "broken");
       await shot(page, "7-agent-not-configured");
+    }),
+  );
+
+  await t.test("the agent picker: a per-surface choice, used by Retry, falling back when the agent is removed", () =>
+    failShot(t, async () => {
+      const picker = page.locator(`${sidebar} [data-testid="agent-picker"]`);
+      const options = await picker.locator("option").allInnerTexts();
+      assert.deepEqual(options, ["Built-in agent", "broken (default)"]);
+      // Pick the built-in agent for the sidebar and retry the failed question with it.
+      await picker.selectOption("builtin");
+      assert.equal(await page.evaluate(() => localStorage.getItem("agentero.agent.sidebar")), "builtin");
+      const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);
+      const before = await answers.count();
+      await answers.last().locator('[data-testid="retry"]').click();
+      await page.waitForFunction(
+        ({ sidebar, before }) => {
+          const all = document.querySelectorAll(`${sidebar} [data-testid="msg-assistant"]`);
+          return all.length > before && all[all.length - 1].dataset.status !== "streaming";
+        },
+        { sidebar, before },
+        { timeout: 90_000 },
+      );
+      assert.equal(await answers.last().getAttribute("data-status"), "done", await answers.last().innerText());
+      let ask = await page.evaluate(() => window.__asks.at(-1));
+      assert.equal(ask.agent, "builtin");
+      assert.equal(ask.question, "Who wrote this paper?");
+
+      // Quick Chat keeps its own choice: still the default.
+      await page.keyboard.press("Control+k");
+      await page.locator(quick).waitFor({ state: "visible" });
+      assert.equal(await page.locator(`${quick} [data-testid="agent-picker"]`).inputValue(), "broken");
+      await page.keyboard.press("Escape");
+      await page.locator(quick).waitFor({ state: "hidden" });
+
+      // Make the built-in agent the default again, remember "broken" in the sidebar, then remove it in Settings.
+      await page.keyboard.press("Control+,");
+      const dialog = page.locator('[data-testid="settings"]');
+      await dialog.waitFor({ state: "visible" });
+      const builtin = dialog.locator('[data-testid="agent-row"][data-name="builtin"]');
+      await builtin.getByRole("button", { name: "Make default" }).click();
+      await builtin.locator(".badge", { hasText: "default" }).waitFor();
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="agent-picker"] option[value="builtin"]`)?.textContent.includes("(default)"), sidebar);
+      await picker.selectOption("broken");
+      assert.equal(await page.evaluate(() => localStorage.getItem("agentero.agent.sidebar")), "broken");
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      await dialog.locator('[data-testid="agent-row"][data-name="broken"]').waitFor();
+      page.once("dialog", (d) => void d.accept());
+      await dialog.locator('[data-testid="agent-row"][data-name="broken"]').getByRole("button", { name: "Delete" }).click();
+      await dialog.locator('[data-testid="agent-row"][data-name="broken"]').waitFor({ state: "detached" });
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+
+      // The sidebar falls back to the default and says so.
+      const fallback = page.locator(`${sidebar} [data-testid="agent-fallback"]`);
+      await fallback.waitFor({ state: "visible" });
+      assert.match(await fallback.innerText(), /“broken” is no longer set up, so the built-in agent \(the default\) answers instead/);
+      assert.equal(await picker.inputValue(), "builtin");
+      assert.deepEqual(await picker.locator("option").allInnerTexts(), ["Built-in agent (default)"]);
+      assert.equal(await page.evaluate(() => localStorage.getItem("agentero.agent.sidebar")), null);
+      await shot(page, "11-agent-fallback");
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).fill("What is proof-of-work for?");
+      const answer = await askIn(sidebar);
+      assert.equal(await answer.getAttribute("data-status"), "done", await answer.innerText());
+      ask = await page.evaluate(() => window.__asks.at(-1));
+      assert.equal(ask.agent, "builtin");
+    }),
+  );
+
+  await t.test("settings: the reading budget is kept, and a bad value is refused next to the form", () =>
+    failShot(t, async () => {
+      const dialog = page.locator('[data-testid="settings"]');
+      const full = dialog.locator('[data-testid="budget-fullChars"]');
+      const error = dialog.locator('[data-testid="budget-error"]');
+      const message = dialog.locator('[data-testid="budget-message"]');
+      const defaults = await page.evaluate(() => window.go.main.App.DefaultSettings());
+
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      await page.waitForFunction(() => document.querySelector('[data-testid="budget-fullChars"]')?.value !== "");
+      assert.equal(await full.inputValue(), String(defaults.budget.fullChars));
+      assert.match(await dialog.locator('[data-testid="budget"]').innerText(), /Reading budget/);
+      assert.match(await dialog.locator('[data-testid="budget-note"]').innerText(), /starts new agent sessions/);
+      // Every value has its field and a one-line explanation.
+      for (const key of Object.keys(defaults.budget)) {
+        const input = dialog.locator(`[data-testid="budget-${key}"]`);
+        assert.equal(await input.inputValue(), String(defaults.budget[key]), key);
+        const help = await input.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby").split(" ")[0])?.textContent ?? "");
+        assert.ok(help.length > 20, `${key} is explained: ${help}`);
+      }
+
+      // Keyboard only: the label focuses the field; type a value and press Enter to save.
+      await dialog.getByLabel("Full read characters").focus();
+      assert.ok(await full.evaluate((el) => el === document.activeElement));
+      await page.keyboard.press("Control+a");
+      await page.keyboard.type("12000");
+      await page.keyboard.press("Enter");
+      await message.filter({ hasText: /^Saved\./ }).waitFor();
+      assert.equal(await error.isVisible(), false);
+      assert.equal((await page.evaluate(() => window.go.main.App.Settings())).budget.fullChars, 12000);
+      // Later turns read with it: the plan carries the new budget.
+      const plan = await page.evaluate(() =>
+        window.go.main.App.PreviewPlan({ surface: "sidebar", currentPaper: "papers/bitcoin", selections: [], mentions: [], remote: false }),
+      );
+      assert.equal(plan.budget.fullChars, 12000);
+
+      // Close and reopen: the saved value is shown.
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      await page.waitForFunction(() => document.querySelector('[data-testid="budget-fullChars"]')?.value === "12000");
+      assert.equal(await message.innerText(), "");
+
+      // A value out of range is refused before Go is asked, next to the form.
+      await full.fill("0");
+      await dialog.locator('[data-testid="budget-save"]').click();
+      await error.waitFor({ state: "visible" });
+      assert.match(await error.innerText(), /Nothing was saved: one value is out of range/);
+      assert.match(await dialog.locator("#budget-fullChars-problem").innerText(), /Full read characters must be a whole number from 1 to 200,000, not 0/);
+      assert.equal(await full.getAttribute("aria-invalid"), "true");
+      assert.ok(await full.evaluate((el) => el === document.activeElement), "the bad field has the focus");
+      assert.equal((await page.evaluate(() => window.go.main.App.Settings())).budget.fullChars, 12000);
+      await dialog.locator('[data-testid="budget"]').scrollIntoViewIfNeeded();
+      await shot(page, "12-settings-budget-error");
+      // The backend refuses it too, with the same rule.
+      const refused = await page.evaluate(async (b) => {
+        try {
+          await window.go.main.App.SaveSettings({ budget: { ...b, fullChars: 0 } });
+          return "";
+        } catch (err) {
+          return String(err?.message ?? err);
+        }
+      }, defaults.budget);
+      assert.match(refused, /fullChars must be between 1 and 200000/);
+
+      // Reset to defaults fills the form; Save keeps them.
+      await dialog.locator('[data-testid="budget-reset"]').click();
+      await page.waitForFunction((v) => document.querySelector('[data-testid="budget-fullChars"]')?.value === v, String(defaults.budget.fullChars));
+      assert.equal(await error.isVisible(), false);
+      assert.equal(await full.getAttribute("aria-invalid"), "false");
+      await message.filter({ hasText: /Defaults filled in/ }).waitFor();
+      await dialog.locator('[data-testid="budget-save"]').click();
+      await message.filter({ hasText: /^Saved\./ }).waitFor();
+      assert.deepEqual((await page.evaluate(() => window.go.main.App.Settings())).budget, defaults.budget);
+      await dialog.locator('[data-testid="budget"]').scrollIntoViewIfNeeded();
+      await shot(page, "13-settings-budget");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
     }),
   );
 });

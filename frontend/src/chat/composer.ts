@@ -22,6 +22,10 @@ export interface ComposerDeps {
   /** send starts the turn; it resolves to false when the turn could not start (the text is kept). */
   send(question: string, mentions: Mention[]): Promise<boolean>;
   cancel(): void;
+  /** actions go in the row of Send and Cancel, before them (e.g. the agent picker). */
+  actions?: Node[];
+  /** notes go under the preview line. */
+  notes?: Node[];
 }
 
 export interface Composer {
@@ -63,7 +67,8 @@ export function createComposer(deps: ComposerDeps): Composer {
     h("div", { class: "composer-box" }, completions, input),
     preview,
     notice,
-    h("div", { class: "composer-actions" }, h("span", { class: "composer-hint" }, "@ to mention · Enter to send"), cancel, send),
+    ...(deps.notes ?? []),
+    h("div", { class: "composer-actions" }, h("span", { class: "composer-hint" }, "@ to mention · Enter to send"), ...(deps.actions ?? []), cancel, send),
   );
 
   let mentions: Mention[] = [];

@@ -6,6 +6,7 @@
 
 import type { ContextRequest, Mention } from "../lib/backend";
 import { h } from "../lib/dom";
+import { createAgentPicker } from "./agent-picker";
 import { selectionsOf } from "./anchors";
 import { createAnchorsView } from "./anchors-view";
 import { createComposer } from "./composer";
@@ -24,6 +25,8 @@ export interface QuickChat {
   setPaper(paper: OpenPaper | null): void;
   /** showAgentView opens "What the agent sees" for the Quick Chat thread shown. */
   showAgentView(): void;
+  /** refreshAgents reads the agents again (Settings changed them). */
+  refreshAgents(): void;
 }
 
 export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
@@ -44,6 +47,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   );
   const paperChip = h("div", { class: "quick-paper", "data-testid": "quick-paper" });
   const anchors = createAnchorsView((e) => store.anchor(e), deps.titleOfPath);
+  const agentPicker = createAgentPicker("quickChat", deps.agents);
   const thread = createThreadView({
     titleOfPath: deps.titleOfPath,
     titleOfRef: deps.titleOfRef,
@@ -53,7 +57,10 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
       if (ok && link.citation.kind === "vault") close();
       return ok;
     },
-    retry: () => void store.retry(id(), request([])),
+    retry: () => {
+      const conv = id();
+      void agentPicker.refresh().then((agent) => store.retry(conv, request([]), agent));
+    },
   });
   const composer = createComposer({
     surface: "quickChat",
@@ -62,8 +69,13 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
     preview: (mentions) => deps.preview(request(mentions)),
     titleOfRef: deps.titleOfRef,
     cancel: () => store.cancel(id()),
+    actions: [agentPicker.el],
+    notes: [agentPicker.notice],
     send: async (question, mentions) => {
-      const ok = await store.ask(id(), { question, request: request(mentions), agent: "" });
+      const conv = id();
+      const req = request(mentions);
+      const agent = await agentPicker.refresh();
+      const ok = await store.ask(conv, { question, request: req, agent });
       if (ok) store.anchor({ type: "sent" });
       return ok;
     },
@@ -191,6 +203,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
     toggle: () => (el.hidden ? open() : close()),
     isOpen: () => !el.hidden,
     showAgentView,
+    refreshAgents: () => void agentPicker.refresh(),
     setPaper(next) {
       if (next?.ref !== paper?.ref) withPaper = true;
       paper = next;

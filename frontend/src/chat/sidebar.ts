@@ -2,8 +2,9 @@
 // in it, and the question box. Turns carry the paper, the anchors and the
 // @-mentions (SPEC §3, surface "sidebar").
 
-import type { Completion, ContextPlan, ContextRequest, Mention } from "../lib/backend";
+import type { AgentList, Completion, ContextPlan, ContextRequest, Mention } from "../lib/backend";
 import { h } from "../lib/dom";
+import { createAgentPicker } from "./agent-picker";
 import { selectionsOf } from "./anchors";
 import { createAnchorsView } from "./anchors-view";
 import { createComposer } from "./composer";
@@ -25,6 +26,8 @@ export interface ChatDeps {
   openSource(link: SourceLink): Promise<boolean>;
   complete(query: string, limit: number): Promise<Completion[]>;
   preview(request: ContextRequest): Promise<ContextPlan>;
+  /** agents lists the configured agents, for the per-turn agent picker. */
+  agents(): Promise<AgentList>;
   /** showAgentView opens "What the agent sees" for a conversation; label names it. */
   showAgentView(conversationId: string, label: string): void;
 }
@@ -37,6 +40,8 @@ export interface Sidebar {
   conversationId(): string | null;
   /** showAgentView opens "What the agent sees" for the open paper's thread. */
   showAgentView(): void;
+  /** refreshAgents reads the agents again (Settings changed them). */
+  refreshAgents(): void;
 }
 
 export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
@@ -55,6 +60,7 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
   }
   seeAgent.addEventListener("click", showAgentView);
   const anchors = createAnchorsView((e) => store.anchor(e), deps.titleOfPath);
+  const picker = createAgentPicker("sidebar", deps.agents);
   const thread = createThreadView({
     titleOfPath: deps.titleOfPath,
     titleOfRef: deps.titleOfRef,
@@ -64,7 +70,9 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
       return ok;
     },
     retry: () => {
-      if (paper) void store.retry(paperConversationId(paper.ref), request([]));
+      if (!paper) return;
+      const id = paperConversationId(paper.ref);
+      void picker.refresh().then((agent) => store.retry(id, request([]), agent));
     },
   });
   const composer = createComposer({
@@ -74,9 +82,14 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
     preview: (mentions) => deps.preview(request(mentions)),
     titleOfRef: deps.titleOfRef,
     cancel: () => paper && store.cancel(paperConversationId(paper.ref)),
+    actions: [picker.el],
+    notes: [picker.notice],
     send: async (question, mentions) => {
       if (!paper) return false;
-      const ok = await store.ask(paperConversationId(paper.ref), { question, request: request(mentions), agent: "" });
+      const id = paperConversationId(paper.ref);
+      const req = request(mentions);
+      const agent = await picker.refresh();
+      const ok = await store.ask(id, { question, request: req, agent });
       if (ok) store.anchor({ type: "sent" });
       return ok;
     },
@@ -130,5 +143,6 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
     },
     conversationId: () => (paper ? paperConversationId(paper.ref) : null),
     showAgentView,
+    refreshAgents: () => void picker.refresh(),
   };
 }

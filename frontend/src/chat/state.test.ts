@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ContextRequest } from "../lib/backend";
-import { canRetry, emptyThread, fromStored, reduceChats, retryQuestion, type ChatEvent, type ChatsState, type Thread } from "./state";
+import { canRetry, emptyThread, fromStored, planEntries, planProgress, reduceChats, retryQuestion, type ChatEvent, type ChatsState, type Thread } from "./state";
 
 const id = "paper.papers_bitcoin";
 const request: ContextRequest = { surface: "sidebar", currentPaper: "papers/bitcoin", selections: [], mentions: [], remote: false };
@@ -17,6 +17,7 @@ const status: ChatEvent = {
 };
 const chunk = (text: string, kind: "message" | "thought" = "message"): ChatEvent => ({ type: "chunk", conversationId: id, messageId: "m-turn", kind, text });
 const tool = (status: string, title?: string): ChatEvent => ({ type: "tool", conversationId: id, messageId: "m-turn", toolCallId: "search-1", title, status });
+const plan = (...entries: { content: string; priority?: string; status?: string }[]): ChatEvent => ({ type: "plan", conversationId: id, messageId: "m-turn", entries });
 const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
   type: "completed",
   conversationId: id,
@@ -197,5 +198,84 @@ describe("loading", () => {
 
   it("emptyThread starts loading", () => {
     expect(emptyThread("quick.1")).toMatchObject({ id: "quick.1", phase: "loading", messages: [], running: false });
+  });
+});
+
+describe("the agent's plan", () => {
+  const read = { content: "Search the paper for double spending", priority: "high", status: "in_progress" };
+  const answerIt = { content: "Answer with page citations", priority: "medium", status: "pending" };
+
+  it("a plan event gives the running answer its entries, in order", () => {
+    const a = answer(run(sent, status, plan(read, answerIt)));
+    expect(a.status).toBe("streaming");
+    expect(a.plan).toEqual([
+      { content: "Search the paper for double spending", priority: "high", status: "in_progress" },
+      { content: "Answer with page citations", priority: "medium", status: "pending" },
+    ]);
+  });
+
+  it("each plan replaces the whole list (the agent sends it complete)", () => {
+    const a = answer(run(sent, status, plan(read, answerIt), plan({ ...read, status: "completed" }, { ...answerIt, status: "in_progress" })));
+    expect(a.plan.map((e) => [e.content, e.status])).toEqual([
+      ["Search the paper for double spending", "completed"],
+      ["Answer with page citations", "in_progress"],
+    ]);
+    expect(planProgress(a.plan)).toEqual({ done: 1, total: 2 });
+  });
+
+  it("the latest plan stays on the finished answer, as the agent last sent it", () => {
+    const t = run(sent, status, tool("completed", "search"), plan({ ...read, status: "completed" }, answerIt), completed("whole"));
+    expect(answer(t)).toMatchObject({ status: "done", content: "whole" });
+    expect(answer(t).plan.map((e) => e.status)).toEqual(["completed", "pending"]);
+    expect(answer(t).tools).toHaveLength(1);
+  });
+
+  it("a plan that arrives before the status opens nothing new and names the turn", () => {
+    const t = run(sent, plan(read), status);
+    expect(t.messages).toHaveLength(2);
+    expect(answer(t)).toMatchObject({ turn: "m-turn", plan: [{ content: read.content }] });
+    expect(answer(t).context?.mode).toBe("mcp");
+  });
+
+  it("a late plan of a finished turn still decorates its answer", () => {
+    const t = run(sent, status, completed("whole"), plan({ ...read, status: "completed" }));
+    expect(t.messages).toHaveLength(2);
+    expect(answer(t).plan).toEqual([{ content: read.content, priority: "high", status: "completed" }]);
+    expect(t.running).toBe(false);
+  });
+
+  it("a plan alone does not open an answer for a turn this window did not send", () => {
+    const loaded = reduceChats({}, { type: "loaded", id, conversation: { id, agent: "builtin", messages: [] } });
+    expect(reduceChats(loaded, plan(read))).toBe(loaded);
+  });
+
+  it("a plan of another turn leaves the earlier answer alone", () => {
+    const first = run(sent, status, plan(read), completed("one"));
+    const second = [{ ...sent, localId: "l2" } as ChatEvent, { ...status, messageId: "m-turn-2" } as ChatEvent, { ...plan(answerIt), messageId: "m-turn-2" } as ChatEvent].reduce(
+      reduceChats,
+      { [id]: first },
+    )[id];
+    expect(second.messages[1].plan.map((e) => e.content)).toEqual([read.content]);
+    expect(answer(second).plan.map((e) => e.content)).toEqual([answerIt.content]);
+  });
+
+  it("an empty plan clears the list; stored messages have none", () => {
+    expect(answer(run(sent, status, plan(read), plan())).plan).toEqual([]);
+    expect(answer(run(sent, status, plan(read), { type: "plan", conversationId: id, messageId: "m-turn", entries: null })).plan).toEqual([]);
+    expect(fromStored({ id, agent: "", messages: [{ id: "a", role: "assistant", content: "x", sources: [], error: "" }] })[0].plan).toEqual([]);
+  });
+
+  it("planEntries reads unknown values safely", () => {
+    expect(
+      planEntries([
+        { content: "  trim me  ", priority: "urgent", status: "blocked" },
+        { content: "   " },
+        { content: "low one", priority: "low", status: "completed" },
+      ]),
+    ).toEqual([
+      { content: "trim me", priority: "medium", status: "pending" },
+      { content: "low one", priority: "low", status: "completed" },
+    ]);
+    expect(planProgress([])).toEqual({ done: 0, total: 0 });
   });
 });

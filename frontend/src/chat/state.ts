@@ -1,13 +1,13 @@
 // Chat threads as a pure reducer. Every backend answer and agent:* event goes
 // through reduceChats; the views render whatever it returns. A conversation
 // runs one turn at a time (the backend refuses a second). Events are routed
-// by conversation id, then by turn id (the messageId of status, chunk and
-// tool events) to the answer they belong to.
+// by conversation id, then by turn id (the messageId of status, chunk, tool
+// and plan events) to the answer they belong to.
 //
 // Events may arrive out of order (the dev server's websocket bridge sends
 // each one from its own goroutine), so: agent:completed carries the whole
 // answer and wins over chunks; a chunk for a finished answer is dropped; a
-// late status or tool update still decorates the answer it belongs to; and
+// late status, tool or plan update still decorates the answer it belongs to; and
 // only a status event opens an answer for a turn this window did not send.
 
 import type { ContextRequest, Conversation } from "../lib/backend";
@@ -15,6 +15,7 @@ import type {
   AgentChunkEvent,
   AgentCompletedEvent,
   AgentErrorEvent,
+  AgentPlanEvent,
   AgentStatusEvent,
   AgentToolEvent,
   GrantSource,
@@ -25,6 +26,15 @@ export interface ToolActivity {
   title: string;
   /** pending | in_progress | completed | failed */
   status: string;
+}
+
+export type PlanStatus = "pending" | "in_progress" | "completed";
+
+/** PlanEntry is one step of the agent's plan for a turn (ACP plan entries). */
+export interface PlanEntry {
+  content: string;
+  priority: "high" | "medium" | "low";
+  status: PlanStatus;
 }
 
 /** TurnContext is what a turn could read and how its session was obtained (from agent:status). */
@@ -50,6 +60,8 @@ export interface ChatMessage {
   thought: string;
   sources: string[];
   tools: ToolActivity[];
+  /** The agent's latest plan for this turn; each agent:plan replaces the whole list. */
+  plan: PlanEntry[];
   context: TurnContext | null;
   status: MessageStatus;
   error: string;
@@ -89,6 +101,7 @@ export type ChatEvent =
   | ({ type: "status" } & AgentStatusEvent)
   | ({ type: "chunk" } & AgentChunkEvent)
   | ({ type: "tool" } & AgentToolEvent)
+  | ({ type: "plan" } & AgentPlanEvent)
   | ({ type: "completed" } & AgentCompletedEvent)
   | ({ type: "error" } & AgentErrorEvent);
 
@@ -99,7 +112,7 @@ export function emptyThread(id: string): Thread {
 }
 
 function message(role: ChatMessage["role"], id: string, fields: Partial<ChatMessage> = {}): ChatMessage {
-  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], context: null, status: "done", error: "", ...fields };
+  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], plan: [], context: null, status: "done", error: "", ...fields };
 }
 
 export function reduceChats(state: ChatsState, event: ChatEvent): ChatsState {
@@ -150,6 +163,8 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
       );
     case "tool":
       return onTurn(t, event.messageId, "tool", (m) => ({ ...m, tools: upsertTool(m.tools, event) }));
+    case "plan":
+      return onTurn(t, event.messageId, "plan", (m) => ({ ...m, plan: planEntries(event.entries) }));
     case "completed":
       return finish(t, {
         id: event.messageId || undefined,
@@ -172,8 +187,8 @@ function replace(t: Thread, i: number, m: ChatMessage): Thread {
   return { ...t, messages: [...t.messages.slice(0, i), m, ...t.messages.slice(i + 1)] };
 }
 
-// onTurn applies a status, chunk or tool event to the answer of its turn.
-function onTurn(t: Thread, turn: string, kind: "status" | "chunk" | "tool", f: (m: ChatMessage) => ChatMessage): Thread {
+// onTurn applies a status, chunk, tool or plan event to the answer of its turn.
+function onTurn(t: Thread, turn: string, kind: "status" | "chunk" | "tool" | "plan", f: (m: ChatMessage) => ChatMessage): Thread {
   const known = t.messages.findLastIndex((m) => m.role === "assistant" && m.turn !== "" && m.turn === turn);
   if (known >= 0) {
     const m = t.messages[known];
@@ -213,6 +228,22 @@ function upsertTool(tools: ToolActivity[], e: AgentToolEvent): ToolActivity[] {
   const old = tools[i];
   const next = { ...old, title: e.title || old.title, status: e.status || old.status };
   return [...tools.slice(0, i), next, ...tools.slice(i + 1)];
+}
+
+/** planEntries reads an agent:plan's entries; an unknown status counts as pending, an unknown priority as medium. */
+export function planEntries(entries: AgentPlanEvent["entries"]): PlanEntry[] {
+  return (entries ?? [])
+    .filter((e) => typeof e?.content === "string" && e.content.trim() !== "")
+    .map((e) => ({
+      content: e.content.trim(),
+      priority: e.priority === "high" || e.priority === "low" ? e.priority : "medium",
+      status: e.status === "in_progress" || e.status === "completed" ? e.status : "pending",
+    }));
+}
+
+/** planProgress counts the plan's completed entries. */
+export function planProgress(plan: readonly PlanEntry[]): { done: number; total: number } {
+  return { done: plan.filter((e) => e.status === "completed").length, total: plan.length };
 }
 
 /** fromStored turns a stored conversation into messages; a failed turn shows its error as the answer. */

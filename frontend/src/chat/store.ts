@@ -3,7 +3,7 @@
 // calls that start, cancel and load turns. Views subscribe and render.
 
 import * as backend from "../lib/backend";
-import { AgentChunk, AgentCompleted, AgentError, AgentStatus, AgentTool } from "../lib/events";
+import { AgentChunk, AgentCompleted, AgentError, AgentPlan, AgentStatus, AgentTool } from "../lib/events";
 import { initialAnchors, reduceAnchors, type AnchorEvent, type AnchorsState } from "./anchors";
 import { sourceLinks } from "./sources";
 import { initialChats, reduceChats, retryQuestion, type AskedTurn, type ChatEvent, type ChatsState } from "./state";
@@ -19,8 +19,12 @@ export interface ChatStore {
   /** ask starts a turn; false when the backend refused to start it (the error is in the thread). */
   ask(id: string, turn: AskedTurn): Promise<boolean>;
   cancel(id: string): void;
-  /** retry asks the last question again; request is used when the thread has no request of its own. */
-  retry(id: string, request: AskedTurn["request"]): Promise<boolean>;
+  /**
+   * retry asks the last question again, of the agent chosen now (the last
+   * one may be what failed); request is used when the thread has no turn of
+   * its own from this session (a stored failure).
+   */
+  retry(id: string, request: AskedTurn["request"], agent: string): Promise<boolean>;
   /** reset drops every thread and anchor, e.g. when another vault opens. */
   reset(): void;
   /** connect starts feeding agent:* events into the threads. */
@@ -103,17 +107,18 @@ export function createChatStore(): ChatStore {
       dispatch({ type: "cancel", id });
       backend.cancelTurn(id).catch(() => {});
     },
-    async retry(id, request) {
+    async retry(id, request, agent) {
       const t = chats[id];
       if (!t || t.running) return false;
       const question = retryQuestion(t);
       if (!question) return false;
-      return ask(id, t.last ?? { question, request, agent: "" });
+      return ask(id, { ...(t.last ?? { question, request }), agent });
     },
     connect() {
       backend.on(AgentStatus, (p) => dispatch({ type: "status", ...p }));
       backend.on(AgentChunk, (p) => dispatch({ type: "chunk", ...p }));
       backend.on(AgentTool, (p) => dispatch({ type: "tool", ...p }));
+      backend.on(AgentPlan, (p) => dispatch({ type: "plan", ...p }));
       backend.on(AgentCompleted, (p) => dispatch({ type: "completed", ...p }));
       backend.on(AgentError, (p) => dispatch({ type: "error", ...p }));
     },

@@ -1,5 +1,6 @@
 // One conversation's messages: questions, streamed answers with inline
-// citations, compact tool activity, the per-turn context indicator, errors
+// citations, compact tool activity and the agent's plan, the per-turn
+// context indicator, errors
 // that say what happened, and the sources as clickable locations. Messages
 // are immutable, so each one's element is cached by identity and only the
 // message that changed is drawn again.
@@ -8,7 +9,7 @@ import { h } from "../lib/dom";
 import { grantChanged, sessionText, summarize } from "./context";
 import { describeError } from "./errors";
 import { sourceLabel, sourceLinks, splitAnswer, withoutSourceList, type SourceLink } from "./sources";
-import { canRetry, type ChatMessage, type Thread, type ToolActivity } from "./state";
+import { canRetry, planProgress, type ChatMessage, type PlanEntry, type PlanStatus, type Thread, type ToolActivity } from "./state";
 
 export interface ThreadDeps {
   /** The title of the paper whose PDF is at a vault path ("" when unknown). */
@@ -79,6 +80,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, deps: ThreadDeps): HT
   const li = h("li", { class: `msg msg-assistant status-${m.status}`, "data-testid": "msg-assistant", "data-status": m.status });
   if (m.context) li.append(contextIndicator(m, deps));
   if (m.tools.length > 0) li.append(toolList(m.tools));
+  if (m.plan.length > 0) li.append(planList(m.plan));
   if (m.thought) {
     li.append(h("details", { class: "msg-thought" }, h("summary", {}, "Thinking"), h("div", { class: "msg-text" }, m.thought)));
   }
@@ -211,6 +213,36 @@ function toolIcon(status: string): string {
       return "…";
   }
 }
+
+function planList(plan: PlanEntry[]): HTMLElement {
+  const { done, total } = planProgress(plan);
+  return h(
+    "div",
+    { class: "msg-plan", "data-testid": "plan" },
+    h("span", { class: "plan-head", "aria-hidden": "true" }, `Plan · ${done}/${total}`),
+    h(
+      "ol",
+      { class: "plan-entries", "aria-label": `The agent’s plan: ${done} of ${total} steps done` },
+      ...plan.map((e) =>
+        h(
+          "li",
+          {
+            class: `plan-entry plan-${e.status}${e.priority === "high" ? " plan-high" : ""}`,
+            "data-status": e.status,
+            "data-priority": e.priority,
+            title: `${e.content}\n${planWord[e.status]}${e.priority === "high" ? ", high priority" : ""}`,
+          },
+          h("span", { class: "plan-icon", "aria-hidden": "true" }, planIcon[e.status]),
+          h("span", { class: "visually-hidden" }, `${planWord[e.status]}: `),
+          h("span", { class: "plan-text" }, e.content),
+        ),
+      ),
+    ),
+  );
+}
+
+const planIcon: Record<PlanStatus, string> = { pending: "○", in_progress: "◐", completed: "✓" };
+const planWord: Record<PlanStatus, string> = { pending: "to do", in_progress: "in progress", completed: "done" };
 
 function problem(error: string): HTMLElement {
   const p = describeError(error);

@@ -235,6 +235,57 @@ export async function testAgent(agent: AgentConfig): Promise<AgentCapabilities> 
   return App.TestAgent(agent as Parameters<typeof App.TestAgent>[0]);
 }
 
+// --- settings -------------------------------------------------------------------
+
+/** ReadingBudget caps what the agentero-context tools return in a turn (SPEC §3, the plan's budget). */
+export interface ReadingBudget {
+  /** Cards per context_search call. */
+  searchCards: number;
+  /** Of those, at most this many from one paper or file. */
+  cardsPerPaper: number;
+  /** A search snippet or an excerpt around a quote. */
+  excerptChars: number;
+  /** One page, section, file or full read. */
+  fullChars: number;
+  /** Names in one directory listing. */
+  dirEntries: number;
+  /** Everything the tools return in one turn. */
+  turnChars: number;
+}
+
+export interface AppSettings {
+  budget: ReadingBudget;
+}
+
+function appSettings(s: { budget?: Partial<ReadingBudget> } | null | undefined): AppSettings {
+  const b = s?.budget ?? {};
+  return {
+    budget: {
+      searchCards: b.searchCards ?? 0,
+      cardsPerPaper: b.cardsPerPaper ?? 0,
+      excerptChars: b.excerptChars ?? 0,
+      fullChars: b.fullChars ?? 0,
+      dirEntries: b.dirEntries ?? 0,
+      turnChars: b.turnChars ?? 0,
+    },
+  };
+}
+
+/** settings reads the user's settings (the tools' reading budget). */
+export async function settings(): Promise<AppSettings> {
+  return appSettings(await App.Settings());
+}
+
+/** defaultSettings is what a fresh install uses. */
+export async function defaultSettings(): Promise<AppSettings> {
+  return appSettings(await App.DefaultSettings());
+}
+
+/** saveSettings stores the settings; it rejects a budget value that is not positive or over its limit. */
+export async function saveSettings(s: AppSettings): Promise<void> {
+  await App.SaveSettings(s as Parameters<typeof App.SaveSettings>[0]);
+}
+
 // --- relations and what the agent sees ----------------------------------------
 
 /** RelationKind names a paper's three lists of relations (SPEC §5). */

@@ -1,17 +1,20 @@
 // Settings (Ctrl+,): the agents Agentero can ask (list, add, edit, test the
-// connection, choose the default) and the theme.
+// connection, choose the default), the tools' reading budget and the theme.
 
 import type { AgentCapabilities, AgentConfig, AgentList } from "../lib/backend";
 import { h } from "../lib/dom";
 import { agentProblem, formatArgs, formatEnv, parseArgs, parseEnv } from "./agents";
+import { createBudgetSection, type BudgetDeps } from "./budget-view";
 import { applyTheme, loadTheme, type ThemeChoice } from "./theme";
 
-export interface SettingsDeps {
+export interface SettingsDeps extends BudgetDeps {
   agents(): Promise<AgentList>;
   saveAgent(agent: AgentConfig, makeDefault: boolean): Promise<void>;
   setDefaultAgent(name: string): Promise<void>;
   deleteAgent(name: string): Promise<void>;
   testAgent(agent: AgentConfig): Promise<AgentCapabilities>;
+  /** agentsChanged is told when an agent was added, edited, removed or made the default. */
+  agentsChanged(): void;
 }
 
 export interface SettingsView {
@@ -44,6 +47,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     try {
       list = await deps.agents();
       renderAgents();
+      deps.agentsChanged();
     } catch (err) {
       setStatus(`Couldn’t read the agent list: ${errorText(err)}`, "error");
     }
@@ -183,6 +187,8 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     ),
   );
 
+  const budget = createBudgetSection(deps);
+
   add.addEventListener("click", () => edit(null));
   dialog.append(
     h(
@@ -196,11 +202,12 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       "section",
       {},
       h("h3", {}, "Agents"),
-      h("p", { class: "detail" }, "The default agent answers in the sidebar and in Quick Chat. Agents run on this computer and only read what each turn allows."),
+      h("p", { class: "detail" }, "The default agent answers in the sidebar and in Quick Chat unless you pick another under the question box. Agents run on this computer and only read what each turn allows."),
       agentList,
       add,
       form,
     ),
+    budget.el,
     h("section", {}, themes),
     status,
   );
@@ -212,6 +219,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       form.hidden = true;
       dialog.showModal();
       void reload();
+      void budget.load();
     },
   };
 }
