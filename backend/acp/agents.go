@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agentero/agentero/backend/atomicfile"
 )
 
 // BuiltinName is the name of the agent shipped in Agentero's own binary.
@@ -93,14 +95,7 @@ func (a *Agents) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, append(data, '\n'), 0o600)
 }
 
 // Find returns the agent of that name, or nil.

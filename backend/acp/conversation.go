@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/vault"
 )
@@ -96,19 +97,11 @@ func (s *Store) Load(id string) (*Conversation, error) {
 
 // Save writes the conversation's state atomically.
 func (s *Store) Save(c *Conversation) error {
-	dir := s.Dir(c.ID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, ".state.json.tmp")
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, "state.json"))
+	return atomicfile.Write(filepath.Join(s.Dir(c.ID), "state.json"), append(data, '\n'), 0o644)
 }
 
 // Entry is one line of transcript.jsonl: every turn is kept whole, user,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/compact"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -126,11 +127,7 @@ func (s *Store) saveCompaction(id string, c compaction) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(s.Dir(id), ".compaction.json.tmp")
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(s.Dir(id), "compaction.json"))
+	return atomicfile.Write(filepath.Join(s.Dir(id), "compaction.json"), data, 0o644)
 }
 
 // Compaction computes what a new session of the conversation would be

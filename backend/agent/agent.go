@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -217,14 +218,7 @@ func (a *Agent) save(s *session) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(a.opts.StateDir, 0o700); err != nil {
-		return err
-	}
-	tmp := a.path(s.ID) + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, a.path(s.ID))
+	return atomicfile.Write(a.path(s.ID), data, 0o600)
 }
 
 func validID(id string) bool {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/index"
 )
 
@@ -116,7 +117,7 @@ func writeScan(ctx context.Context, db *index.DB, root string, now time.Time, li
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(ScanPath(root), append(data, '\n')); err != nil {
+	if err := atomicfile.Write(ScanPath(root), append(data, '\n'), 0o644); err != nil {
 		return nil, fmt.Errorf("write citing scan: %w", err)
 	}
 	return scan, nil
@@ -132,26 +133,4 @@ func sameJSON(a, b any) (bool, error) {
 		return false, err
 	}
 	return bytes.Equal(x, y), nil
-}
-
-// writeAtomic replaces path with data through a temporary file.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }

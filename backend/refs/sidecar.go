@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/ident"
 )
 
@@ -158,7 +159,7 @@ func WriteSidecar(dir string, s *Sidecar) error {
 	if err := enc.Encode(s); err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(SidecarName)), buf.Bytes()); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, filepath.FromSlash(SidecarName)), buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write sidecar: %w", err)
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -117,26 +118,11 @@ func Write(g Grant) (string, error) {
 		return "", fmt.Errorf("write grant: %w", err)
 	}
 	p := Path(g.Vault, g.RuntimeID)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", fmt.Errorf("write grant: %w", err)
-	}
 	data, err := json.MarshalIndent(g, "", "  ")
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".grant-*.json")
-	if err != nil {
-		return "", fmt.Errorf("write grant: %w", err)
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("write grant: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(p, append(data, '\n'), 0o644); err != nil {
 		return "", fmt.Errorf("write grant: %w", err)
 	}
 	return p, nil
