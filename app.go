@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/context/docs"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
 	"github.com/agentero/agentero/backend/events"
@@ -565,4 +566,59 @@ func (a *App) SaveSettings(s settings.Settings) error {
 		host.SetBudget(s.Budget)
 	}
 	return nil
+}
+
+// ContextDocs lists the vault's context documents and the ones that could
+// not be used, with why.
+type ContextDocs struct {
+	Docs     []docs.Doc     `json:"docs"`
+	Problems []docs.Problem `json:"problems"`
+}
+
+// ListContextDocs lists the open vault's context documents.
+func (a *App) ListContextDocs() (*ContextDocs, error) {
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return nil, err
+	}
+	cat, err := docs.Scan(lib.Root())
+	if err != nil {
+		return nil, err
+	}
+	out := &ContextDocs{Docs: cat.Docs(), Problems: cat.Problems}
+	if out.Docs == nil {
+		out.Docs = []docs.Doc{}
+	}
+	if out.Problems == nil {
+		out.Problems = []docs.Problem{}
+	}
+	return out, nil
+}
+
+// ContextDocSource returns a document's whole file for the editor.
+func (a *App) ContextDocSource(id string) (string, error) {
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return "", err
+	}
+	return docs.Source(lib.Root(), id)
+}
+
+// SaveContextDoc checks and stores a document the user edited; new
+// sessions see it (running ones keep their frozen snapshot).
+func (a *App) SaveContextDoc(id, content string) error {
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return err
+	}
+	return docs.Save(lib.Root(), id, content)
+}
+
+// DeleteContextDoc removes a context document.
+func (a *App) DeleteContextDoc(id string) error {
+	lib, _, err := a.vaultHost()
+	if err != nil {
+		return err
+	}
+	return docs.Delete(lib.Root(), id)
 }

@@ -203,6 +203,49 @@ export namespace compact {
 
 }
 
+export namespace docs {
+	
+	export class Doc {
+	    id: string;
+	    description: string;
+	    trigger: string;
+	    priority: string;
+	    bytes: number;
+	    preload?: boolean;
+	    forbidden?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Doc(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.description = source["description"];
+	        this.trigger = source["trigger"];
+	        this.priority = source["priority"];
+	        this.bytes = source["bytes"];
+	        this.preload = source["preload"];
+	        this.forbidden = source["forbidden"];
+	    }
+	}
+	export class Problem {
+	    path: string;
+	    problem: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.problem = source["problem"];
+	    }
+	}
+
+}
+
 export namespace grant {
 	
 	export class Budget {
@@ -404,6 +447,38 @@ export namespace main {
 	        this.agent = source["agent"];
 	        this.request = this.convertValues(source["request"], plan.Request);
 	        this.question = source["question"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ContextDocs {
+	    docs: docs.Doc[];
+	    problems: docs.Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextDocs(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.docs = this.convertValues(source["docs"], docs.Doc);
+	        this.problems = this.convertValues(source["problems"], docs.Problem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -17,13 +17,19 @@ export function ChooseVault():Promise<string>;
 
 export function Complete(arg1:string,arg2:number):Promise<Array<index.Completion>>;
 
+export function ContextDocSource(arg1:string):Promise<string>;
+
 export function Conversation(arg1:string):Promise<acp.Conversation>;
 
 export function DefaultSettings():Promise<settings.Settings>;
 
 export function DeleteAgent(arg1:string):Promise<void>;
 
+export function DeleteContextDoc(arg1:string):Promise<void>;
+
 export function Library():Promise<Array<index.Paper>>;
+
+export function ListContextDocs():Promise<main.ContextDocs>;
 
 export function OpenExternal(arg1:string):Promise<void>;
 
@@ -34,6 +40,8 @@ export function PreviewPlan(arg1:plan.Request):Promise<plan.Plan>;
 export function Reindex():Promise<void>;
 
 export function SaveAgent(arg1:acp.Agent,arg2:boolean):Promise<void>;
+
+export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
 
 export function SaveSettings(arg1:settings.Settings):Promise<void>;
 

@@ -22,6 +22,10 @@ export function Complete(arg1, arg2) {
   return window['go']['main']['App']['Complete'](arg1, arg2);
 }
 
+export function ContextDocSource(arg1) {
+  return window['go']['main']['App']['ContextDocSource'](arg1);
+}
+
 export function Conversation(arg1) {
   return window['go']['main']['App']['Conversation'](arg1);
 }
@@ -34,8 +38,16 @@ export function DeleteAgent(arg1) {
   return window['go']['main']['App']['DeleteAgent'](arg1);
 }
 
+export function DeleteContextDoc(arg1) {
+  return window['go']['main']['App']['DeleteContextDoc'](arg1);
+}
+
 export function Library() {
   return window['go']['main']['App']['Library']();
+}
+
+export function ListContextDocs() {
+  return window['go']['main']['App']['ListContextDocs']();
 }
 
 export function OpenExternal(arg1) {
@@ -56,6 +68,10 @@ export function Reindex() {
 
 export function SaveAgent(arg1, arg2) {
   return window['go']['main']['App']['SaveAgent'](arg1, arg2);
+}
+
+export function SaveContextDoc(arg1, arg2) {
+  return window['go']['main']['App']['SaveContextDoc'](arg1, arg2);
 }
 
 export function SaveSettings(arg1) {
