@@ -103,6 +103,10 @@ const settings = mountSettings(slot("settings"), {
   settings: backend.settings,
   defaultSettings: backend.defaultSettings,
   saveSettings: backend.saveSettings,
+  contextDocs: backend.contextDocs,
+  contextDocSource: backend.contextDocSource,
+  saveContextDoc: backend.saveContextDoc,
+  deleteContextDoc: backend.deleteContextDoc,
 });
 viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
 

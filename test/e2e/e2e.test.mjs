@@ -7,10 +7,11 @@
 // both conversations; then the states that must say what happened: a
 // source that no longer exists, an agent that is not set up; the per-turn
 // agent picker (remembered per surface, falling back when the agent is
-// removed); and the reading budget in Settings.
+// removed); the reading budget in Settings; and the context documents
+// editor in Settings (create, a refused front matter, delete).
 
 import assert from "node:assert/strict";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { guidance, shot, start } from "./harness.mjs";
@@ -625,6 +626,101 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       assert.deepEqual((await page.evaluate(() => window.go.main.App.Settings())).budget, defaults.budget);
       await dialog.locator('[data-testid="budget"]').scrollIntoViewIfNeeded();
       await shot(page, "13-settings-budget");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+
+  await t.test("settings: context documents are listed, created, refused with a bad trigger, and deleted", () =>
+    failShot(t, async () => {
+      const dialog = page.locator('[data-testid="settings"]');
+      const section = dialog.locator('[data-testid="context-docs"]');
+      const editor = section.locator('[data-testid="context-doc-editor"]');
+      const source = section.locator('[data-testid="context-doc-source"]');
+      const error = section.locator('[data-testid="context-doc-error"]');
+      const message = section.locator('[data-testid="context-doc-message"]');
+      const row = section.locator('[data-testid="context-doc-row"][data-id="citing.md"]');
+      const folder = join(env.vault, ".agentero", "context");
+      const file = join(folder, "citing.md");
+      // A document with a typo in its front matter: listed as a problem, with why.
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, "typo.md"), "---\ndescription: Typo\ntrigger: allways\n---\nBody.\n");
+
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      const problem = section.locator('[data-testid="context-doc-problem"]', { hasText: "typo.md" });
+      await problem.waitFor();
+      assert.match(await problem.innerText(), /trigger "allways" is not one of always_on, model_decision, manual/);
+      assert.equal(await row.count(), 0);
+
+      // New document, keyboard only: the button, the file name (".md" is added), Enter to the editor, Ctrl+S.
+      await section.locator('[data-testid="context-doc-new"]').focus();
+      await page.keyboard.press("Enter");
+      await editor.waitFor({ state: "visible" });
+      const id = section.locator('[data-testid="context-doc-id"]');
+      assert.ok(await id.evaluate((el) => el === document.activeElement), "the file name has the focus");
+      assert.equal(await source.inputValue(), "---\ndescription: \ntrigger: manual\npriority: normal\n---\n");
+      assert.match(await section.locator('[data-testid="context-doc-note"]').innerText(), /apply to new conversations; running ones keep the snapshot/);
+      // A name outside the folder is refused before Go is asked.
+      await page.keyboard.type("../citing");
+      await page.keyboard.press("Control+s");
+      await error.waitFor({ state: "visible" });
+      assert.match(await error.innerText(), /stays inside the context folder/);
+      assert.equal(await id.getAttribute("aria-invalid"), "true");
+      await id.fill("citing");
+      assert.equal(await error.isVisible(), false);
+      await page.keyboard.press("Enter");
+      assert.ok(await source.evaluate((el) => el === document.activeElement), "Enter moves to the editor");
+      const text = "---\ndescription: How to cite in this vault\ntrigger: always_on\npriority: high\n---\nCite the page of every claim.\n";
+      await source.fill(text);
+      await source.press("Control+s");
+      await message.filter({ hasText: /^Saved citing\.md/ }).waitFor();
+      assert.equal(await error.isVisible(), false);
+      await row.waitFor();
+      assert.equal(await row.locator('[data-testid="context-doc-trigger"]').innerText(), "always on");
+      assert.equal(await row.locator('[data-testid="context-doc-priority"]').innerText(), "high");
+      assert.equal(await row.locator('[data-testid="context-doc-description"]').innerText(), "How to cite in this vault");
+      assert.equal(readFileSync(file, "utf8"), text);
+      const listed = await page.evaluate(() => window.go.main.App.ListContextDocs());
+      assert.deepEqual(
+        listed.docs.map((d) => [d.id, d.trigger, d.priority]),
+        [["citing.md", "always_on", "high"]],
+      );
+      await editor.scrollIntoViewIfNeeded();
+      await shot(page, "14-settings-context-doc");
+
+      // An unknown trigger: the backend's reason next to the editor, nothing saved.
+      await source.fill(text.replace("trigger: always_on", "trigger: sometimes"));
+      await source.press("Control+s");
+      await error.waitFor({ state: "visible" });
+      assert.match(await error.innerText(), /^Not saved: .*trigger "sometimes" is not one of always_on, model_decision, manual/);
+      assert.equal(await source.getAttribute("aria-invalid"), "true");
+      assert.equal(readFileSync(file, "utf8"), text);
+      assert.equal(await row.locator('[data-testid="context-doc-trigger"]').innerText(), "always on");
+      await shot(page, "15-settings-context-doc-error");
+
+      // Close the editor (discarding the refused change), then open the document again from the list.
+      await section.locator('[data-testid="context-doc-close"]').focus();
+      page.once("dialog", (d) => void d.accept()); // discard the unsaved change
+      await page.keyboard.press("Enter");
+      await editor.waitFor({ state: "hidden" });
+      await row.getByRole("button").click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="context-doc-source"]')?.value.includes("always_on"));
+      assert.equal(await error.isVisible(), false);
+
+      // Delete, after confirming.
+      let asked = "";
+      page.once("dialog", (d) => {
+        asked = d.message();
+        void d.accept();
+      });
+      await section.locator('[data-testid="context-doc-delete"]').click();
+      await row.waitFor({ state: "detached" });
+      assert.match(asked, /Delete the context document citing\.md\?/);
+      assert.equal(existsSync(file), false);
+      assert.equal(await editor.isVisible(), false);
+
+      rmSync(join(folder, "typo.md"));
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
     }),

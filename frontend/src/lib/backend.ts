@@ -286,6 +286,69 @@ export async function saveSettings(s: AppSettings): Promise<void> {
   await App.SaveSettings(s as Parameters<typeof App.SaveSettings>[0]);
 }
 
+// --- context documents -----------------------------------------------------------
+
+export type ContextTrigger = "always_on" | "model_decision" | "manual";
+export type ContextPriority = "critical" | "high" | "normal" | "low";
+
+/** ContextDoc is a Markdown file under the vault's .agentero/context/ (SPEC §8.2). */
+export interface ContextDoc {
+  /** Slash path relative to the context folder, e.g. "citing.md". */
+  id: string;
+  description: string;
+  trigger: ContextTrigger;
+  priority: ContextPriority;
+  /** Body bytes, front matter excluded. */
+  bytes: number;
+  /** Named by the root rules' preloadPaths. */
+  preload: boolean;
+  /** Named by the root rules' forbiddenLoad (it wins). */
+  forbidden: boolean;
+}
+
+/** ContextDocProblem is a file in the context folder that could not be used, with why. */
+export interface ContextDocProblem {
+  /** Vault-relative. */
+  path: string;
+  problem: string;
+}
+
+export interface ContextDocList {
+  docs: ContextDoc[];
+  problems: ContextDocProblem[];
+}
+
+/** contextDocs lists the open vault's context documents and the files that could not be used. */
+export async function contextDocs(): Promise<ContextDocList> {
+  const l = await App.ListContextDocs();
+  return {
+    docs: (l?.docs ?? []).map((d) => ({
+      id: d.id,
+      description: d.description ?? "",
+      trigger: (d.trigger ?? "manual") as ContextTrigger,
+      priority: (d.priority ?? "normal") as ContextPriority,
+      bytes: d.bytes ?? 0,
+      preload: Boolean(d.preload),
+      forbidden: Boolean(d.forbidden),
+    })),
+    problems: (l?.problems ?? []).map((p) => ({ path: p.path ?? "", problem: p.problem ?? "" })),
+  };
+}
+
+/** contextDocSource is a document's whole file, front matter included. */
+export async function contextDocSource(id: string): Promise<string> {
+  return (await App.ContextDocSource(id)) ?? "";
+}
+
+/** saveContextDoc stores a document; it rejects a bad id or front matter (nothing is written then). */
+export async function saveContextDoc(id: string, content: string): Promise<void> {
+  await App.SaveContextDoc(id, content);
+}
+
+export async function deleteContextDoc(id: string): Promise<void> {
+  await App.DeleteContextDoc(id);
+}
+
 // --- relations and what the agent sees ----------------------------------------
 
 /** RelationKind names a paper's three lists of relations (SPEC §5). */

@@ -1,13 +1,15 @@
 // Settings (Ctrl+,): the agents Agentero can ask (list, add, edit, test the
-// connection, choose the default), the tools' reading budget and the theme.
+// connection, choose the default), the tools' reading budget, the vault's
+// context documents and the theme.
 
 import type { AgentCapabilities, AgentConfig, AgentList } from "../lib/backend";
 import { h } from "../lib/dom";
 import { agentProblem, formatArgs, formatEnv, parseArgs, parseEnv } from "./agents";
 import { createBudgetSection, type BudgetDeps } from "./budget-view";
+import { createContextDocsSection, type ContextDocsDeps } from "./context-docs-view";
 import { applyTheme, loadTheme, type ThemeChoice } from "./theme";
 
-export interface SettingsDeps extends BudgetDeps {
+export interface SettingsDeps extends BudgetDeps, ContextDocsDeps {
   agents(): Promise<AgentList>;
   saveAgent(agent: AgentConfig, makeDefault: boolean): Promise<void>;
   setDefaultAgent(name: string): Promise<void>;
@@ -188,6 +190,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
   );
 
   const budget = createBudgetSection(deps);
+  const contextDocs = createContextDocsSection(deps);
 
   add.addEventListener("click", () => edit(null));
   dialog.append(
@@ -208,6 +211,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       form,
     ),
     budget.el,
+    contextDocs.el,
     h("section", {}, themes),
     status,
   );
@@ -220,6 +224,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       dialog.showModal();
       void reload();
       void budget.load();
+      void contextDocs.load();
     },
   };
 }
