@@ -117,9 +117,6 @@ func (h *Host) PoolReady(agent string) bool {
 	return len(h.pool.slots[agent]) > 0
 }
 
-// wait blocks until refills in progress are done (tests and shutdown).
-func (p *pool) wait() { p.wg.Wait() }
-
 func (p *pool) closeSlot(s slot) {
 	if s.proc.Capabilities().Close && !s.proc.Exited() {
 		go func() {

@@ -109,10 +109,7 @@ func TestWorkKey(t *testing.T) {
 
 // parsed parses one printed entry.
 func parsed(text string) Entry {
-	var lines []string
-	for _, l := range splitLines(text) {
-		lines = append(lines, l)
-	}
+	lines := splitLines(text)
 	label := ""
 	if m := bracketLabel.FindStringSubmatch(lines[0]); m != nil {
 		label = m[1]

@@ -25,8 +25,6 @@ type Metadata struct {
 	Extra    map[string]json.RawMessage
 }
 
-var knownKeys = []string{"id", "title", "authors", "year", "abstract", "doi", "arxiv_id", "tags"}
-
 // ReadMetadata reads and parses a metadata.json file.
 func ReadMetadata(path string) (Metadata, error) {
 	data, err := os.ReadFile(path)

@@ -100,14 +100,6 @@ func (r Rules) validate() error {
 	return nil
 }
 
-// budget is the preload byte budget the rules give.
-func (r Rules) budget() int {
-	if r.PreloadByteBudget == 0 {
-		return DefaultPreloadBudget
-	}
-	return r.PreloadByteBudget
-}
-
 // forbidden, preloaded and priority apply the rules to one document id.
 func (r Rules) forbidden(id string) bool { return matchAny(r.ForbiddenLoad, id) }
 func (r Rules) preloaded(id string) bool { return matchAny(r.PreloadPaths, id) }
