@@ -9,8 +9,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/agentero/agentero/backend/acp"
@@ -25,14 +25,9 @@ func runBuiltinAgent(args []string) int {
 		fmt.Fprintln(os.Stderr, "usage: agentero --builtin-agent")
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	log := warnLogger(os.Stderr)
-	if err := agent.Serve(ctx, os.Stdin, os.Stdout, agent.Options{Logger: log}); err != nil {
-		fmt.Fprintf(os.Stderr, "builtin agent: %s\n", oneLine(err.Error()))
-		return 1
-	}
-	return 0
+	return serveStdio("builtin agent", func(ctx context.Context, log *slog.Logger) error {
+		return agent.Serve(ctx, os.Stdin, os.Stdout, agent.Options{Logger: log})
+	})
 }
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {

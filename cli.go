@@ -220,11 +220,18 @@ func runContextMCP(args []string) int {
 		fmt.Fprintln(os.Stderr, "usage: agentero --agentero-context-mcp GRANT")
 		return 2
 	}
+	return serveStdio("agentero-context", func(ctx context.Context, log *slog.Logger) error {
+		return mcp.Serve(ctx, args[0], os.Stdin, os.Stdout, log)
+	})
+}
+
+// serveStdio runs a protocol mode whose stdout belongs to the protocol:
+// logs and the one-line error go to stderr; the exit status is returned.
+func serveStdio(name string, serve func(ctx context.Context, log *slog.Logger) error) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	log := warnLogger(os.Stderr)
-	if err := mcp.Serve(ctx, args[0], os.Stdin, os.Stdout, log); err != nil {
-		fmt.Fprintf(os.Stderr, "agentero-context: %s\n", oneLine(err.Error()))
+	if err := serve(ctx, warnLogger(os.Stderr)); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", name, oneLine(err.Error()))
 		return 1
 	}
 	return 0
