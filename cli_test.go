@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 var binary string
@@ -48,21 +49,7 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 
 func corpusVault(t *testing.T, files ...string) string {
 	t.Helper()
-	root := t.TempDir()
-	for _, f := range files {
-		src := filepath.Join("..", "shared", "corpus", f)
-		in, err := os.Open(src)
-		if err != nil {
-			t.Skipf("corpus not available: %v", err)
-		}
-		dir := filepath.Join(root, "papers", strings.TrimSuffix(f, ".pdf"))
-		os.MkdirAll(dir, 0o755)
-		out, _ := os.Create(filepath.Join(dir, f))
-		io.Copy(out, in)
-		in.Close()
-		out.Close()
-	}
-	return root
+	return corpustest.Vault(t, files...)
 }
 
 func TestIndexAndSearchJSON(t *testing.T) {

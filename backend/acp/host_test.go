@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 var binary string // the real agentero binary: built-in agent and MCP server
@@ -47,19 +47,7 @@ func vaultWith(t *testing.T, files ...string) (string, *index.DB) {
 
 func vaultWithTB(t testing.TB, files ...string) (string, *index.DB) {
 	t.Helper()
-	root := t.TempDir()
-	for _, f := range files {
-		in, err := os.Open(filepath.Join(corpusDir, f))
-		if err != nil {
-			t.Skipf("corpus not available: %v", err)
-		}
-		dir := filepath.Join(root, "papers", strings.TrimSuffix(f, ".pdf"))
-		os.MkdirAll(dir, 0o755)
-		out, _ := os.Create(filepath.Join(dir, f))
-		io.Copy(out, in)
-		in.Close()
-		out.Close()
-	}
+	root := corpustest.Vault(t, files...)
 	os.MkdirAll(filepath.Join(root, "notes"), 0o755)
 	os.WriteFile(filepath.Join(root, "notes", "ideas.md"), []byte("Proof-of-stake could replace proof-of-work.\n"), 0o644)
 	if out, err := exec.Command(binary, "index", root).CombinedOutput(); err != nil {

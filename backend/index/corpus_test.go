@@ -3,11 +3,9 @@ package index_test
 import (
 	"context"
 	"encoding/csv"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 const corpusDir = "../../../shared/corpus"
@@ -50,40 +49,13 @@ func manifest(t testing.TB) []manifestRow {
 }
 
 // refOf is the paper ref a corpus file gets in a test vault.
-func refOf(file string) string { return "papers/" + strings.TrimSuffix(file, ".pdf") }
+func refOf(file string) string { return corpustest.Ref(file) }
 
-// makeVault lays the corpus files out as a vault in a new temp dir: one paper
-// folder per PDF, copied so that tests may change them.
+// makeVault lays the corpus files out as a vault in a new temp dir, copied
+// so that tests may change them.
 func makeVault(t testing.TB, files []string) string {
 	t.Helper()
-	root := t.TempDir()
-	for _, f := range files {
-		dir := filepath.Join(root, filepath.FromSlash(refOf(f)))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		copyFile(t, filepath.Join(corpusDir, f), filepath.Join(dir, f))
-	}
-	return root
-}
-
-func copyFile(t testing.TB, from, to string) {
-	t.Helper()
-	in, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.Create(to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return corpustest.Vault(t, files...)
 }
 
 var (
@@ -165,11 +137,7 @@ func indexedCorpus(t *testing.T) (string, *index.DB, index.Stats) {
 			t.Fatal(err)
 		}
 		corpusRoot = dir
-		for _, f := range files {
-			d := filepath.Join(dir, filepath.FromSlash(refOf(f)))
-			os.MkdirAll(d, 0o755)
-			copyFile(t, filepath.Join(corpusDir, f), filepath.Join(d, f))
-		}
+		corpustest.LayOut(t, dir, files...)
 		db, err := index.Open(index.Path(dir), index.Options{})
 		if err != nil {
 			t.Fatal(err)
