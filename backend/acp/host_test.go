@@ -36,7 +36,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-const corpusDir = "../../../shared/corpus"
 
 // vaultWith lays corpus papers out as a vault, indexes it with the real
 // binary and opens its index.
