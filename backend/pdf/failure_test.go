@@ -313,3 +313,53 @@ func TestExtractAfterClose(t *testing.T) {
 		t.Errorf("Extract after Close = %v, want an error wrapping context.Canceled", err)
 	}
 }
+
+// TestWorkerReusedThenRetired checks that one worker (and its one PDFium
+// instance) reads file after file, bad ones among them, without a bad file
+// spoiling the next good one, and that it is replaced after
+// maxFilesPerWorker files.
+func TestWorkerReusedThenRetired(t *testing.T) {
+	old := maxFilesPerWorker
+	maxFilesPerWorker = 4
+	t.Cleanup(func() { maxFilesPerWorker = old })
+
+	garbage := filepath.Join(t.TempDir(), "garbage.pdf")
+	if err := os.WriteFile(garbage, []byte("%PDF-1.4\nnot really"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paxos := corpusFile(t, "paxos-made-simple.pdf")
+	e := newTestExtractor(t, Options{Workers: 1})
+	var pids []int
+	e.handed = func(pid int) { pids = append(pids, pid) }
+
+	files := []string{paxos, garbage, paxos, garbage, paxos}
+	for i, f := range files {
+		doc, err := e.Extract(t.Context(), f)
+		if f == garbage {
+			if !errors.Is(err, ErrDamaged) {
+				t.Errorf("file %d (garbage): err = %v, want ErrDamaged", i+1, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("file %d (paxos): %v", i+1, err)
+		}
+		if got := len(doc.Pages); got != 14 || !strings.Contains(doc.Pages[0].Text, "Paxos") {
+			t.Errorf("file %d: %d pages, page 1 %.80q; want 14 pages naming Paxos", i+1, got, doc.Pages[0].Text)
+		}
+	}
+	if len(pids) != 5 {
+		t.Fatalf("handed %d files, want 5", len(pids))
+	}
+	for i := 1; i < 4; i++ {
+		if pids[i] != pids[0] {
+			t.Errorf("file %d went to worker %d, want the first worker %d", i+1, pids[i], pids[0])
+		}
+	}
+	if pids[4] == pids[0] {
+		t.Errorf("file 5 went to worker %d, which had already read %d files", pids[4], maxFilesPerWorker)
+	}
+	if !processGone(pids[0]) {
+		t.Errorf("retired worker %d is still running", pids[0])
+	}
+}

@@ -22,6 +22,8 @@ type proc struct {
 	enc *gob.Encoder
 	dec *gob.Decoder
 
+	files int // requests answered; see maxFilesPerWorker
+
 	exited  chan struct{} // closed by reap once the process is reaped
 	waitErr error         // the process's exit status; read only after exited
 }
@@ -134,6 +136,7 @@ func trimNewline(b []byte) []byte {
 // file, the error wraps ErrDamaged. Either way p is closed then.
 func (p *proc) extract(ctx context.Context, req request) (*Document, error) {
 	release := p.killWhenDone(ctx)
+	p.files++
 	var r reply
 	err := p.enc.Encode(req)
 	if err == nil {

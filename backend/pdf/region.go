@@ -46,7 +46,7 @@ const regionScale = 8
 
 // regionText reads the text inside a displayed rectangle of one page. The
 // answer travels as a one-page Document.
-func regionText(pool pdfium.Pool, path string, req regionRequest) (*Document, error) {
+func regionText(pool pdfium.Pool, path string, req regionRequest) (_ *Document, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open pdf: %w", err)
@@ -60,7 +60,7 @@ func regionText(pool pdfium.Pool, path string, req regionRequest) (*Document, er
 	if err != nil {
 		return nil, fmt.Errorf("get pdfium instance: %w", err)
 	}
-	defer inst.Close()
+	defer func() { releaseInstance(inst, err, nil) }()
 	opened, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: st.Size()})
 	if err != nil {
 		return nil, openError(err)

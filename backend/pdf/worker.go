@@ -183,10 +183,13 @@ func startPDFium(cacheDir string) (pool pdfium.Pool, warning string, err error) 
 		config = config.WithCompilationCache(cache)
 	}
 	pool, err = webassembly.Init(webassembly.Config{
-		Context:       context.Background(),
-		MinIdle:       0,
-		MaxIdle:       1,
-		MaxTotal:      1,
+		Context:  context.Background(),
+		MinIdle:  0,
+		MaxIdle:  1,
+		MaxTotal: 1,
+		// One instance serves every file of the worker (the parent retires
+		// workers after maxFilesPerWorker files).
+		ReuseWorkers:  true,
 		RuntimeConfig: config,
 		// Files are read through a reader callback (see readDocument), so
 		// the module sees no file system at all.
@@ -225,8 +228,23 @@ func defaultCacheDir() (string, error) {
 	return filepath.Join(base, "agentero", "wazero"), nil
 }
 
-// extractFile reads the PDF at path with a fresh PDFium instance (no PDFium
-// state carries from one file to the next) and then its XMP with pdfcpu.
+// releaseInstance gives inst back for the next file, or, when the file
+// failed (a trap inside PDFium may have left the instance broken), throws
+// it away so that the next file gets a new one.
+func releaseInstance(inst pdfium.Pdfium, failed error, log *slog.Logger) {
+	var err error
+	if failed != nil {
+		err = inst.Kill()
+	} else {
+		err = inst.Close()
+	}
+	if err != nil && log != nil {
+		log.Debug("pdf: release pdfium instance", "err", err)
+	}
+}
+
+// extractFile reads the PDF at path with the worker's PDFium instance, then
+// its XMP with pdfcpu.
 func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, error) {
 	began := time.Now()
 	f, err := os.Open(path)
@@ -247,9 +265,7 @@ func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, er
 		return nil, fmt.Errorf("get pdfium instance: %w", err)
 	}
 	doc, err := readDocument(inst, f, st.Size(), log)
-	if cerr := inst.Close(); cerr != nil {
-		log.Debug("pdf: close pdfium instance", "err", cerr)
-	}
+	releaseInstance(inst, err, log)
 	if err != nil {
 		return nil, err
 	}
