@@ -5,6 +5,7 @@ set -euo pipefail
 
 pkgs=(
   gcc pkg-config                        # cgo (SQLite, WebKitGTK)
+  libsqlite3-dev                        # sqlite3.h for the index's FTS5 rank function (the SQLite itself is go-sqlite3's)
   libgtk-3-dev libwebkit2gtk-4.1-dev    # the Wails window
   xvfb xauth imagemagick xdotool        # the window test: a virtual display, a screenshot, keyboard input
   chromium                              # the browser e2e test (playwright-core drives it; no browser download)

@@ -44,6 +44,8 @@ type Scoped struct {
 	noFiles bool
 }
 
+// paperSpan is a paper and the span of its page ids (pages are written a
+// paper at a time, so a paper's ids are close together).
 type paperSpan struct {
 	id, lo, hi int64
 }

@@ -33,6 +33,9 @@ type DB struct {
 	path string
 }
 
+// maxSearchConns is how many connections one search reads with at most.
+const maxSearchConns = 4
+
 // Options tunes Open. The zero value opens read-write and creates the file.
 type Options struct {
 	ReadOnly bool // open an existing index without writing (for the MCP server)
@@ -41,6 +44,9 @@ type Options struct {
 // Open opens (creating when needed) the index at path and brings its schema
 // up to date. Pragmas are in the DSN so that every pooled connection has them.
 func Open(path string, opts Options) (*DB, error) {
+	if err := registerRank(); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
 	q.Set("_foreign_keys", "on")
@@ -60,6 +66,9 @@ func Open(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
+	// Search reads with up to maxSearchConns connections at once; keep
+	// them open between searches (opening one costs the DSN's pragmas).
+	sdb.SetMaxIdleConns(maxSearchConns)
 	db := &DB{sql: sdb, path: path}
 	if !opts.ReadOnly {
 		if err := db.migrate(context.Background()); err != nil {

@@ -116,6 +116,9 @@ func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	start := ix.opts.Now()
+	if err := ix.db.fillPaperText(ctx); err != nil {
+		return Stats{}, err
+	}
 	rows, err := ix.db.known(ctx)
 	if err != nil {
 		return Stats{}, err

@@ -2,6 +2,8 @@ package index_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,7 +12,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// searchModes runs a test with each way Search ranks: every matching page
+// (the corpus's queries are narrow), and paper first (as at 10,000 papers).
+func searchModes(t *testing.T, test func(t *testing.T)) {
+	t.Run("all pages", test)
+	t.Run("paper first", func(t *testing.T) {
+		index.SetBroadMatches(t, 1)
+		test(t)
+	})
+}
+
 func TestSearchFindsKnownPage(t *testing.T) {
+	searchModes(t, testSearchFindsKnownPage)
+}
+
+func testSearchFindsKnownPage(t *testing.T) {
 	_, db, _ := indexedCorpus(t)
 	// Each phrase is on one known page of one paper (checked with pdftotext).
 	tests := []struct {
@@ -47,6 +63,10 @@ func TestSearchFindsKnownPage(t *testing.T) {
 }
 
 func TestSearchCapsHitsPerPaper(t *testing.T) {
+	searchModes(t, testSearchCapsHitsPerPaper)
+}
+
+func testSearchCapsHitsPerPaper(t *testing.T) {
 	_, db, _ := indexedCorpus(t)
 	hits, err := db.Search(context.Background(), "consensus", 30)
 	if err != nil {
@@ -65,6 +85,10 @@ func TestSearchCapsHitsPerPaper(t *testing.T) {
 }
 
 func TestSearchHostileQueries(t *testing.T) {
+	searchModes(t, testSearchHostileQueries)
+}
+
+func testSearchHostileQueries(t *testing.T) {
 	_, db, _ := indexedCorpus(t)
 	for _, q := range []string{`"`, `AND OR NOT`, `col:value`, `a* NEAR(b c)`, `'; DROP TABLE papers; --`, `""""`, "\x00", strings.Repeat("x ", 500)} {
 		if _, err := db.Search(context.Background(), q, 5); err != nil {
@@ -88,5 +112,75 @@ func TestTerms(t *testing.T) {
 		if diff := cmp.Diff(tt.want, index.Terms(tt.in)); diff != "" {
 			t.Errorf("Terms(%q) (-want +got):\n%s", tt.in, diff)
 		}
+	}
+}
+
+// TestPaperTextFollowsTheVault checks papers_fts, the paper-level index
+// that broad queries are ranked with: an index that predates it (migration
+// 003 leaves every paper to fill) is searched page by page until the next
+// sync fills it, and a paper that leaves the vault leaves it too.
+func TestPaperTextFollowsTheVault(t *testing.T) {
+	raft := "in-search-of-an-understandable-consensus-algorithm.pdf"
+	chubby := "the-chubby-lock-service-for-loosely-coupled-distributed-systems.pdf"
+	root := makeVault(t, []string{raft, chubby, "paxos-made-simple.pdf"})
+	db := openDB(t, root)
+	syncVault(t, db, sharedExtractor(), root)
+	ctx := context.Background()
+	index.SetBroadMatches(t, 1)
+
+	rows := func() int {
+		t.Helper()
+		n, err := db.PaperTextRows(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	first := func(query string) string {
+		t.Helper()
+		hits, err := db.Search(ctx, query, 5)
+		if err != nil {
+			t.Fatalf("Search(%q): %v", query, err)
+		}
+		if len(hits) == 0 {
+			return ""
+		}
+		return hits[0].Ref + "#" + strconv.Itoa(hits[0].Page)
+	}
+	const lockQuery = "informs a lock holder if another client has requested a conflicting lock"
+	wantLock := refOf(chubby) + "#7"
+	if got := rows(); got != 3 {
+		t.Fatalf("papers_fts has %d rows after the first sync, want 3", got)
+	}
+	if got := first(lockQuery); got != wantLock {
+		t.Fatalf("first hit %q, want %q", got, wantLock)
+	}
+
+	if err := db.ForgetPaperText(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := first(lockQuery); got != wantLock {
+		t.Errorf("before papers_fts is filled: first hit %q, want %q", got, wantLock)
+	}
+	syncVault(t, db, sharedExtractor(), root)
+	if got := rows(); got != 3 {
+		t.Errorf("papers_fts has %d rows after the sync that fills it, want 3", got)
+	}
+	if got := first(lockQuery); got != wantLock {
+		t.Errorf("after papers_fts is filled: first hit %q, want %q", got, wantLock)
+	}
+
+	if err := os.RemoveAll(filepath.Join(root, "papers", strings.TrimPrefix(refOf(chubby), "papers/"))); err != nil {
+		t.Fatal(err)
+	}
+	syncVault(t, db, sharedExtractor(), root)
+	if got := rows(); got != 2 {
+		t.Errorf("papers_fts has %d rows after a paper left, want 2", got)
+	}
+	if got := first(lockQuery); strings.HasPrefix(got, refOf(chubby)) {
+		t.Errorf("a paper that left the vault is still found: %q", got)
+	}
+	if got, want := first("Terms act as a logical clock in Raft"), refOf(raft)+"#5"; got != want {
+		t.Errorf("first hit %q, want %q", got, want)
 	}
 }

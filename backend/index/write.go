@@ -132,6 +132,12 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 	if _, err := tx.ExecContext(ctx, `DELETE FROM sections WHERE paper_id = ?`, id); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM paper_text_todo WHERE paper_id = ?`, id); err != nil {
+		return err
+	}
 	status, errText, noText := StatusError, "", 0
 	var x extracted
 	if r.err != nil {
@@ -178,16 +184,23 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 	return nil
 }
 
+// insertPages writes a paper's pages (and through the trigger, pages_fts),
+// its row of papers_fts, and its outline.
 func insertPages(ctx context.Context, tx *sql.Tx, id int64, doc *pdf.Document) error {
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO pages (paper_id, page, label, text) VALUES (?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
+	texts := make([]string, 0, len(doc.Pages))
 	for _, pg := range doc.Pages {
 		if _, err := ins.ExecContext(ctx, id, pg.Number, pg.Label, pg.Text); err != nil {
 			return err
 		}
+		texts = append(texts, pg.Text)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO papers_fts (rowid, text) VALUES (?, ?)`, id, paperText(texts)); err != nil {
+		return err
 	}
 	sec, err := tx.PrepareContext(ctx, `INSERT INTO sections (paper_id, ord, level, title, page) VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
@@ -286,10 +299,14 @@ func (db *DB) tidyFTS(ctx context.Context, extracted int) error {
 	if extracted == 0 {
 		return nil
 	}
-	stmt := `INSERT INTO pages_fts(pages_fts, rank) VALUES('merge', 64)`
-	if extracted >= 50 {
-		stmt = `INSERT INTO pages_fts(pages_fts) VALUES('optimize')`
+	for _, table := range []string{"pages_fts", "papers_fts"} {
+		stmt := `INSERT INTO ` + table + `(` + table + `, rank) VALUES('merge', 64)`
+		if extracted >= 50 {
+			stmt = `INSERT INTO ` + table + `(` + table + `) VALUES('optimize')`
+		}
+		if _, err := db.sql.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
 	}
-	_, err := db.sql.ExecContext(ctx, stmt)
-	return err
+	return nil
 }

@@ -1,0 +1,28 @@
+package index
+
+import (
+	"context"
+	"testing"
+)
+
+// SetBroadMatches sets the number of matching pages from which Search
+// ranks paper first, for the rest of the test.
+func SetBroadMatches(t testing.TB, n int) {
+	old := broadMatches
+	broadMatches = n
+	t.Cleanup(func() { broadMatches = old })
+}
+
+// ForgetPaperText leaves the index as migration 003 leaves an older one:
+// no papers_fts rows, every paper on paper_text_todo.
+func (db *DB) ForgetPaperText(ctx context.Context) error {
+	_, err := db.sql.ExecContext(ctx, `DELETE FROM papers_fts; INSERT OR IGNORE INTO paper_text_todo SELECT id FROM papers`)
+	return err
+}
+
+// PaperTextRows counts the rows of papers_fts.
+func (db *DB) PaperTextRows(ctx context.Context) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM papers_fts`).Scan(&n)
+	return n, err
+}

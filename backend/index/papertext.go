@@ -1,0 +1,137 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// paperText is a paper's row of papers_fts: for each page, the distinct
+// words on it (lower case, in order of first use), one page per line. So a
+// word counts once per page in the paper-level ranking (agentero_rank), and
+// the row stays small however often the word is repeated.
+func paperText(pages []string) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for i, text := range pages {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		clear(seen)
+		first := true
+		for _, w := range strings.FieldsFunc(text, notWordRune) {
+			w = strings.ToLower(w)
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			if !first {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+			first = false
+		}
+	}
+	return b.String()
+}
+
+// notWordRune separates words as the unicode61 tokenizer does, roughly:
+// letters, digits and combining marks make words.
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
+}
+
+// fillBatch is how many papers fillPaperText writes per transaction.
+const fillBatch = 100
+
+// fillPaperText writes the papers_fts rows of the papers listed in
+// paper_text_todo: those indexed before papers_fts existed. It runs at the
+// start of every sync and returns at once when none is left.
+func (db *DB) fillPaperText(ctx context.Context) error {
+	for {
+		n, err := db.fillPaperTextBatch(ctx)
+		if err != nil {
+			return fmt.Errorf("fill paper text: %w", err)
+		}
+		if n < fillBatch {
+			return nil
+		}
+	}
+}
+
+func (db *DB) fillPaperTextBatch(ctx context.Context) (int, error) {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT paper_id FROM paper_text_todo ORDER BY paper_id LIMIT ?`, fillBatch)
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		texts, err := pageTexts(ctx, tx, id)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
+			return 0, err
+		}
+		if len(texts) > 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO papers_fts (rowid, text) VALUES (?, ?)`, id, paperText(texts)); err != nil {
+				return 0, err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM paper_text_todo WHERE paper_id = ?`, id); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), tx.Commit()
+}
+
+// queryer is what *sql.DB and *sql.Tx share.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// pageTexts returns a paper's page texts in page order.
+func pageTexts(ctx context.Context, q queryer, paperID int64) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT text FROM pages WHERE paper_id = ? ORDER BY page`, paperID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var texts []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		texts = append(texts, t)
+	}
+	return texts, rows.Err()
+}
+
+// paperTextReady reports whether every paper has its papers_fts row, so
+// that Search may rank papers first. An index whose schema predates
+// papers_fts (opened read-only, not migrated) is not ready either.
+func (db *DB) paperTextReady(ctx context.Context) bool {
+	var pending bool
+	err := db.sql.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM paper_text_todo)`).Scan(&pending)
+	return err == nil && !pending
+}
