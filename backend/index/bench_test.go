@@ -173,7 +173,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 func latency(b *testing.B, db *index.DB, queries []string) {
 	var all []time.Duration
 	for i := 0; i < b.N; i++ {
-		for round := 0; round < 5; round++ {
+		for round := 0; round < 10; round++ {
 			for _, q := range queries {
 				start := time.Now()
 				if _, err := db.Search(context.Background(), q, 10); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // paperText is a paper's row of papers_fts: for each page, the distinct
@@ -15,24 +16,41 @@ import (
 func paperText(pages []string) string {
 	var b strings.Builder
 	seen := map[string]bool{}
+	var word []byte
+	first := true
+	flush := func() {
+		if len(word) == 0 {
+			return
+		}
+		if !seen[string(word)] { // no allocation for the lookup
+			seen[string(word)] = true
+			if !first {
+				b.WriteByte(' ')
+			}
+			b.Write(word)
+			first = false
+		}
+		word = word[:0]
+	}
 	for i, text := range pages {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		clear(seen)
-		first := true
-		for _, w := range strings.FieldsFunc(text, notWordRune) {
-			w = strings.ToLower(w)
-			if seen[w] {
-				continue
+		first = true
+		for _, r := range text {
+			switch {
+			case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
+				word = append(word, byte(r))
+			case r < utf8.RuneSelf && 'A' <= r && r <= 'Z':
+				word = append(word, byte(r+'a'-'A'))
+			case r < utf8.RuneSelf || notWordRune(r):
+				flush()
+			default:
+				word = utf8.AppendRune(word, unicode.ToLower(r))
 			}
-			seen[w] = true
-			if !first {
-				b.WriteByte(' ')
-			}
-			b.WriteString(w)
-			first = false
 		}
+		flush()
 	}
 	return b.String()
 }
