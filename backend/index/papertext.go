@@ -122,14 +122,9 @@ func (db *DB) fillPaperTextBatch(ctx context.Context) (int, error) {
 	return len(ids), tx.Commit()
 }
 
-// queryer is what *sql.DB and *sql.Tx share.
-type queryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
 // pageTexts returns a paper's page texts in page order.
-func pageTexts(ctx context.Context, q queryer, paperID int64) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT text FROM pages WHERE paper_id = ? ORDER BY page`, paperID)
+func pageTexts(ctx context.Context, tx *sql.Tx, paperID int64) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT text FROM pages WHERE paper_id = ? ORDER BY page`, paperID)
 	if err != nil {
 		return nil, err
 	}
