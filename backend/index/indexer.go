@@ -116,7 +116,7 @@ func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	start := ix.opts.Now()
-	if err := ix.db.fillPaperText(ctx); err != nil {
+	if err := ix.db.fillPaperText(ctx, ix.opts.Progress); err != nil {
 		return Stats{}, err
 	}
 	rows, err := ix.db.known(ctx)
