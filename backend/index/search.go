@@ -43,11 +43,12 @@ const MaxHitsPerPaper = 3
 // Pages are ranked by agentero_rank (rank.c): bm25's formula without its
 // idf, since every page of a tier holds every word, and without its passes
 // over the whole table. A query that matches fewer than broadMatches pages
-// has all of them ranked. A broader one is ranked paper first: agentero_rank over papers_fts (one row per paper)
-// picks the best papers, and only their pages are ranked. Ranking every
-// page a common word is on costs a pass over its whole posting list plus a
-// length lookup per page: 20 to 35 ms for one word at 10,000 papers with
-// bm25, against a few ms this way (BenchmarkSearchLatency).
+// has all of them ranked. A broader one is ranked paper first:
+// agentero_rank over papers_fts (one row per paper) picks the best papers,
+// and only their pages are ranked. Ranking every page a common word is on
+// costs a pass over its whole posting list plus a length lookup per page:
+// 20 to 35 ms for one word at 10,000 papers with bm25, against a few ms
+// this way (BenchmarkSearchLatency).
 func (db *DB) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
 	if limit <= 0 {
 		limit = 20
@@ -140,7 +141,11 @@ func (db *DB) rankedPages(ctx context.Context, q string, max int) ([]candidate, 
 }
 
 func (db *DB) candidates(ctx context.Context, query string, args ...any) ([]candidate, error) {
-	rows, err := db.sql.QueryContext(ctx, query, args...)
+	return scanCandidates(db.sql.QueryContext(ctx, query, args...))
+}
+
+// scanCandidates reads rows of (rowid, rank) and closes them.
+func scanCandidates(rows *sql.Rows, err error) ([]candidate, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -262,22 +267,11 @@ func (db *DB) bestPages(ctx context.Context, q string, papers []paperSpan) ([]ca
 	defer stmt.Close()
 	var out []candidate
 	for _, sp := range papers {
-		rows, err := stmt.QueryContext(ctx, q, sp.lo, sp.hi, MaxHitsPerPaper)
+		found, err := scanCandidates(stmt.QueryContext(ctx, q, sp.lo, sp.hi, MaxHitsPerPaper))
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var c candidate
-			if err := rows.Scan(&c.rowid, &c.score); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, c)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+		out = append(out, found...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score < out[j].score })
 	return out, nil
