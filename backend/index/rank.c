@@ -22,7 +22,8 @@
 //
 // agentero_rank(pages_fts, b, w0, w1, ...) ranks pages with bm25's formula,
 // but with the phrase weights w given (1 when missing) instead of idf, so
-// no pass over the whole table is made; b is bm25's length normalisation.
+// no pass over the whole table is made; b is bm25's length normalisation
+// (0 skips the length lookup).
 //
 // Both are negative like bm25(), so ORDER BY ascending puts the best first.
 //
