@@ -23,7 +23,16 @@ all: build
 	scripts/deps.sh
 	@touch $@
 
-deps: .tools/deps.stamp
+# The native PDFium the PDF workers read with (scripts/pdfium.sh; where there
+# is none, they read with PDFium compiled to WebAssembly).
+.tools/pdfium.stamp: scripts/pdfium.sh | .tools/deps.stamp
+	scripts/pdfium.sh
+	@touch $@
+
+deps: .tools/deps.stamp .tools/pdfium.stamp
+
+# Go test binaries are not beside the library, so they are told where it is.
+PDFIUM_ENV = AGENTERO_PDFIUM="$$(test -f .tools/pdfium/libpdfium.so && echo $(CURDIR)/.tools/pdfium/libpdfium.so)"
 
 frontend/node_modules/.stamp: frontend/package-lock.json | .tools/deps.stamp
 	cd frontend && npm ci --no-audit --no-fund
@@ -44,9 +53,17 @@ test/e2e/node_modules/.stamp: test/e2e/package-lock.json | .tools/deps.stamp
 frontend: frontend/node_modules/.stamp
 	cd frontend && npm run build
 
+# The desktop binary, and beside it the native PDFium with its licences.
 build: deps frontend
 	go build $(GOFLAGS_APP) -o $(BIN) .
+	$(call copy-pdfium,$(dir $(BIN)))
 	@echo "built $(BIN)"
+
+define copy-pdfium
+	@if [[ -f .tools/pdfium/libpdfium.so ]]; then \
+	  cp .tools/pdfium/libpdfium.so $(1) && rm -rf $(1)pdfium-licenses && cp -r .tools/pdfium/licenses $(1)pdfium-licenses; \
+	fi
+endef
 
 run: build
 	@if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then \
@@ -62,7 +79,7 @@ test: build test-go test-frontend test-window test-e2e
 # MCP server is also driven by the MCP inspector CLI (test/mcpinspector).
 test-go: deps test/peeragent/node_modules/.stamp test/mcpinspector/node_modules/.stamp
 	go vet -tags $(TEST_TAGS) ./...
-	AGENTERO_REQUIRE_PEER=1 go test -tags $(TEST_TAGS) -count=1 -timeout 30m ./...
+	AGENTERO_REQUIRE_PEER=1 $(PDFIUM_ENV) go test -tags $(TEST_TAGS) -count=1 -timeout 30m ./...
 
 test-frontend: frontend/node_modules/.stamp
 	cd frontend && npm test
@@ -78,6 +95,7 @@ test-window: build
 # frontend/dist and the Go bindings over its websocket on a localhost port.
 test-e2e: frontend test/e2e/node_modules/.stamp
 	go build -tags $(DEV_TAGS) -o $(DEV_BIN) .
+	$(call copy-pdfium,$(dir $(DEV_BIN)))
 	cd test/e2e && AGENTERO_DEV_BIN=$(CURDIR)/$(DEV_BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts npm test
 
 # The agentero-context MCP server driven by an independent client (the MCP inspector CLI).
@@ -87,7 +105,7 @@ test-mcpinspector: build test/mcpinspector/node_modules/.stamp
 # Figures side by side with their references (pdftotext, the filesystem MCP
 # server); -p 1 so that packages do not compete for the two cores.
 bench: deps test/mcpinspector/node_modules/.stamp test/peeragent/node_modules/.stamp
-	go test -tags $(TEST_TAGS) -p 1 -run '^$$' -bench . -benchtime 1x -timeout 60m ./backend/...
+	$(PDFIUM_ENV) go test -tags $(TEST_TAGS) -p 1 -run '^$$' -bench . -benchtime 1x -timeout 60m ./backend/...
 
 # Regenerates frontend/wailsjs (committed) after App's methods change.
 bindings: deps

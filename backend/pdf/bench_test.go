@@ -12,9 +12,10 @@ import (
 // benchWorkers is the parallelism of both halves of BenchmarkExtractCorpus.
 const benchWorkers = 2
 
-// BenchmarkExtractCorpus extracts the whole corpus with two PDFium workers
-// and, for comparison, runs two pdftotext processes in parallel over the
-// same files. Both report pages/s.
+// BenchmarkExtractCorpus extracts the whole corpus with two workers, with
+// PDFium compiled to WebAssembly and with the native libpdfium when there is
+// one, and, for comparison, runs two pdftotext processes in parallel over
+// the same files. All report pages/s.
 func BenchmarkExtractCorpus(b *testing.B) {
 	rows := readManifest(b)
 	var files []string
@@ -24,20 +25,13 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		pages += r.pages
 	}
 
-	b.Run("pdfium-wasm", func(b *testing.B) {
-		e := newTestExtractor(b, Options{Workers: benchWorkers})
-		// Wait for the pool outside the timer.
-		if _, err := e.Extract(b.Context(), files[0]); err != nil {
-			b.Fatalf("warm up: %v", err)
+	b.Run("pdfium-wasm", func(b *testing.B) { benchExtract(b, files, pages, "-") })
+	b.Run("pdfium-native", func(b *testing.B) {
+		lib := NativePDFium()
+		if lib == "" {
+			b.Skip("no native libpdfium (set " + PDFiumEnv + ")")
 		}
-		b.ResetTimer()
-		for b.Loop() {
-			inParallel(b, files, func(ctx context.Context, f string) error {
-				_, err := e.Extract(ctx, f)
-				return err
-			})
-		}
-		b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
+		benchExtract(b, files, pages, lib)
 	})
 
 	b.Run("pdftotext", func(b *testing.B) {
@@ -53,6 +47,24 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		}
 		b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
 	})
+}
+
+// benchExtract extracts files with benchWorkers workers reading with the
+// given PDFium (Options.PDFium) and reports pages/s.
+func benchExtract(b *testing.B, files []string, pages int, pdfium string) {
+	e := newTestExtractor(b, Options{Workers: benchWorkers, PDFium: pdfium})
+	// Wait for the pool outside the timer.
+	if _, err := e.Extract(b.Context(), files[0]); err != nil {
+		b.Fatalf("warm up: %v", err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		inParallel(b, files, func(ctx context.Context, f string) error {
+			_, err := e.Extract(ctx, f)
+			return err
+		})
+	}
+	b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
 }
 
 // inParallel runs fn over files with benchWorkers goroutines and fails b on

@@ -1,17 +1,10 @@
 package pdf
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strconv"
 	"strings"
-
-	"github.com/klippa-app/go-pdfium"
-	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
-	"github.com/klippa-app/go-pdfium/references"
-	"github.com/klippa-app/go-pdfium/requests"
 )
 
 // Document is what Extract reads from one PDF file.
@@ -64,43 +57,64 @@ const (
 // a broken or hostile page tree.
 const maxPages = 100_000
 
-// readDocument reads everything but XMP from f with one PDFium instance.
-// It runs in a worker process, which the parent kills when the file takes
-// too long; nothing here needs to watch the clock.
-func readDocument(inst pdfium.Pdfium, f *os.File, size int64, log *slog.Logger) (*Document, error) {
-	opened, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: size})
-	if err != nil {
-		return nil, openError(err)
-	}
-	doc := opened.Document
-	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc})
+// pdfReader is one open PDF as extraction reads it. PDFium compiled to
+// WebAssembly (wasmReader) and a native libpdfium (nativeReader) both
+// provide it; page and bookmark indexes are 0-based, as PDFium's.
+type pdfReader interface {
+	pageCount() (int, error)
+	// pageText returns page i's text as FPDFText_GetText gives it, in
+	// PDFium's reading order (columns one after the other).
+	pageText(i int) (string, error)
+	pageLabel(i int) string // the printed label, trimmed; "" when none
+	metaText(tag string) string
+	// firstBookmark returns the first child of parent (nil: the outline's
+	// root); nextBookmark the next sibling of bm.
+	firstBookmark(parent bookmark) (bookmark, bool)
+	nextBookmark(bm bookmark) (bookmark, bool)
+	bookmarkTitle(bm bookmark) string
+	// bookmarkPage returns the page index bm points to through its /Dest or
+	// its GoTo action, or -1.
+	bookmarkPage(bm bookmark) int
+	// chars calls each for the first max characters of page i: r, its
+	// rendered size (0 for line breaks, spaces and PDFium's hyphen marker)
+	// and whether it is turned by about 90 degrees.
+	chars(i, max int, each func(r rune, size float64, vertical bool)) error
+	close()
+}
 
-	count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc})
+// bookmark is a reader's handle of an outline entry.
+type bookmark any
+
+// readDocument reads everything but XMP from an open PDF. It runs in a
+// worker process, which the parent kills when the file takes too long;
+// nothing here needs to watch the clock.
+func readDocument(r pdfReader, log *slog.Logger) (*Document, error) {
+	count, err := r.pageCount()
 	if err != nil {
 		return nil, fmt.Errorf("count pages: %w: %w", ErrDamaged, err)
 	}
-	if count.PageCount <= 0 || count.PageCount > maxPages {
-		return nil, fmt.Errorf("page count %d: %w", count.PageCount, ErrDamaged)
+	if count <= 0 || count > maxPages {
+		return nil, fmt.Errorf("page count %d: %w", count, ErrDamaged)
 	}
 
-	out := &Document{Pages: make([]Page, count.PageCount)}
+	out := &Document{Pages: make([]Page, count)}
 	failed := 0
 	for i := range out.Pages {
-		text, err := pageText(inst, doc, i)
+		text, err := r.pageText(i)
 		if err != nil {
 			failed++
 			log.Debug("pdf: page text", "page", i+1, "err", err)
 		}
-		out.Pages[i] = Page{Number: i + 1, Label: pageLabel(inst, doc, i), Text: text}
+		out.Pages[i] = Page{Number: i + 1, Label: r.pageLabel(i), Text: Normalize(text)}
 	}
 	if failed == len(out.Pages) {
 		// Not even one page could be loaded: the page tree is unusable.
 		return nil, fmt.Errorf("no page could be read: %w", ErrDamaged)
 	}
 
-	out.Info = readInfo(inst, doc)
-	out.Outline = readOutline(inst, doc, len(out.Pages))
-	if lines, err := firstPageLines(inst, doc); err == nil {
+	out.Info = readInfo(r)
+	out.Outline = readOutline(r, len(out.Pages))
+	if lines, err := firstPageLines(r); err == nil {
 		out.FirstPageLines = lines
 	} else {
 		log.Debug("pdf: first page lines", "err", err)
@@ -108,61 +122,9 @@ func readDocument(inst pdfium.Pdfium, f *os.File, size int64, log *slog.Logger) 
 	return out, nil
 }
 
-// openError maps PDFium's open errors to ours: a password or an unknown
-// security handler means encrypted; anything else (bad format, unreadable
-// file, a trap inside PDFium) means damaged.
-func openError(err error) error {
-	if errors.Is(err, pdfiumerrors.ErrPassword) || errors.Is(err, pdfiumerrors.ErrSecurity) {
-		return fmt.Errorf("open pdf: %w", ErrEncrypted)
-	}
-	return fmt.Errorf("open pdf: %w: %w", ErrDamaged, err)
-}
-
-// pageText returns the normalised text of page i (0-based). The whole page
-// goes through FPDFText_GetText in one call, which keeps PDFium's reading
-// order (columns one after the other).
-func pageText(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, i int) (string, error) {
-	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{
-		Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: i}},
-	})
-	if err != nil {
-		return "", fmt.Errorf("load text page: %w", err)
-	}
-	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
-
-	n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
-	if err != nil {
-		return "", fmt.Errorf("count chars: %w", err)
-	}
-	if n.Count <= 0 {
-		return "", nil
-	}
-	text, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, Count: n.Count})
-	if err != nil {
-		return "", fmt.Errorf("get text: %w", err)
-	}
-	return Normalize(text.Text), nil
-}
-
-// pageLabel returns the printed label of page i (0-based), "" when the PDF
-// has no /PageLabels.
-func pageLabel(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, i int) string {
-	label, err := inst.FPDF_GetPageLabel(&requests.FPDF_GetPageLabel{Document: doc, Page: i})
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(label.Label)
-}
-
 // readInfo reads the Info dictionary.
-func readInfo(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) Info {
-	get := func(tag string) string {
-		v, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: tag})
-		if err != nil {
-			return ""
-		}
-		return cleanMeta(v.Value)
-	}
+func readInfo(r pdfReader) Info {
+	get := func(tag string) string { return cleanMeta(r.metaText(tag)) }
 	info := Info{
 		Title:        plausibleTitle(get("Title")),
 		Author:       get("Author"),
@@ -216,60 +178,26 @@ func pdfDateYear(s string) int {
 }
 
 // readOutline walks the bookmark tree depth first. Entries whose target is
-// not a page of this file keep Page 0. Errors end the walk with what was
-// read so far: an outline is a convenience, not worth failing a file for.
-func readOutline(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) []Section {
+// not a page of this file keep Page 0. A failed call ends the walk with what
+// was read so far: an outline is a convenience, not worth failing a file for.
+func readOutline(r pdfReader, pages int) []Section {
 	var out []Section
-	var walk func(parent *references.FPDF_BOOKMARK, level int)
-	walk = func(parent *references.FPDF_BOOKMARK, level int) {
+	var walk func(parent bookmark, level int)
+	walk = func(parent bookmark, level int) {
 		if level > maxOutlineDepth {
 			return
 		}
-		child, err := inst.FPDFBookmark_GetFirstChild(&requests.FPDFBookmark_GetFirstChild{Document: doc, Bookmark: parent})
-		if err != nil || child.Bookmark == nil {
-			return
-		}
-		bm := *child.Bookmark
-		for len(out) < maxOutlineEntries {
-			title := ""
-			if t, err := inst.FPDFBookmark_GetTitle(&requests.FPDFBookmark_GetTitle{Bookmark: bm}); err == nil {
-				title = cleanMeta(t.Title)
-			}
-			page := bookmarkPage(inst, doc, bm)
+		bm, ok := r.firstBookmark(parent)
+		for ok && len(out) < maxOutlineEntries {
+			page := r.bookmarkPage(bm) + 1
 			if page < 1 || page > pages {
 				page = 0
 			}
-			out = append(out, Section{Title: title, Level: level, Page: page})
-			walk(&bm, level+1)
-
-			next, err := inst.FPDFBookmark_GetNextSibling(&requests.FPDFBookmark_GetNextSibling{Document: doc, Bookmark: bm})
-			if err != nil || next.Bookmark == nil {
-				return
-			}
-			bm = *next.Bookmark
+			out = append(out, Section{Title: cleanMeta(r.bookmarkTitle(bm)), Level: level, Page: page})
+			walk(bm, level+1)
+			bm, ok = r.nextBookmark(bm)
 		}
 	}
 	walk(nil, 1)
 	return out
-}
-
-// bookmarkPage returns the 1-based page a bookmark points to, through its
-// /Dest or its GoTo action, or 0.
-func bookmarkPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, bm references.FPDF_BOOKMARK) int {
-	var dest references.FPDF_DEST
-	if d, err := inst.FPDFBookmark_GetDest(&requests.FPDFBookmark_GetDest{Document: doc, Bookmark: bm}); err == nil && d.Dest != nil {
-		dest = *d.Dest
-	} else if a, err := inst.FPDFBookmark_GetAction(&requests.FPDFBookmark_GetAction{Bookmark: bm}); err == nil && a.Action != nil {
-		if d, err := inst.FPDFAction_GetDest(&requests.FPDFAction_GetDest{Document: doc, Action: *a.Action}); err == nil && d.Dest != nil {
-			dest = *d.Dest
-		}
-	}
-	if dest == "" {
-		return 0
-	}
-	idx, err := inst.FPDFDest_GetDestPageIndex(&requests.FPDFDest_GetDestPageIndex{Document: doc, Dest: dest})
-	if err != nil || idx.Index < 0 {
-		return 0
-	}
-	return idx.Index + 1
 }

@@ -57,6 +57,9 @@ type Options struct {
 	CacheDir string        // wazero on-disk compilation cache; "" = os.UserCacheDir()/agentero/wazero
 	Timeout  time.Duration // per-file limit; 0 = 60s
 	Logger   *slog.Logger  // nil = discard
+	// PDFium is the native libpdfium the workers read with (see native.go):
+	// "" finds one (NativePDFium), "-" reads with WebAssembly only.
+	PDFium string
 }
 
 // Extractor extracts documents with up to Options.Workers worker processes,
@@ -77,6 +80,7 @@ type Extractor struct {
 	workers  int
 	timeout  time.Duration
 	cacheDir string // resolved; "" when there is none
+	pdfium   string // native libpdfium; "" when the workers read with WebAssembly
 
 	slots     chan *proc
 	compiling chan struct{} // held by the first start, so that it alone compiles PDFium
@@ -114,7 +118,13 @@ func NewExtractor(opts Options) *Extractor {
 		}
 		opts.CacheDir = dir
 	}
+	if opts.PDFium == "" {
+		opts.PDFium = NativePDFium()
+	} else if opts.PDFium == "-" {
+		opts.PDFium = ""
+	}
 	e := &Extractor{
+		pdfium:    opts.PDFium,
 		log:       opts.Logger,
 		workers:   opts.Workers,
 		timeout:   opts.Timeout,
@@ -284,7 +294,7 @@ func (e *Extractor) launch(ctx context.Context) (*proc, string, error) {
 	if e.log.Enabled(ctx, slog.LevelDebug) {
 		debug = "1"
 	}
-	env := append(os.Environ(), workerEnv+"=1", cacheDirEnv+"="+e.cacheDir, debugEnv+"="+debug)
+	env := append(os.Environ(), workerEnv+"=1", cacheDirEnv+"="+e.cacheDir, debugEnv+"="+debug, nativeEnv+"="+e.pdfium)
 	return startProc(ctx, exe, env, e.log)
 }
 

@@ -19,6 +19,12 @@ import (
 )
 
 func TestExtractBadFiles(t *testing.T) {
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) { testExtractBadFiles(t, eng.pdfium) })
+	}
+}
+
+func testExtractBadFiles(t *testing.T, pdfium string) {
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		path := filepath.Join(dir, name)
@@ -46,7 +52,7 @@ func TestExtractBadFiles(t *testing.T) {
 		{"truncated to first half", write("half.pdf", raft[:len(raft)/2]), ErrDamaged},
 		{"user password", write("locked.pdf", encrypt(t, raft, "secret", "owner")), ErrEncrypted},
 	}
-	e := newTestExtractor(t, Options{})
+	e := newTestExtractor(t, Options{PDFium: pdfium})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := e.Extract(t.Context(), tt.path)

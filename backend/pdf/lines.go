@@ -3,10 +3,6 @@ package pdf
 import (
 	"math"
 	"strings"
-
-	"github.com/klippa-app/go-pdfium"
-	"github.com/klippa-app/go-pdfium/references"
-	"github.com/klippa-app/go-pdfium/requests"
 )
 
 // maxFirstPageChars bounds the per-character walk of page 1; a title is
@@ -17,40 +13,20 @@ const maxFirstPageChars = 20000
 // the rendered font size that most of its characters use. Lines are split
 // where PDFium puts line breaks; lines set mostly in vertical characters
 // (margin stamps) are left out, as they are not part of the reading order.
-func firstPageLines(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) ([]Line, error) {
-	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{
-		Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: 0}},
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
-
-	n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
-	if err != nil {
-		return nil, err
-	}
-
+func firstPageLines(r pdfReader) ([]Line, error) {
 	var lines []Line
 	var b lineBuilder
-	for i := range min(n.Count, maxFirstPageChars) {
-		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp.TextPage, Index: i})
-		if err != nil {
-			return nil, err
-		}
-		r := rune(u.Unicode)
-		if r == '\n' || r == '\r' {
+	err := r.chars(0, maxFirstPageChars, func(c rune, size float64, vertical bool) {
+		if c == '\n' || c == '\r' {
 			if l, ok := b.line(); ok {
 				lines = append(lines, l)
 			}
-			continue
+			return
 		}
-		if isSpace(r) || r == hyphenMarker {
-			b.add(r, 0, false)
-			continue
-		}
-		size, vertical := charSize(inst, tp.TextPage, i)
-		b.add(r, size, vertical)
+		b.add(c, size, vertical)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if l, ok := b.line(); ok {
 		lines = append(lines, l)
@@ -58,25 +34,22 @@ func firstPageLines(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) ([]Line, e
 	return lines, nil
 }
 
-// charSize returns the rendered font size of character i: the font size
-// scaled by the vertical scale of the character's matrix, so that text set
-// with "1 Tf" and a scaling matrix gets its visible size. It is rounded to a
-// tenth of a point. vertical reports a character turned by about 90 degrees,
-// such as arXiv's margin stamp.
-func charSize(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int) (size float64, vertical bool) {
-	fs, err := inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: i})
-	if err != nil {
-		return 0, false
+// unsized reports the characters whose size firstPageLines does not count:
+// line breaks, the spaces PDFium emits between words, its hyphen marker.
+func unsized(r rune) bool {
+	return r == '\n' || r == '\r' || isSpace(r) || r == hyphenMarker
+}
+
+// renderedSize is a character's font size scaled by the vertical scale of
+// its matrix (a b c d), so that text set with "1 Tf" and a scaling matrix
+// gets its visible size, rounded to a tenth of a point. vertical reports a
+// character turned by about 90 degrees, such as arXiv's margin stamp.
+func renderedSize(fontSize, a, b, c, d float64) (size float64, vertical bool) {
+	size = fontSize
+	if scale := math.Hypot(c, d); scale > 0 {
+		size *= scale
 	}
-	size = fs.FontSize
-	if m, err := inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp, Index: i}); err == nil {
-		a, b, c, d := float64(m.Matrix.A), float64(m.Matrix.B), float64(m.Matrix.C), float64(m.Matrix.D)
-		if scale := math.Hypot(c, d); scale > 0 {
-			size *= scale
-		}
-		vertical = math.Abs(b) > math.Abs(a)
-	}
-	return math.Round(size*10) / 10, vertical
+	return math.Round(size*10) / 10, math.Abs(b) > math.Abs(a)
 }
 
 // isSpace reports the spaces PDFium emits between words; they have no size

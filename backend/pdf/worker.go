@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -26,6 +27,7 @@ const (
 	workerEnv   = "AGENTERO_PDF_WORKER"       // "1" makes the process a worker
 	cacheDirEnv = "AGENTERO_PDF_CACHE_DIR"    // compilation cache dir, resolved by the parent
 	debugEnv    = "AGENTERO_PDF_WORKER_DEBUG" // "1": log at debug level to stderr
+	nativeEnv   = "AGENTERO_PDF_NATIVE"       // path of the native libpdfium to read with; "" for none
 )
 
 // The protocol between an Extractor and a worker is gob over the worker's
@@ -81,16 +83,25 @@ func ServeWorkerIfRequested() {
 			return a
 		},
 	}))
-	os.Exit(serveWorker(os.Stdin, out, os.Getenv(cacheDirEnv), log))
+	os.Exit(serveWorker(os.Stdin, out, os.Getenv(cacheDirEnv), os.Getenv(nativeEnv), log))
 }
 
 // serveWorker is the worker's main loop; it returns the exit code.
-func serveWorker(in io.Reader, out io.Writer, cacheDir string, log *slog.Logger) int {
+func serveWorker(in io.Reader, out io.Writer, cacheDir, nativePath string, log *slog.Logger) int {
 	enc := gob.NewEncoder(out)
 	pool, warning, err := startPDFium(cacheDir)
 	if err != nil {
 		_ = enc.Encode(hello{Err: err.Error()})
 		return 1
+	}
+	native := false
+	if nativePath != "" {
+		if err := loadNative(nativePath); err != nil {
+			warning = strings.TrimSpace(warning + " native PDFium unavailable, reading with WebAssembly: " + err.Error())
+		} else {
+			native = true
+			limitMemory(nativeMemoryLimit, log)
+		}
 	}
 	if err := enc.Encode(hello{Ready: true, Warning: warning}); err != nil {
 		return 1
@@ -121,7 +132,7 @@ func serveWorker(in io.Reader, out io.Writer, cacheDir string, log *slog.Logger)
 		if req.Region != nil {
 			doc, err = regionText(pool, req.Path, *req.Region)
 		} else {
-			doc, err = extractFile(pool, req.Path, log.With("file", req.Path))
+			doc, err = extractFile(pool, native, req.Path, log.With("file", req.Path))
 		}
 		if err := enc.Encode(newReply(doc, err)); err != nil {
 			log.Error("pdf worker: write reply", "err", err)
@@ -243,9 +254,34 @@ func releaseInstance(inst pdfium.Pdfium, failed error, log *slog.Logger) {
 	}
 }
 
-// extractFile reads the PDF at path with the worker's PDFium instance, then
-// its XMP with pdfcpu.
-func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, error) {
+// readWasmFile reads f with the worker's PDFium WebAssembly instance.
+func readWasmFile(pool pdfium.Pool, f *os.File, size int64, log *slog.Logger) (doc *Document, err error) {
+	inst, err := pool.GetInstanceWithContext(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("get pdfium instance: %w", err)
+	}
+	defer func() { releaseInstance(inst, err, log) }()
+	r, err := openWasm(inst, f, size)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	return readDocument(r, log)
+}
+
+// readNative reads the PDF at path with the native PDFium.
+func readNative(path string, log *slog.Logger) (*Document, error) {
+	r, err := openNative(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	return readDocument(r, log)
+}
+
+// extractFile reads the PDF at path with the native PDFium, or else with
+// the worker's WebAssembly instance, then its XMP with pdfcpu.
+func extractFile(pool pdfium.Pool, native bool, path string, log *slog.Logger) (*Document, error) {
 	began := time.Now()
 	f, err := os.Open(path)
 	if err != nil {
@@ -260,12 +296,12 @@ func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, er
 		return nil, fmt.Errorf("empty file: %w", ErrDamaged)
 	}
 
-	inst, err := pool.GetInstanceWithContext(context.Background())
-	if err != nil {
-		return nil, fmt.Errorf("get pdfium instance: %w", err)
+	var doc *Document
+	if native {
+		doc, err = readNative(path, log)
+	} else {
+		doc, err = readWasmFile(pool, f, st.Size(), log)
 	}
-	doc, err := readDocument(inst, f, st.Size(), log)
-	releaseInstance(inst, err, log)
 	if err != nil {
 		return nil, err
 	}

@@ -18,11 +18,15 @@ import (
 const maxXMPBytes = 1 << 20
 
 // readXMP fills the fields of info that are still empty from the document's
-// XMP metadata stream, read with pdfcpu. A file pdfcpu cannot read, or one
-// without XMP, leaves info as it is: PDFium has already read the file, and
-// XMP only adds to it.
+// XMP metadata stream (plainXMP, else read with pdfcpu). A file pdfcpu
+// cannot read, or one without XMP, leaves info as it is: PDFium has already
+// read the file, and XMP only adds to it.
 func readXMP(ctx context.Context, rs io.ReadSeeker, info *Info, log *slog.Logger) {
-	packet, err := xmpPacket(ctx, rs)
+	packet, ok := plainXMP(rs)
+	var err error
+	if !ok {
+		packet, err = xmpPacket(ctx, rs)
+	}
 	if err != nil {
 		log.Debug("pdf: read xmp", "err", err)
 		return
@@ -50,6 +54,58 @@ func readXMP(ctx context.Context, rs io.ReadSeeker, info *Info, log *slog.Logger
 	if info.CreationYear == 0 {
 		info.CreationYear = x.CreationYear
 	}
+}
+
+// maxPlainScan is the largest file plainXMP reads whole.
+const maxPlainScan = 64 << 20
+
+// plainXMP finds the document's XMP packet in the raw bytes of the file, as
+// XMP is meant to be found: producers store the catalog's metadata stream
+// uncompressed. It counts only when exactly one packet in the file declares
+// the PDF schema (pdf:Producer and the like): the document's packet does,
+// the XMP of embedded images does not. A file without object streams and
+// without a /Metadata key has none (ok, nil packet). Otherwise ok is false
+// and the catalog's stream must be read properly: pdfcpu parses the whole
+// file for it, a large part of the cost of a file read with native PDFium.
+func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
+	size, err := rs.Seek(0, io.SeekEnd)
+	if err != nil || size > maxPlainScan {
+		return nil, false
+	}
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return nil, false
+	}
+	data, err := io.ReadAll(rs)
+	if err != nil {
+		return nil, false
+	}
+	var found []byte
+	for rest := data; ; {
+		start := bytes.Index(rest, []byte("<?xpacket begin"))
+		if start < 0 {
+			break
+		}
+		end := bytes.Index(rest[start:], []byte("<?xpacket end"))
+		if end < 0 {
+			break
+		}
+		p := rest[start : start+end]
+		rest = rest[start+end:]
+		if !bytes.Contains(p, []byte(nsPDF)) {
+			continue
+		}
+		if found != nil {
+			return nil, false // two candidates: only the catalog can tell
+		}
+		found = p
+	}
+	if found == nil {
+		// Without object streams every dictionary is plain text: no
+		// /Metadata key anywhere means no metadata stream to read.
+		none := !bytes.Contains(data, []byte("/Metadata")) && !bytes.Contains(data, []byte("/ObjStm"))
+		return nil, none
+	}
+	return found, true
 }
 
 // xmpPacket returns the decoded /Metadata stream of the catalog, or nil when

@@ -3,6 +3,7 @@ package pdf
 import (
 	"log/slog"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -163,5 +164,45 @@ func TestReadXMPCorpus(t *testing.T) {
 	}
 	if got, want := info.Title, "Implementing the Omega failure detector in the crash-recovery failure model"; got != want {
 		t.Errorf("Title = %q, want %q", got, want)
+	}
+}
+
+// TestPlainXMPAgreesWithPdfcpu checks, on every corpus paper, that the XMP
+// packet found in the raw file (when one is taken) reads as the catalog's
+// metadata stream does through pdfcpu, and counts how often it is taken.
+func TestPlainXMPAgreesWithPdfcpu(t *testing.T) {
+	taken := 0
+	rows := readManifest(t)
+	for _, row := range rows {
+		f, err := os.Open(filepath.Join(corpusDir, row.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, ok := plainXMP(f)
+		full, err := xmpPacket(t.Context(), f)
+		f.Close()
+		if !ok {
+			continue
+		}
+		taken++
+		if plain == nil {
+			if full != nil {
+				t.Errorf("%s: no metadata was found plain, but pdfcpu finds the catalog's", row.file)
+			}
+			continue
+		}
+		if err != nil || full == nil {
+			t.Errorf("%s: a plain packet was taken, but pdfcpu finds no catalog metadata (%v)", row.file, err)
+			continue
+		}
+		a, errA := parseXMP(plain)
+		b, errB := parseXMP(full)
+		if errA != nil || errB != nil || a != b {
+			t.Errorf("%s: plain packet reads %+v (%v), the catalog's %+v (%v)", row.file, a, errA, b, errB)
+		}
+	}
+	t.Logf("settled without pdfcpu for %d of %d papers", taken, len(rows))
+	if taken == 0 {
+		t.Error("no paper's packet was found plain; the fast path never runs")
 	}
 }

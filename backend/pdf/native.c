@@ -1,0 +1,132 @@
+// A native PDFium (libpdfium.so, loaded with dlopen) for the worker
+// processes; see native.go. The declarations below are those of PDFium's
+// public C API (fpdfview.h, fpdf_text.h, fpdf_doc.h) that the worker uses,
+// written out so that no PDFium headers are needed to build.
+
+#include <dlfcn.h>
+#include <stddef.h>
+
+#include "native.h"
+
+static struct {
+  void (*InitLibrary)(void);
+  void *(*LoadDocument)(const char *path, const char *password);
+  unsigned long (*GetLastError)(void);
+  void (*CloseDocument)(void *doc);
+  int (*GetPageCount)(void *doc);
+  void *(*LoadPage)(void *doc, int index);
+  void (*ClosePage)(void *page);
+  unsigned long (*GetPageLabel)(void *doc, int index, void *buffer, unsigned long buflen);
+  unsigned long (*GetMetaText)(void *doc, const char *tag, void *buffer, unsigned long buflen);
+  void *(*TextLoadPage)(void *page);
+  void (*TextClosePage)(void *textPage);
+  int (*TextCountChars)(void *textPage);
+  int (*TextGetText)(void *textPage, int start, int count, unsigned short *result);
+  unsigned int (*TextGetUnicode)(void *textPage, int index);
+  double (*TextGetFontSize)(void *textPage, int index);
+  int (*TextGetMatrix)(void *textPage, int index, agentero_matrix *matrix);
+  void *(*BookmarkFirstChild)(void *doc, void *bookmark);
+  void *(*BookmarkNextSibling)(void *doc, void *bookmark);
+  unsigned long (*BookmarkTitle)(void *bookmark, void *buffer, unsigned long buflen);
+  void *(*BookmarkDest)(void *doc, void *bookmark);
+  void *(*BookmarkAction)(void *bookmark);
+  void *(*ActionDest)(void *doc, void *action);
+  int (*DestPageIndex)(void *doc, void *dest);
+} lib;
+
+#define LOAD(field, name)                       \
+  do {                                          \
+    *(void **)(&lib.field) = dlsym(h, name);    \
+    if (lib.field == NULL) return name;         \
+  } while (0)
+
+const char *agentero_pdfium_load(const char *path) {
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (h == NULL) return dlerror();
+  LOAD(InitLibrary, "FPDF_InitLibrary");
+  LOAD(LoadDocument, "FPDF_LoadDocument");
+  LOAD(GetLastError, "FPDF_GetLastError");
+  LOAD(CloseDocument, "FPDF_CloseDocument");
+  LOAD(GetPageCount, "FPDF_GetPageCount");
+  LOAD(LoadPage, "FPDF_LoadPage");
+  LOAD(ClosePage, "FPDF_ClosePage");
+  LOAD(GetPageLabel, "FPDF_GetPageLabel");
+  LOAD(GetMetaText, "FPDF_GetMetaText");
+  LOAD(TextLoadPage, "FPDFText_LoadPage");
+  LOAD(TextClosePage, "FPDFText_ClosePage");
+  LOAD(TextCountChars, "FPDFText_CountChars");
+  LOAD(TextGetText, "FPDFText_GetText");
+  LOAD(TextGetUnicode, "FPDFText_GetUnicode");
+  LOAD(TextGetFontSize, "FPDFText_GetFontSize");
+  LOAD(TextGetMatrix, "FPDFText_GetMatrix");
+  LOAD(BookmarkFirstChild, "FPDFBookmark_GetFirstChild");
+  LOAD(BookmarkNextSibling, "FPDFBookmark_GetNextSibling");
+  LOAD(BookmarkTitle, "FPDFBookmark_GetTitle");
+  LOAD(BookmarkDest, "FPDFBookmark_GetDest");
+  LOAD(BookmarkAction, "FPDFBookmark_GetAction");
+  LOAD(ActionDest, "FPDFAction_GetDest");
+  LOAD(DestPageIndex, "FPDFDest_GetDestPageIndex");
+  lib.InitLibrary();
+  return NULL;
+}
+
+void *agentero_open(const char *path, unsigned long *err) {
+  void *doc = lib.LoadDocument(path, NULL);
+  *err = doc == NULL ? lib.GetLastError() : 0;
+  return doc;
+}
+
+void agentero_close(void *doc) { lib.CloseDocument(doc); }
+int agentero_page_count(void *doc) { return lib.GetPageCount(doc); }
+
+unsigned long agentero_page_label(void *doc, int index, void *buffer, unsigned long buflen) {
+  return lib.GetPageLabel(doc, index, buffer, buflen);
+}
+
+unsigned long agentero_meta_text(void *doc, const char *tag, void *buffer, unsigned long buflen) {
+  return lib.GetMetaText(doc, tag, buffer, buflen);
+}
+
+void *agentero_text_page(void *doc, int index, void **page) {
+  *page = lib.LoadPage(doc, index);
+  if (*page == NULL) return NULL;
+  void *tp = lib.TextLoadPage(*page);
+  if (tp == NULL) lib.ClosePage(*page);
+  return tp;
+}
+
+void agentero_close_text_page(void *page, void *textPage) {
+  lib.TextClosePage(textPage);
+  lib.ClosePage(page);
+}
+
+int agentero_count_chars(void *textPage) { return lib.TextCountChars(textPage); }
+
+int agentero_get_text(void *textPage, int count, unsigned short *result) {
+  return lib.TextGetText(textPage, 0, count, result);
+}
+
+unsigned int agentero_char(void *textPage, int index, double *size, agentero_matrix *m, int *hasMatrix) {
+  *size = lib.TextGetFontSize(textPage, index);
+  *hasMatrix = lib.TextGetMatrix(textPage, index, m);
+  return lib.TextGetUnicode(textPage, index);
+}
+
+unsigned int agentero_unicode(void *textPage, int index) { return lib.TextGetUnicode(textPage, index); }
+
+void *agentero_first_child(void *doc, void *bookmark) { return lib.BookmarkFirstChild(doc, bookmark); }
+void *agentero_next_sibling(void *doc, void *bookmark) { return lib.BookmarkNextSibling(doc, bookmark); }
+
+unsigned long agentero_bookmark_title(void *bookmark, void *buffer, unsigned long buflen) {
+  return lib.BookmarkTitle(bookmark, buffer, buflen);
+}
+
+int agentero_bookmark_page(void *doc, void *bookmark) {
+  void *dest = lib.BookmarkDest(doc, bookmark);
+  if (dest == NULL) {
+    void *action = lib.BookmarkAction(bookmark);
+    if (action != NULL) dest = lib.ActionDest(doc, action);
+  }
+  if (dest == NULL) return -1;
+  return lib.DestPageIndex(doc, dest);
+}

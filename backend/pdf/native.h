@@ -1,0 +1,21 @@
+// The native PDFium shim of native.c.
+typedef struct {
+  float a, b, c, d, e, f;
+} agentero_matrix;
+
+const char *agentero_pdfium_load(const char *path);
+void *agentero_open(const char *path, unsigned long *err);
+void agentero_close(void *doc);
+int agentero_page_count(void *doc);
+unsigned long agentero_page_label(void *doc, int index, void *buffer, unsigned long buflen);
+unsigned long agentero_meta_text(void *doc, const char *tag, void *buffer, unsigned long buflen);
+void *agentero_text_page(void *doc, int index, void **page);
+void agentero_close_text_page(void *page, void *textPage);
+int agentero_count_chars(void *textPage);
+int agentero_get_text(void *textPage, int count, unsigned short *result);
+unsigned int agentero_char(void *textPage, int index, double *size, agentero_matrix *m, int *hasMatrix);
+unsigned int agentero_unicode(void *textPage, int index);
+void *agentero_first_child(void *doc, void *bookmark);
+void *agentero_next_sibling(void *doc, void *bookmark);
+unsigned long agentero_bookmark_title(void *bookmark, void *buffer, unsigned long buflen);
+int agentero_bookmark_page(void *doc, void *bookmark);

@@ -1,0 +1,95 @@
+package pdf
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// engine is a way the workers read PDFs, as Options.PDFium names it.
+type engine struct{ name, pdfium string }
+
+// engines returns WebAssembly PDFium and, when one is found (NativePDFium,
+// as `make test` arranges), the native library.
+func engines(t testing.TB) []engine {
+	out := []engine{{"wasm", "-"}}
+	if lib := NativePDFium(); lib != "" {
+		out = append(out, engine{"native", lib})
+	} else {
+		t.Log("no native libpdfium: " + PDFiumEnv + " is not set and none is beside the program")
+	}
+	return out
+}
+
+// TestNativeMatchesWasm reads the whole corpus with both engines: the same
+// PDFium, so every page's text and label, the metadata, the outline and
+// page 1's lines must come out the same.
+func TestNativeMatchesWasm(t *testing.T) {
+	lib := NativePDFium()
+	if lib == "" {
+		t.Skip("no native libpdfium (set " + PDFiumEnv + ")")
+	}
+	if testing.Short() {
+		t.Skip("extracts the whole corpus twice")
+	}
+	wasm := newTestExtractor(t, Options{PDFium: "-"})
+	native := newTestExtractor(t, Options{PDFium: lib})
+	pages := 0
+	for _, row := range readManifest(t) {
+		path := filepath.Join(corpusDir, row.file)
+		want, errW := wasm.Extract(t.Context(), path)
+		got, errN := native.Extract(t.Context(), path)
+		if fmt.Sprint(errW) != fmt.Sprint(errN) {
+			t.Errorf("%s: wasm error %v, native error %v", row.file, errW, errN)
+			continue
+		}
+		if errW != nil {
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: native differs from wasm (-wasm +native):\n%s", row.file, diff)
+		}
+		pages += len(got.Pages)
+	}
+	t.Logf("%d pages the same", pages)
+}
+
+// TestNativeUnavailableFallsBack names a library that does not exist: the
+// workers read with WebAssembly, and say why.
+func TestNativeUnavailableFallsBack(t *testing.T) {
+	var logged lockedBuffer
+	e := newTestExtractor(t, Options{PDFium: filepath.Join(t.TempDir(), "libpdfium.so"), Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	doc, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf"))
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	if len(doc.Pages) != 14 || !strings.Contains(doc.Pages[0].Text, "Paxos") {
+		t.Errorf("got %d pages, page 1 %.80q", len(doc.Pages), doc.Pages[0].Text)
+	}
+	if !strings.Contains(logged.String(), "native PDFium unavailable") {
+		t.Errorf("no warning logged; log:\n%s", logged.String())
+	}
+}
+
+// lockedBuffer is a log destination that goroutines may share.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,181 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/klippa-app/go-pdfium"
+	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+)
+
+// wasmReader is a pdfReader over PDFium compiled to WebAssembly (go-pdfium).
+type wasmReader struct {
+	inst pdfium.Pdfium
+	doc  references.FPDF_DOCUMENT
+}
+
+// openWasm opens f with inst. Files are read through a reader callback, so
+// the module sees no file system at all.
+func openWasm(inst pdfium.Pdfium, f *os.File, size int64) (*wasmReader, error) {
+	opened, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: size})
+	if err != nil {
+		return nil, openError(err)
+	}
+	return &wasmReader{inst: inst, doc: opened.Document}, nil
+}
+
+// openError maps PDFium's open errors to ours: a password or an unknown
+// security handler means encrypted; anything else (bad format, unreadable
+// file, a trap inside PDFium) means damaged.
+func openError(err error) error {
+	if errors.Is(err, pdfiumerrors.ErrPassword) || errors.Is(err, pdfiumerrors.ErrSecurity) {
+		return fmt.Errorf("open pdf: %w", ErrEncrypted)
+	}
+	return fmt.Errorf("open pdf: %w: %w", ErrDamaged, err)
+}
+
+func (w *wasmReader) close() {
+	w.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: w.doc})
+}
+
+func (w *wasmReader) pageCount() (int, error) {
+	count, err := w.inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: w.doc})
+	if err != nil {
+		return 0, err
+	}
+	return count.PageCount, nil
+}
+
+func (w *wasmReader) textPage(i int) (references.FPDF_TEXTPAGE, func(), error) {
+	tp, err := w.inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{
+		Page: requests.Page{ByIndex: &requests.PageByIndex{Document: w.doc, Index: i}},
+	})
+	if err != nil {
+		return "", nil, fmt.Errorf("load text page: %w", err)
+	}
+	return tp.TextPage, func() { w.inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage}) }, nil
+}
+
+func (w *wasmReader) pageText(i int) (string, error) {
+	tp, done, err := w.textPage(i)
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	n, err := w.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
+	if err != nil {
+		return "", fmt.Errorf("count chars: %w", err)
+	}
+	if n.Count <= 0 {
+		return "", nil
+	}
+	text, err := w.inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp, Count: n.Count})
+	if err != nil {
+		return "", fmt.Errorf("get text: %w", err)
+	}
+	return text.Text, nil
+}
+
+func (w *wasmReader) pageLabel(i int) string {
+	label, err := w.inst.FPDF_GetPageLabel(&requests.FPDF_GetPageLabel{Document: w.doc, Page: i})
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(label.Label)
+}
+
+func (w *wasmReader) metaText(tag string) string {
+	v, err := w.inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: w.doc, Tag: tag})
+	if err != nil {
+		return ""
+	}
+	return v.Value
+}
+
+func (w *wasmReader) firstBookmark(parent bookmark) (bookmark, bool) {
+	req := &requests.FPDFBookmark_GetFirstChild{Document: w.doc}
+	if parent != nil {
+		p := parent.(references.FPDF_BOOKMARK)
+		req.Bookmark = &p
+	}
+	child, err := w.inst.FPDFBookmark_GetFirstChild(req)
+	if err != nil || child.Bookmark == nil {
+		return nil, false
+	}
+	return *child.Bookmark, true
+}
+
+func (w *wasmReader) nextBookmark(bm bookmark) (bookmark, bool) {
+	next, err := w.inst.FPDFBookmark_GetNextSibling(&requests.FPDFBookmark_GetNextSibling{Document: w.doc, Bookmark: bm.(references.FPDF_BOOKMARK)})
+	if err != nil || next.Bookmark == nil {
+		return nil, false
+	}
+	return *next.Bookmark, true
+}
+
+func (w *wasmReader) bookmarkTitle(bm bookmark) string {
+	t, err := w.inst.FPDFBookmark_GetTitle(&requests.FPDFBookmark_GetTitle{Bookmark: bm.(references.FPDF_BOOKMARK)})
+	if err != nil {
+		return ""
+	}
+	return t.Title
+}
+
+func (w *wasmReader) bookmarkPage(b bookmark) int {
+	bm := b.(references.FPDF_BOOKMARK)
+	var dest references.FPDF_DEST
+	if d, err := w.inst.FPDFBookmark_GetDest(&requests.FPDFBookmark_GetDest{Document: w.doc, Bookmark: bm}); err == nil && d.Dest != nil {
+		dest = *d.Dest
+	} else if a, err := w.inst.FPDFBookmark_GetAction(&requests.FPDFBookmark_GetAction{Bookmark: bm}); err == nil && a.Action != nil {
+		if d, err := w.inst.FPDFAction_GetDest(&requests.FPDFAction_GetDest{Document: w.doc, Action: *a.Action}); err == nil && d.Dest != nil {
+			dest = *d.Dest
+		}
+	}
+	if dest == "" {
+		return -1
+	}
+	idx, err := w.inst.FPDFDest_GetDestPageIndex(&requests.FPDFDest_GetDestPageIndex{Document: w.doc, Dest: dest})
+	if err != nil {
+		return -1
+	}
+	return idx.Index
+}
+
+func (w *wasmReader) chars(i, max int, each func(r rune, size float64, vertical bool)) error {
+	tp, done, err := w.textPage(i)
+	if err != nil {
+		return err
+	}
+	defer done()
+	n, err := w.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
+	if err != nil {
+		return err
+	}
+	for k := range min(n.Count, max) {
+		u, err := w.inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: k})
+		if err != nil {
+			return err
+		}
+		r := rune(u.Unicode)
+		if unsized(r) {
+			each(r, 0, false)
+			continue
+		}
+		fs, err := w.inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: k})
+		if err != nil {
+			each(r, 0, false)
+			continue
+		}
+		var a, b, c, d float64
+		if m, err := w.inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp, Index: k}); err == nil {
+			a, b, c, d = float64(m.Matrix.A), float64(m.Matrix.B), float64(m.Matrix.C), float64(m.Matrix.D)
+		}
+		size, vertical := renderedSize(fs.FontSize, a, b, c, d)
+		each(r, size, vertical)
+	}
+	return nil
+}
