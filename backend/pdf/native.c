@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 // A native PDFium (libpdfium.so, loaded with dlopen) for the worker
 // processes; see native.go. The declarations below are those of PDFium's
 // public C API (fpdfview.h, fpdf_text.h, fpdf_doc.h) that the worker uses,
@@ -106,10 +108,9 @@ int agentero_get_text(void *textPage, int count, unsigned short *result) {
   return lib.TextGetText(textPage, 0, count, result);
 }
 
-unsigned int agentero_char(void *textPage, int index, double *size, agentero_matrix *m, int *hasMatrix) {
+void agentero_char_size(void *textPage, int index, double *size, agentero_matrix *m, int *hasMatrix) {
   *size = lib.TextGetFontSize(textPage, index);
   *hasMatrix = lib.TextGetMatrix(textPage, index, m);
-  return lib.TextGetUnicode(textPage, index);
 }
 
 unsigned int agentero_unicode(void *textPage, int index) { return lib.TextGetUnicode(textPage, index); }

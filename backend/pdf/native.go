@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package pdf
 
 /*
@@ -10,8 +12,6 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -185,7 +185,7 @@ func (n *nativeReader) chars(i, max int, each func(r rune, size float64, vertica
 		var fontSize C.double
 		var m C.agentero_matrix
 		var hasMatrix C.int
-		C.agentero_char(tp, C.int(k), &fontSize, &m, &hasMatrix)
+		C.agentero_char_size(tp, C.int(k), &fontSize, &m, &hasMatrix)
 		var a, b, c, d float64
 		if hasMatrix != 0 {
 			a, b, c, d = float64(m.a), float64(m.b), float64(m.c), float64(m.d)
@@ -195,40 +195,3 @@ func (n *nativeReader) chars(i, max int, each func(r rune, size float64, vertica
 	}
 	return nil
 }
-
-// PDFiumEnv names the native libpdfium to read with; it wins over the one
-// beside the program.
-const PDFiumEnv = "AGENTERO_PDFIUM"
-
-// nativeLibName is the file name of the native PDFium library.
-const nativeLibName = "libpdfium.so"
-
-// NativePDFium returns the native libpdfium Extractors read with by
-// default: $AGENTERO_PDFIUM when set (to "-" or a path), else libpdfium.so
-// beside the program when it is there, else "" (WebAssembly).
-func NativePDFium() string {
-	if p := os.Getenv(PDFiumEnv); p != "" {
-		if p == "-" {
-			return ""
-		}
-		return p
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	if exe, err = filepath.EvalSymlinks(exe); err != nil {
-		return ""
-	}
-	p := filepath.Join(filepath.Dir(exe), nativeLibName)
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
-
-// nativeMemoryLimit caps a native worker's address space. WebAssembly
-// PDFium has its own 1 GiB cap; native code would otherwise let one hostile
-// file take the machine's memory. Past the cap allocations fail, and the
-// file fails (or its worker dies, which marks it damaged).
-const nativeMemoryLimit = 4 << 30

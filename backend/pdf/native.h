@@ -13,7 +13,7 @@ void *agentero_text_page(void *doc, int index, void **page);
 void agentero_close_text_page(void *page, void *textPage);
 int agentero_count_chars(void *textPage);
 int agentero_get_text(void *textPage, int count, unsigned short *result);
-unsigned int agentero_char(void *textPage, int index, double *size, agentero_matrix *m, int *hasMatrix);
+void agentero_char_size(void *textPage, int index, double *size, agentero_matrix *m, int *hasMatrix);
 unsigned int agentero_unicode(void *textPage, int index);
 void *agentero_first_child(void *doc, void *bookmark);
 void *agentero_next_sibling(void *doc, void *bookmark);
