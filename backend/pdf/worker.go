@@ -89,19 +89,36 @@ func ServeWorkerIfRequested() {
 // serveWorker is the worker's main loop; it returns the exit code.
 func serveWorker(in io.Reader, out io.Writer, cacheDir, nativePath string, log *slog.Logger) int {
 	enc := gob.NewEncoder(out)
-	pool, warning, err := startPDFium(cacheDir)
-	if err != nil {
-		_ = enc.Encode(hello{Err: err.Error()})
-		return 1
-	}
+	var warning string
 	native := false
 	if nativePath != "" {
 		if err := loadNative(nativePath); err != nil {
-			warning = strings.TrimSpace(warning + " native PDFium unavailable, reading with WebAssembly: " + err.Error())
+			warning = "native PDFium unavailable, reading with WebAssembly: " + err.Error()
 		} else {
 			native = true
 			limitMemory(nativeMemoryLimit, log)
 		}
+	}
+	// A native worker needs WebAssembly PDFium only for regions, so it
+	// starts it then: the very first start compiles it for seconds.
+	var pool pdfium.Pool
+	wasm := func() (pdfium.Pool, error) {
+		if pool == nil {
+			p, _, err := startPDFium(cacheDir)
+			if err != nil {
+				return nil, err
+			}
+			pool = p
+		}
+		return pool, nil
+	}
+	if !native {
+		p, w, err := startPDFium(cacheDir)
+		if err != nil {
+			_ = enc.Encode(hello{Err: err.Error()})
+			return 1
+		}
+		pool, warning = p, strings.TrimSpace(warning+" "+w)
 	}
 	if err := enc.Encode(hello{Ready: true, Warning: warning}); err != nil {
 		return 1
@@ -129,10 +146,16 @@ func serveWorker(in io.Reader, out io.Writer, cacheDir, nativePath string, log *
 	for req := range requests {
 		var doc *Document
 		var err error
-		if req.Region != nil {
-			doc, err = regionText(pool, req.Path, *req.Region)
-		} else {
-			doc, err = extractFile(pool, native, req.Path, log.With("file", req.Path))
+		switch {
+		case req.Region != nil:
+			var p pdfium.Pool
+			if p, err = wasm(); err == nil {
+				doc, err = regionText(p, req.Path, *req.Region)
+			}
+		case native:
+			doc, err = extractFile(nil, req.Path, log.With("file", req.Path))
+		default:
+			doc, err = extractFile(pool, req.Path, log.With("file", req.Path))
 		}
 		if err := enc.Encode(newReply(doc, err)); err != nil {
 			log.Error("pdf worker: write reply", "err", err)
@@ -279,9 +302,9 @@ func readNative(path string, log *slog.Logger) (*Document, error) {
 	return readDocument(r, log)
 }
 
-// extractFile reads the PDF at path with the native PDFium, or else with
-// the worker's WebAssembly instance, then its XMP with pdfcpu.
-func extractFile(pool pdfium.Pool, native bool, path string, log *slog.Logger) (*Document, error) {
+// extractFile reads the PDF at path with the worker's WebAssembly instance
+// from pool, or with the native PDFium when pool is nil, then its XMP.
+func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, error) {
 	began := time.Now()
 	f, err := os.Open(path)
 	if err != nil {
@@ -297,7 +320,7 @@ func extractFile(pool pdfium.Pool, native bool, path string, log *slog.Logger) (
 	}
 
 	var doc *Document
-	if native {
+	if pool == nil {
 		doc, err = readNative(path, log)
 	} else {
 		doc, err = readWasmFile(pool, f, st.Size(), log)
