@@ -3,7 +3,10 @@ package pdf
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -92,4 +95,36 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestNativeWorkerMemoryIsCapped checks that a worker reading with native
+// PDFium runs under nativeMemoryLimit, as WebAssembly PDFium runs under its
+// own cap, so that one hostile file cannot take the machine's memory.
+func TestNativeWorkerMemoryIsCapped(t *testing.T) {
+	lib := NativePDFium()
+	if lib == "" {
+		t.Skip("no native libpdfium (set " + PDFiumEnv + ")")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("the cap is set on Linux only")
+	}
+	e := newTestExtractor(t, Options{Workers: 1, PDFium: lib})
+	var pid int
+	e.handed = func(p int) { pid = p }
+	if _, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	limits, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(limits), "\n") {
+		if strings.HasPrefix(line, "Max address space") {
+			if f := strings.Fields(line); len(f) < 5 || f[3] != strconv.Itoa(nativeMemoryLimit) {
+				t.Errorf("worker %d: %q, want a soft limit of %d bytes", pid, line, nativeMemoryLimit)
+			}
+			return
+		}
+	}
+	t.Errorf("worker %d: no address-space line in /proc/%d/limits", pid, pid)
 }
