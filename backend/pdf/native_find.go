@@ -3,6 +3,7 @@ package pdf
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // PDFiumEnv names the native libpdfium to read with; it wins over the one
@@ -10,11 +11,17 @@ import (
 const PDFiumEnv = "AGENTERO_PDFIUM"
 
 // nativeLibName is the file name of the native PDFium library.
-const nativeLibName = "libpdfium.so"
+func nativeLibName() string {
+	if runtime.GOOS == "darwin" {
+		return "libpdfium.dylib"
+	}
+	return "libpdfium.so"
+}
 
 // NativePDFium returns the native libpdfium Extractors read with by
 // default: $AGENTERO_PDFIUM when set (to "-" or a path), else libpdfium.so
-// beside the program when it is there, else "" (WebAssembly).
+// (.dylib on macOS) beside the program when it is there, else ""
+// (WebAssembly).
 func NativePDFium() string {
 	if p := os.Getenv(PDFiumEnv); p != "" {
 		if p == "-" {
@@ -29,7 +36,7 @@ func NativePDFium() string {
 	if exe, err = filepath.EvalSymlinks(exe); err != nil {
 		return ""
 	}
-	p := filepath.Join(filepath.Dir(exe), nativeLibName)
+	p := filepath.Join(filepath.Dir(exe), nativeLibName())
 	if _, err := os.Stat(p); err != nil {
 		return ""
 	}
