@@ -18,12 +18,15 @@ import (
 
 // Message is one visible message of a conversation.
 type Message struct {
-	ID      string    `json:"id"`
-	Role    string    `json:"role"` // user or assistant
-	Content string    `json:"content"`
-	Sources []string  `json:"sources,omitempty"`
-	Error   string    `json:"error,omitempty"`
-	At      time.Time `json:"at"`
+	ID      string   `json:"id"`
+	Role    string   `json:"role"` // user or assistant
+	Content string   `json:"content"`
+	Sources []string `json:"sources,omitempty"`
+	Error   string   `json:"error,omitempty"`
+	// Agent is the agent the question went to, or that answered; "" in
+	// conversations stored before it was kept.
+	Agent string    `json:"agent,omitempty"`
+	At    time.Time `json:"at"`
 }
 
 // Conversation is a sidebar thread (one per paper) or a Quick Chat thread,

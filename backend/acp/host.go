@@ -185,6 +185,7 @@ type Completed struct {
 	Content        string   `json:"content"`
 	Sources        []string `json:"sources"`
 	StopReason     string   `json:"stopReason"`
+	Agent          string   `json:"agent"` // the agent that answered
 }
 
 // Result is everything a turn produced.
@@ -237,7 +238,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		conv.CreatedAt = now
 		conv.Surface = req.Request.Surface
 	}
-	userMsg := Message{ID: newID("m"), Role: "user", Content: req.Question, At: now}
+	userMsg := Message{ID: newID("m"), Role: "user", Content: req.Question, Agent: ag.Name, At: now}
 	turn := userMsg.ID
 	h.store.Append(conv.ID, Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
 
@@ -299,7 +300,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		userMsg.Content = req.Question
 		if content != "" {
 			conv.Messages = append(conv.Messages, userMsg)
-			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, At: h.opts.Now()}
+			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, At: h.opts.Now()}
 		}
 		return nil, h.fail(conv, turn, userMsg, info, err, emit)
 	}
@@ -307,7 +308,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if serr != nil {
 		h.log.Warn("read usage", "err", serr)
 	}
-	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, At: h.opts.Now()}
+	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Agent: ag.Name, At: h.opts.Now()}
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At
@@ -316,7 +317,8 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if err := h.store.Save(conv); err != nil {
 		return nil, err
 	}
-	done := Completed{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources, StopReason: string(resp.StopReason)}
+	done := Completed{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources,
+		StopReason: string(resp.StopReason), Agent: ag.Name}
 	emit(events.AgentCompleted, done)
 	return &Result{Completed: done, Session: info, Plan: p}, nil
 }

@@ -337,6 +337,16 @@ func TestFaults(t *testing.T) {
 			if r.Session.Action != "new" || r.Completed.Content == "" {
 				t.Errorf("next turn: %+v", r)
 			}
+			// Each message remembers its agent: the one that failed, then
+			// the one that answered.
+			conv, _ = h.Store().Load("f")
+			var agents []string
+			for _, m := range conv.Messages {
+				agents = append(agents, m.Role+":"+m.Agent)
+			}
+			if n := len(agents); n < 3 || agents[0] != "user:bad" || agents[n-2] != "user:good" || agents[n-1] != "assistant:good" || r.Completed.Agent != "good" {
+				t.Errorf("message agents %v, completed by %q; want the failed turn's bad, then good", agents, r.Completed.Agent)
+			}
 		})
 	}
 }

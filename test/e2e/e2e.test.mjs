@@ -503,6 +503,9 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       let ask = await page.evaluate(() => window.__asks.at(-1));
       assert.equal(ask.agent, "builtin");
       assert.equal(ask.question, "Who wrote this paper?");
+      // Each answer says which agent gave it: the one that failed, then the built-in one.
+      assert.equal(await answers.last().locator('[data-testid="msg-agent"]').innerText(), "Built-in agent");
+      assert.equal(await answers.nth(before - 1).locator('[data-testid="msg-agent"]').innerText(), "broken");
 
       // Quick Chat keeps its own choice: still the default.
       await page.keyboard.press("Control+k");

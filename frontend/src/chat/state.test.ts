@@ -279,3 +279,36 @@ describe("the agent's plan", () => {
     expect(planProgress([])).toEqual({ done: 0, total: 0 });
   });
 });
+
+describe("which agent answered", () => {
+  it("a stored answer and a stored failure keep their agents; older messages have none", () => {
+    const got = fromStored({
+      id,
+      agent: "claude",
+      messages: [
+        { id: "u1", role: "user", content: "q1", sources: [], error: "", agent: "builtin" },
+        { id: "a1", role: "assistant", content: "a1", sources: [], error: "", agent: "builtin" },
+        { id: "u2", role: "user", content: "q2", sources: [], error: "the agent stopped", agent: "claude" },
+        { id: "a0", role: "assistant", content: "old", sources: [], error: "" },
+      ],
+    });
+    expect(got.filter((m) => m.role === "assistant").map((m) => m.agent)).toEqual(["builtin", "claude", ""]);
+  });
+
+  it("a sent turn's answer names the agent asked; completed names the one that answered", () => {
+    const asked = reduceChats({}, { type: "sent", id, turn: { question: "q", request, agent: "claude" }, localId: "l9" });
+    expect(asked[id].messages[1].agent).toBe("claude");
+    const byDefault = reduceChats({}, { ...sent, localId: "l8" });
+    expect(byDefault[id].messages[1].agent).toBe("");
+    const done = reduceChats(byDefault, {
+      type: "completed",
+      conversationId: id,
+      messageId: "m-a",
+      content: "answer",
+      sources: [],
+      stopReason: "end_turn",
+      agent: "builtin",
+    });
+    expect(done[id].messages[1].agent).toBe("builtin");
+  });
+});

@@ -65,6 +65,8 @@ export interface ChatMessage {
   context: TurnContext | null;
   status: MessageStatus;
   error: string;
+  /** The agent that answered (or failed); "" when unknown (older conversations, the backend's default). */
+  agent: string;
 }
 
 /** The question and request of the last turn, kept so that it can be retried. */
@@ -112,7 +114,7 @@ export function emptyThread(id: string): Thread {
 }
 
 function message(role: ChatMessage["role"], id: string, fields: Partial<ChatMessage> = {}): ChatMessage {
-  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], plan: [], context: null, status: "done", error: "", ...fields };
+  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], plan: [], context: null, status: "done", error: "", agent: "", ...fields };
 }
 
 export function reduceChats(state: ChatsState, event: ChatEvent): ChatsState {
@@ -135,7 +137,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
       return { ...t, phase: "error", loadError: event.error };
     case "sent": {
       const user = message("user", `${event.localId}.q`, { content: event.turn.question });
-      const answer = message("assistant", `${event.localId}.a`, { status: "streaming" });
+      const answer = message("assistant", `${event.localId}.a`, { status: "streaming", agent: event.turn.agent });
       return { ...t, phase: "ready", messages: [...t.messages, user, answer], running: true, cancelling: false, last: event.turn };
     }
     case "ask-failed":
@@ -171,6 +173,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
         content: event.content,
         sources: event.sources ?? [],
         status: event.stopReason === "cancelled" ? "cancelled" : "done",
+        agent: event.agent || undefined,
       });
     case "error":
       if (event.messageId && t.messages.some((m) => m.turn === event.messageId && m.status !== "streaming")) return t;
@@ -252,9 +255,9 @@ export function fromStored(c: Conversation): ChatMessage[] {
   for (const m of c.messages) {
     if (m.role === "user") {
       out.push(message("user", m.id, { content: m.content }));
-      if (m.error) out.push(message("assistant", `${m.id}.error`, { status: "error", error: m.error }));
+      if (m.error) out.push(message("assistant", `${m.id}.error`, { status: "error", error: m.error, agent: m.agent ?? "" }));
     } else {
-      out.push(message("assistant", m.id, { content: m.content, sources: m.sources, status: m.error ? "error" : "done", error: m.error }));
+      out.push(message("assistant", m.id, { content: m.content, sources: m.sources, status: m.error ? "error" : "done", error: m.error, agent: m.agent ?? "" }));
     }
   }
   return out;

@@ -6,6 +6,7 @@
 // message that changed is drawn again.
 
 import { h } from "../lib/dom";
+import { agentLabel } from "./agent-choice";
 import { grantChanged, sessionText, summarize } from "./context";
 import { describeError } from "./errors";
 import { sourceLabel, sourceLinks, splitAnswer, withoutSourceList, type SourceLink } from "./sources";
@@ -78,6 +79,7 @@ function userMessage(m: ChatMessage): HTMLElement {
 
 function answer(m: ChatMessage, t: Thread, retry: boolean, deps: ThreadDeps): HTMLElement {
   const li = h("li", { class: `msg msg-assistant status-${m.status}`, "data-testid": "msg-assistant", "data-status": m.status });
+  if (m.agent) li.append(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent)));
   if (m.context) li.append(contextIndicator(m, deps));
   if (m.tools.length > 0) li.append(toolList(m.tools));
   if (m.plan.length > 0) li.append(planList(m.plan));

@@ -132,6 +132,8 @@ export interface StoredMessage {
   content: string;
   sources: string[];
   error: string;
+  /** The agent the question went to, or that answered; absent in older conversations. */
+  agent?: string;
 }
 
 export interface Conversation {

@@ -87,6 +87,8 @@ export interface AgentCompletedEvent {
   content: string;
   sources: string[] | null;
   stopReason: string;
+  /** The agent that answered. */
+  agent?: string;
 }
 
 export interface AgentErrorEvent {

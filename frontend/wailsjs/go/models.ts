@@ -74,6 +74,7 @@ export namespace acp {
 	    content: string;
 	    sources?: string[];
 	    error?: string;
+	    agent?: string;
 	    // Go type: time
 	    at: any;
 	
@@ -88,6 +89,7 @@ export namespace acp {
 	        this.content = source["content"];
 	        this.sources = source["sources"];
 	        this.error = source["error"];
+	        this.agent = source["agent"];
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
