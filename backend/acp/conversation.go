@@ -25,8 +25,18 @@ type Message struct {
 	Error   string   `json:"error,omitempty"`
 	// Agent is the agent the question went to, or that answered; "" in
 	// conversations stored before it was kept.
-	Agent string    `json:"agent,omitempty"`
-	At    time.Time `json:"at"`
+	Agent string `json:"agent,omitempty"`
+	// Plan is the agent's last plan of the turn (answers only).
+	Plan []PlanStep `json:"plan,omitempty"`
+	At   time.Time  `json:"at"`
+}
+
+// PlanStep is one entry of an agent's plan (ACP agent_plan), as the UI
+// shows it.
+type PlanStep struct {
+	Content  string `json:"content"`
+	Priority string `json:"priority,omitempty"`
+	Status   string `json:"status,omitempty"`
 }
 
 // Conversation is a sidebar thread (one per paper) or a Quick Chat thread,

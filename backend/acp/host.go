@@ -300,7 +300,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		userMsg.Content = req.Question
 		if content != "" {
 			conv.Messages = append(conv.Messages, userMsg)
-			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, At: h.opts.Now()}
+			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, Plan: st.lastPlan(), At: h.opts.Now()}
 		}
 		return nil, h.fail(conv, turn, userMsg, info, err, emit)
 	}
@@ -308,7 +308,8 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if serr != nil {
 		h.log.Warn("read usage", "err", serr)
 	}
-	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Agent: ag.Name, At: h.opts.Now()}
+	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Agent: ag.Name, Plan: st.lastPlan(),
+		At: h.opts.Now()}
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/google/go-cmp/cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,6 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
-
 
 // vaultWith lays corpus papers out as a vault, indexes it with the real
 // binary and opens its index.
@@ -511,5 +511,34 @@ func TestFrozenSnapshot(t *testing.T) {
 	// The frozen part comes first, the turn's plan after it.
 	if strings.Index(prompts[0], "GUIDANCE-ONE") > strings.Index(prompts[0], "<agentero-context>") {
 		t.Error("the per-turn context comes before the frozen snapshot")
+	}
+}
+
+// TestPlanIsStored checks that the agent's last plan of a turn is kept with
+// its answer, so that a reopened conversation shows it, and that a turn
+// without a plan stores none.
+func TestPlanIsStored(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	planner, _ := peer(t, "planner", "resume", "")
+	planner.Env["PEER_PLAN"] = "first"
+	h := newHost(t, root, db, planner)
+	ask(t, h, "p", "planner", sidebar, "first")
+	ask(t, h, "p", "planner", sidebar, "second")
+	conv, err := h.Store().Load("p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plans [][]acp.PlanStep
+	for _, m := range conv.Messages {
+		if m.Role == "assistant" {
+			plans = append(plans, m.Plan)
+		}
+	}
+	want := [][]acp.PlanStep{
+		{{Content: "Read the abstract", Priority: "high", Status: "completed"}, {Content: "Compare with the related work", Priority: "medium", Status: "in_progress"}},
+		nil,
+	}
+	if diff := cmp.Diff(want, plans); diff != "" {
+		t.Errorf("stored plans (-want +got):\n%s", diff)
 	}
 }

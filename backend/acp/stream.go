@@ -23,6 +23,7 @@ type stream struct {
 	now        func() time.Time
 
 	mu          sync.Mutex
+	plan        []PlanStep // the agent's latest plan; each one replaces the last
 	answer      strings.Builder
 	thought     strings.Builder
 	pendMsg     strings.Builder
@@ -78,6 +79,13 @@ func (s *stream) close() {
 	}
 }
 
+// lastPlan returns the agent's latest plan of the turn, nil when it sent none.
+func (s *stream) lastPlan() []PlanStep {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.plan
+}
+
 func (s *stream) text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -120,6 +128,13 @@ func (s *stream) update(u sdk.SessionUpdate) {
 		s.record(Entry{At: s.now(), Kind: "tool_update", ToolCall: string(tu.ToolCallId),
 			Data: map[string]any{"status": tu.Status, "output": tu.RawOutput, "content": tu.Content}})
 	case u.Plan != nil:
+		steps := make([]PlanStep, 0, len(u.Plan.Entries))
+		for _, e := range u.Plan.Entries {
+			steps = append(steps, PlanStep{Content: e.Content, Priority: string(e.Priority), Status: string(e.Status)})
+		}
+		s.mu.Lock()
+		s.plan = steps
+		s.mu.Unlock()
 		s.emit(events.AgentPlan, map[string]any{"conversationId": s.conv, "messageId": s.turn, "entries": u.Plan.Entries})
 		s.record(Entry{At: s.now(), Kind: "plan", Data: u.Plan.Entries})
 	}

@@ -4,6 +4,7 @@
 //   PEER_RECORD  file that gets one JSON line per request or notification received
 //   PEER_CAPS    comma list of capabilities to offer: load, resume, close
 //   PEER_FAULT   exit-mid-turn | hang | garbage | reject-new | permission | refuse-resume
+//   PEER_PLAN    "first": send a plan (agent_plan) before the first turn's answer
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
@@ -94,6 +95,18 @@ const app = agent()
       log("permission-outcome", res.outcome);
       await say(client, params.sessionId, `permission outcome: ${JSON.stringify(res.outcome)}`);
       return { stopReason: "end_turn" };
+    }
+    if (process.env.PEER_PLAN === "first" && turns === 1) {
+      await client.notify("session/update", {
+        sessionId: params.sessionId,
+        update: {
+          sessionUpdate: "plan",
+          entries: [
+            { content: "Read the abstract", priority: "high", status: "completed" },
+            { content: "Compare with the related work", priority: "medium", status: "in_progress" },
+          ],
+        },
+      });
     }
     await say(client, params.sessionId, `peer answer ${turns}`);
     if (signal.aborted) return { stopReason: "cancelled" };

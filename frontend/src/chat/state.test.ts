@@ -259,7 +259,31 @@ describe("the agent's plan", () => {
     expect(answer(second).plan.map((e) => e.content)).toEqual([answerIt.content]);
   });
 
-  it("an empty plan clears the list; stored messages have none", () => {
+  it("a stored answer shows the plan it was stored with", () => {
+    const got = fromStored({
+      id,
+      agent: "",
+      messages: [
+        {
+          id: "a",
+          role: "assistant",
+          content: "x",
+          sources: [],
+          error: "",
+          plan: [
+            { content: "Read the abstract", priority: "high", status: "completed" },
+            { content: "Compare", status: "in_progress" },
+          ],
+        },
+      ],
+    });
+    expect(got[0].plan.map((e) => [e.content, e.status])).toEqual([
+      ["Read the abstract", "completed"],
+      ["Compare", "in_progress"],
+    ]);
+  });
+
+  it("an empty plan clears the list; stored messages without one have none", () => {
     expect(answer(run(sent, status, plan(read), plan())).plan).toEqual([]);
     expect(answer(run(sent, status, plan(read), { type: "plan", conversationId: id, messageId: "m-turn", entries: null })).plan).toEqual([]);
     expect(fromStored({ id, agent: "", messages: [{ id: "a", role: "assistant", content: "x", sources: [], error: "" }] })[0].plan).toEqual([]);

@@ -257,7 +257,16 @@ export function fromStored(c: Conversation): ChatMessage[] {
       out.push(message("user", m.id, { content: m.content }));
       if (m.error) out.push(message("assistant", `${m.id}.error`, { status: "error", error: m.error, agent: m.agent ?? "" }));
     } else {
-      out.push(message("assistant", m.id, { content: m.content, sources: m.sources, status: m.error ? "error" : "done", error: m.error, agent: m.agent ?? "" }));
+      out.push(
+        message("assistant", m.id, {
+          content: m.content,
+          sources: m.sources,
+          status: m.error ? "error" : "done",
+          error: m.error,
+          agent: m.agent ?? "",
+          plan: planEntries(m.plan ?? null),
+        }),
+      );
     }
   }
   return out;

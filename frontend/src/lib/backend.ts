@@ -134,6 +134,8 @@ export interface StoredMessage {
   error: string;
   /** The agent the question went to, or that answered; absent in older conversations. */
   agent?: string;
+  /** The agent's last plan of the turn (answers only). */
+  plan?: { content: string; priority?: string; status?: string }[];
 }
 
 export interface Conversation {

@@ -68,6 +68,22 @@ export namespace acp {
 	        this.close = source["close"];
 	    }
 	}
+	export class PlanStep {
+	    content: string;
+	    priority?: string;
+	    status?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlanStep(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.content = source["content"];
+	        this.priority = source["priority"];
+	        this.status = source["status"];
+	    }
+	}
 	export class Message {
 	    id: string;
 	    role: string;
@@ -75,6 +91,7 @@ export namespace acp {
 	    sources?: string[];
 	    error?: string;
 	    agent?: string;
+	    plan?: PlanStep[];
 	    // Go type: time
 	    at: any;
 	
@@ -90,6 +107,7 @@ export namespace acp {
 	        this.sources = source["sources"];
 	        this.error = source["error"];
 	        this.agent = source["agent"];
+	        this.plan = this.convertValues(source["plan"], PlanStep);
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
@@ -161,6 +179,7 @@ export namespace acp {
 		    return a;
 		}
 	}
+	
 
 }
 
