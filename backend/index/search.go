@@ -85,6 +85,11 @@ func (db *DB) Search(ctx context.Context, query string, limit int) ([]Hit, error
 // pages is found at once rather than after trying paper after paper.
 var broadMatches = 1000
 
+// pageRank ranks pages wherever Search ranks them, so that narrow and broad
+// queries order pages alike: bm25's formula without idf, with bm25's
+// length normalisation (b = 0.75).
+const pageRank = "agentero_rank(pages_fts, 0.75)"
+
 // candidate is a page that matches a tier, with its rank (lower is better).
 type candidate struct {
 	rowid int64
@@ -136,7 +141,7 @@ func (db *DB) isBroad(ctx context.Context, q string) (bool, error) {
 
 // rankedPages returns the best max pages that match q, best first.
 func (db *DB) rankedPages(ctx context.Context, q string, max int) ([]candidate, error) {
-	return db.candidates(ctx, `SELECT rowid, agentero_rank(pages_fts, 0.75) AS score FROM pages_fts
+	return db.candidates(ctx, `SELECT rowid, `+pageRank+` AS score FROM pages_fts
 		WHERE pages_fts MATCH ? ORDER BY score LIMIT ?`, q, max)
 }
 
@@ -259,7 +264,7 @@ func (db *DB) bestPapers(ctx context.Context, q string, offset, limit int) (span
 // of page ids and agentero_rank makes no pass over the whole table, so this
 // costs what the papers hold, not what the vault holds.
 func (db *DB) bestPages(ctx context.Context, q string, papers []paperSpan) ([]candidate, error) {
-	stmt, err := db.sql.PrepareContext(ctx, `SELECT rowid, agentero_rank(pages_fts, 0.75) AS score FROM pages_fts
+	stmt, err := db.sql.PrepareContext(ctx, `SELECT rowid, `+pageRank+` AS score FROM pages_fts
 		WHERE pages_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score LIMIT ?`)
 	if err != nil {
 		return nil, err
