@@ -1,33 +1,164 @@
-// Package events names the events the backend sends to the UI. The frontend
-// mirrors this list in frontend/src/lib/events.ts; names are domain:verb.
+// Package events names the events the backend sends to the UI and declares
+// their payloads. The payloads are Go structs so that the UI's types are
+// generated with the Wails bindings (App.EventPayloads lists them); names
+// are domain:verb.
 package events
 
-const (
-	// IndexProgress carries index.Progress {done, total, current} while papers are read.
-	IndexProgress = "index:progress"
-	// IndexDone carries {papers, pages, errors, seconds} when a sync ends.
-	IndexDone = "index:done"
-	// LibraryChanged tells the UI to reload the library list.
-	LibraryChanged = "library:changed"
-	// WatchStatus carries {mode, notice} when the watcher starts or falls back to rescans.
-	WatchStatus = "watch:status"
+import "github.com/agentero/agentero/backend/context/grant"
 
-	// AgentStatus carries how a turn's session was obtained and what the turn may read:
-	// {conversationId, messageId, action, note, mode, allowed, fingerprint}.
-	AgentStatus = "agent:status"
-	// AgentChunk carries streamed text: {conversationId, messageId, kind: message|thought, text}.
-	AgentChunk = "agent:chunk"
-	// AgentTool carries a tool call or its update: {conversationId, messageId, toolCallId, title, status, kind}.
-	AgentTool = "agent:tool"
-	// AgentPlan carries the agent's plan entries: {conversationId, messageId, entries}.
-	AgentPlan = "agent:plan"
-	// AgentCompleted ends a turn: {conversationId, turnId, messageId, content, sources, stopReason};
-	// turnId is the messageId the turn's other events carry, messageId the answer's own.
-	AgentCompleted = "agent:completed"
-	// AgentError ends a failed turn: {conversationId, messageId, error}.
-	AgentError = "agent:error"
+// Event names. Each carries the payload type named beside it.
+const (
+	IndexProgress  = "index:progress"  // IndexProgressEvent, while papers are read
+	IndexDone      = "index:done"      // IndexDoneEvent, when a sync ends
+	LibraryChanged = "library:changed" // LibraryChangedEvent: reload the library list
+	WatchStatus    = "watch:status"    // WatchStatusEvent, when the watcher starts or falls back to rescans
+
+	AgentStatus    = "agent:status"    // AgentStatusEvent: how a turn's session was obtained, what it may read
+	AgentChunk     = "agent:chunk"     // AgentChunkEvent: streamed text
+	AgentTool      = "agent:tool"      // AgentToolEvent: a tool call or its update
+	AgentPlan      = "agent:plan"      // AgentPlanEvent: the agent's plan entries
+	AgentCompleted = "agent:completed" // AgentCompletedEvent: a turn's end
+	AgentError     = "agent:error"     // AgentErrorEvent: a failed turn's end
 )
 
 // Emitter sends one event to the UI. The desktop app passes Wails'
 // EventsEmit; tests and the command line pass their own.
 type Emitter func(name string, payload any)
+
+// IndexProgressEvent is sent while papers are read.
+type IndexProgressEvent struct {
+	Done    int    `json:"done"`
+	Total   int    `json:"total"`
+	Current string `json:"current"` // the ref of the paper being read
+}
+
+// IndexDoneEvent is sent when a sync ends.
+type IndexDoneEvent struct {
+	Papers  int     `json:"papers"`
+	Pages   int     `json:"pages"`
+	Errors  int     `json:"errors"` // papers whose PDF could not be read
+	Seconds float64 `json:"seconds"`
+}
+
+// LibraryChangedEvent tells the UI to reload the library list; it carries nothing.
+type LibraryChangedEvent struct{}
+
+// WatchStatusEvent says how the vault is followed: Mode is starting,
+// inotify, polling or off; Notice explains a fallback to the user.
+type WatchStatusEvent struct {
+	Mode   string `json:"mode"`
+	Notice string `json:"notice"`
+}
+
+// AgentStatusEvent says how a turn's session was obtained and what the turn
+// may read. MessageID is the turn's id (its question's message id).
+type AgentStatusEvent struct {
+	ConversationID string         `json:"conversationId"`
+	MessageID      string         `json:"messageId"`
+	Action         string         `json:"action"` // new, resume, load, warm or continue
+	Note           string         `json:"note"`   // why a new session was started; "" otherwise
+	Mode           string         `json:"mode"`   // mcp or prompt-only
+	Allowed        []grant.Source `json:"allowed"`
+	Fingerprint    string         `json:"fingerprint"`
+}
+
+// Chunk kinds of AgentChunkEvent.
+const (
+	ChunkMessage = "message"
+	ChunkThought = "thought"
+)
+
+// AgentChunkEvent is streamed text of the answer or of the agent's thoughts.
+type AgentChunkEvent struct {
+	ConversationID string `json:"conversationId"`
+	MessageID      string `json:"messageId"`
+	Kind           string `json:"kind"` // ChunkMessage or ChunkThought
+	Text           string `json:"text"`
+}
+
+// AgentToolEvent is a tool call or an update of one. An update carries only
+// what changed: an empty Title or Status means unchanged.
+type AgentToolEvent struct {
+	ConversationID string `json:"conversationId"`
+	MessageID      string `json:"messageId"`
+	ToolCallID     string `json:"toolCallId"`
+	Title          string `json:"title,omitempty"`
+	Status         string `json:"status,omitempty"` // pending, in_progress, completed or failed
+	Kind           string `json:"kind,omitempty"`
+}
+
+// PlanEntry is one entry of an agent's plan.
+type PlanEntry struct {
+	Content  string `json:"content"`
+	Priority string `json:"priority,omitempty"`
+	Status   string `json:"status,omitempty"`
+}
+
+// AgentPlanEvent is the agent's current plan; each replaces the last.
+type AgentPlanEvent struct {
+	ConversationID string      `json:"conversationId"`
+	MessageID      string      `json:"messageId"`
+	Entries        []PlanEntry `json:"entries"`
+}
+
+// AgentCompletedEvent ends a turn. TurnID is the messageId the turn's other
+// events carried; MessageID is the answer's own id.
+type AgentCompletedEvent struct {
+	ConversationID string   `json:"conversationId"`
+	TurnID         string   `json:"turnId"`
+	MessageID      string   `json:"messageId"`
+	Content        string   `json:"content"`
+	Sources        []string `json:"sources"`
+	StopReason     string   `json:"stopReason"`
+	Agent          string   `json:"agent"` // the agent that answered
+}
+
+// AgentErrorEvent ends a failed turn. MessageID is empty when the turn
+// failed before it had an id. Code says what kind of failure it was (one of
+// the Code constants); Error is the message shown with it.
+type AgentErrorEvent struct {
+	ConversationID string `json:"conversationId"`
+	MessageID      string `json:"messageId,omitempty"`
+	Code           string `json:"code"`
+	Error          string `json:"error"`
+}
+
+// Error codes: what the UI switches on when a call or a turn fails, never
+// the message text.
+const (
+	CodeNoVault       = "no-vault"       // no vault is open
+	CodeBusy          = "busy"           // the conversation is still answering
+	CodeInvalid       = "invalid"        // the request is malformed (empty question, bad id, bad settings)
+	CodeNotFound      = "not-found"      // the paper, conversation, agent or file does not exist
+	CodeNotConfigured = "not-configured" // the agent is unknown or cannot be started
+	CodeCrashed       = "crashed"        // the agent process died or spoke garbage
+	CodeTimeout       = "timeout"        // the agent did not answer in time
+	CodeRefused       = "refused"        // the agent refused the session
+	CodeCancelled     = "cancelled"      // the user cancelled
+	CodeInternal      = "internal"       // anything else; the log has the details
+)
+
+// Error is how a failed call reaches the UI: the promise of a bound method
+// rejects with it (main.go's ErrorFormatter).
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Payloads lists one value of every payload type, so that the Wails
+// binding generator emits their TypeScript classes (App.EventPayloads
+// returns it). Each field is named for its event.
+type Payloads struct {
+	IndexProgress  IndexProgressEvent  `json:"index:progress"`
+	IndexDone      IndexDoneEvent      `json:"index:done"`
+	LibraryChanged LibraryChangedEvent `json:"library:changed"`
+	WatchStatus    WatchStatusEvent    `json:"watch:status"`
+	AgentStatus    AgentStatusEvent    `json:"agent:status"`
+	AgentChunk     AgentChunkEvent     `json:"agent:chunk"`
+	AgentTool      AgentToolEvent      `json:"agent:tool"`
+	AgentPlan      AgentPlanEvent      `json:"agent:plan"`
+	AgentCompleted AgentCompletedEvent `json:"agent:completed"`
+	AgentError     AgentErrorEvent     `json:"agent:error"`
+	// Error is what a bound method's promise rejects with; not an event.
+	Error Error `json:"error"`
+}
