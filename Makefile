@@ -77,9 +77,22 @@ test: build test-go test-frontend test-window test-e2e
 
 # The ACP tests drive a scripted agent built on the ACP TypeScript SDK; the
 # MCP server is also driven by the MCP inspector CLI (test/mcpinspector).
+# Under make test nothing a test needs may be missing: the shared corpus,
+# the native PDFium, the scripted peer agent and the MCP inspector are
+# required (AGENTERO_TEST_STRICT), so a broken checkout fails instead of
+# skipping. The packages that start goroutines of their own run under the
+# race detector; the others run plain (-race costs a second SQLite build and
+# slows the tests several times).
+TEST_ENV  = AGENTERO_TEST_STRICT=1 AGENTERO_REQUIRE_PEER=1 $(PDFIUM_ENV)
+RACE_PKGS := backend/acp backend/agent backend/index backend/library backend/mcp backend/watch
+MODULE    := github.com/agentero/agentero
+
 test-go: deps test/peeragent/node_modules/.stamp test/mcpinspector/node_modules/.stamp
 	go vet -tags $(TEST_TAGS) ./...
-	AGENTERO_REQUIRE_PEER=1 $(PDFIUM_ENV) go test -tags $(TEST_TAGS) -count=1 -timeout 30m ./...
+	race="$(addprefix $(MODULE)/,$(RACE_PKGS))"; \
+	rest=$$(go list -tags $(TEST_TAGS) ./... | grep -vxF "$$(tr ' ' '\n' <<<"$$race")"); \
+	$(TEST_ENV) go test -tags $(TEST_TAGS) -race -count=1 -timeout 30m $$race && \
+	$(TEST_ENV) go test -tags $(TEST_TAGS) -count=1 -timeout 30m $$rest
 
 test-frontend: frontend/node_modules/.stamp
 	cd frontend && npm test
@@ -87,7 +100,7 @@ test-frontend: frontend/node_modules/.stamp
 # The real desktop binary in a real WebKitGTK window under Xvfb, on the
 # example vault, checked by a screenshot (kept in test-artifacts/).
 test-window: build
-	AGENTERO_BIN=$(CURDIR)/$(BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts \
+	AGENTERO_TEST_STRICT=1 AGENTERO_BIN=$(CURDIR)/$(BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts \
 	  go test -tags $(TEST_TAGS) -count=1 -run TestWindow -v ./test/window/
 
 # The real frontend in headless Chromium (the system's, driven by
@@ -100,7 +113,7 @@ test-e2e: frontend test/e2e/node_modules/.stamp
 
 # The agentero-context MCP server driven by an independent client (the MCP inspector CLI).
 test-mcpinspector: build test/mcpinspector/node_modules/.stamp
-	AGENTERO_BIN=$(CURDIR)/$(BIN) go test -tags $(TEST_TAGS) -count=1 -run TestInspector -v ./test/mcpinspector/
+	AGENTERO_TEST_STRICT=1 AGENTERO_BIN=$(CURDIR)/$(BIN) go test -tags $(TEST_TAGS) -count=1 -run TestInspector -v ./test/mcpinspector/
 
 # Figures side by side with their references (pdftotext, the filesystem MCP
 # server); -p 1 so that packages do not compete for the two cores.

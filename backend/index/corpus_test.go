@@ -28,7 +28,7 @@ func manifest(t testing.TB) []manifestRow {
 	t.Helper()
 	f, err := os.Open(filepath.Join(corpusDir, "manifest.csv"))
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()

@@ -14,6 +14,7 @@ import (
 	"github.com/agentero/agentero/backend/library"
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/watch"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 const corpusDir = "../../../shared/corpus"
@@ -31,7 +32,7 @@ func addPaper(t *testing.T, root, ref, file string) {
 	}
 	in, err := os.Open(filepath.Join(corpusDir, file))
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 	}
 	defer in.Close()
 	out, err := os.Create(filepath.Join(dir, file))

@@ -21,6 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 // The server is tested from outside: the real binary, spawned the way an
@@ -182,7 +183,7 @@ func needVault(t testing.TB) {
 	setupOnce.Do(setup)
 	if setupErr != nil {
 		if strings.HasPrefix(setupErr.Error(), "corpus not available") {
-			t.Skip(setupErr)
+			corpustest.Unavailable(t, "%v", setupErr)
 		}
 		t.Fatal(setupErr)
 	}

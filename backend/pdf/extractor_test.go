@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 // corpusDir holds the shared test papers; it is never copied into the repo.
@@ -29,7 +31,7 @@ func corpusFile(t testing.TB, name string) string {
 	t.Helper()
 	path := filepath.Join(corpusDir, name)
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("corpus not available: %v", err)
+		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 	}
 	return path
 }
@@ -45,7 +47,7 @@ func readManifest(t testing.TB) []manifestRow {
 	t.Helper()
 	f, err := os.Open(filepath.Join(corpusDir, "manifest.csv"))
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 	}
 	defer f.Close()
 	records, err := csv.NewReader(f).ReadAll()

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 // engine is a way the workers read PDFs, as Options.PDFium names it.
@@ -23,20 +25,48 @@ func engines(t testing.TB) []engine {
 	out := []engine{{"wasm", "-"}}
 	if lib := NativePDFium(); lib != "" {
 		out = append(out, engine{"native", lib})
+	} else if corpustest.Strict() {
+		t.Fatal(noNative)
 	} else {
-		t.Log("no native libpdfium: " + PDFiumEnv + " is not set and none is beside the program")
+		t.Log(noNative)
 	}
 	return out
+}
+
+// noNative says why there is no native library and how to get one.
+const noNative = "no native libpdfium: " + PDFiumEnv + " is not set and none is beside the program (make deps fetches it into .tools/pdfium)"
+
+// needNative returns the native library, or stops t when there is none.
+func needNative(t testing.TB) string {
+	t.Helper()
+	lib := NativePDFium()
+	if lib == "" {
+		corpustest.Unavailable(t, noNative)
+	}
+	return lib
+}
+
+// TestNativeLoads checks that the native library the tests were given is
+// the one the workers read with: a library that fails to load falls back to
+// WebAssembly with a warning, and the native tests would then compare
+// WebAssembly with itself.
+func TestNativeLoads(t *testing.T) {
+	lib := needNative(t)
+	var logged lockedBuffer
+	e := newTestExtractor(t, Options{Workers: 1, PDFium: lib, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if _, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf")); err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	if strings.Contains(logged.String(), "native PDFium unavailable") {
+		t.Fatalf("%s does not load; the workers read with WebAssembly:\n%s", lib, logged.String())
+	}
 }
 
 // TestNativeMatchesWasm reads the whole corpus with both engines: the same
 // PDFium, so every page's text and label, the metadata, the outline and
 // page 1's lines must come out the same.
 func TestNativeMatchesWasm(t *testing.T) {
-	lib := NativePDFium()
-	if lib == "" {
-		t.Skip("no native libpdfium (set " + PDFiumEnv + ")")
-	}
+	lib := needNative(t)
 	if testing.Short() {
 		t.Skip("extracts the whole corpus twice")
 	}
@@ -101,10 +131,7 @@ func (b *lockedBuffer) String() string {
 // PDFium runs under nativeMemoryLimit, as WebAssembly PDFium runs under its
 // own cap, so that one hostile file cannot take the machine's memory.
 func TestNativeWorkerMemoryIsCapped(t *testing.T) {
-	lib := NativePDFium()
-	if lib == "" {
-		t.Skip("no native libpdfium (set " + PDFiumEnv + ")")
-	}
+	lib := needNative(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("the cap is set on Linux only")
 	}

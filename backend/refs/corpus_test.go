@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/refs"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 // The corpus's ground truth: cites.csv lists the citations between corpus
@@ -21,7 +22,7 @@ func groundTruth(t *testing.T) map[[2]string]string {
 	t.Helper()
 	f, err := os.Open(filepath.Join(corpusDir, "cites.csv"))
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()

@@ -14,6 +14,7 @@ import (
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 const corpusDir = "../../../shared/corpus"
@@ -51,7 +52,7 @@ func addPapers(t testing.TB, root string, files ...string) {
 	for _, f := range files {
 		src, err := os.Open(filepath.Join(corpusDir, f))
 		if err != nil {
-			t.Skipf("corpus not available: %v", err)
+			corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 		}
 		dir := filepath.Join(root, filepath.FromSlash(refOf(f)))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -130,7 +131,7 @@ func corpusVault(t testing.TB) *testVault {
 	t.Helper()
 	entries, err := os.ReadDir(corpusDir)
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 	}
 	corpus.once.Do(func() {
 		root, err := os.MkdirTemp("", "agentero-refs-corpus-")

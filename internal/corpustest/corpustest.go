@@ -22,7 +22,7 @@ func Dir() string {
 func Ref(file string) string { return "papers/" + strings.TrimSuffix(file, ".pdf") }
 
 // Vault lays files out as a vault in a new temp dir and returns its root.
-// The test is skipped when the corpus is not there.
+// A missing corpus stops the test (see Unavailable).
 func Vault(t testing.TB, files ...string) string {
 	t.Helper()
 	root := t.TempDir()
@@ -36,7 +36,7 @@ func LayOut(t testing.TB, root string, files ...string) {
 	for _, f := range files {
 		src := filepath.Join(Dir(), f)
 		if _, err := os.Stat(src); err != nil {
-			t.Skipf("corpus not available: %v", err)
+			Unavailable(t, "corpus paper missing (../shared/corpus beside the repository): %v", err)
 		}
 		dir := filepath.Join(root, filepath.FromSlash(Ref(f)))
 		if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 const corpusDir = "../../../shared/corpus"
@@ -27,10 +28,10 @@ func TestInspector(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(cli); err != nil {
-		t.Skip("the inspector is not installed: run `npm ci` in test/mcpinspector")
+		corpustest.Unavailable(t, "the MCP inspector is not installed: run `npm ci` in test/mcpinspector")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+		corpustest.Unavailable(t, "node is not installed (scripts/deps.sh installs it)")
 	}
 	bin := agentero(t)
 	g := makeVault(t, bin)
@@ -143,7 +144,7 @@ func makeVault(t *testing.T, bin string) grant.Grant {
 	for _, stem := range []string{"in-search-of-an-understandable-consensus-algorithm", "paxos-made-simple"} {
 		data, err := os.ReadFile(filepath.Join(corpusDir, stem+".pdf"))
 		if err != nil {
-			t.Skipf("corpus not available: %v", err)
+			corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 		}
 		dir := filepath.Join(root, "papers", stem)
 		os.MkdirAll(dir, 0o755)
