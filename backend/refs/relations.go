@@ -97,7 +97,7 @@ func libraryCard(p index.Paper, by string) Card {
 }
 
 // externalCard is the card of a cited work outside the library.
-func externalCard(c index.Citation) Card {
+func externalCard(c Citation) Card {
 	title := c.Title
 	if title == "" {
 		title = c.Raw
@@ -116,7 +116,7 @@ func externalCard(c index.Citation) Card {
 }
 
 func references(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]Card, error) {
-	l, err := db.RefList(ctx, p.Ref)
+	l, err := ReadList(ctx, db, p.Ref)
 	if errors.Is(err, index.ErrNotFound) {
 		return []Card{}, nil
 	}
@@ -159,7 +159,7 @@ func references(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]
 }
 
 func citedBy(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]Card, error) {
-	edges, err := db.CitingPapers(ctx, p.Ref)
+	edges, err := citingPapers(ctx, db, p.Ref)
 	if err != nil {
 		return nil, err
 	}

@@ -107,7 +107,7 @@ func TestSidecarsWrittenOnlyWhenAskedRoundTripAndStale(t *testing.T) {
 	}
 
 	// Round trip: the sidecar holds what the index holds.
-	l, err := v.db.RefList(context.Background(), primecoin)
+	l, err := refs.ReadList(context.Background(), v.db, primecoin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestForeignSidecarReadNeverClobbered(t *testing.T) {
 	if len(st.Sidecars) != 0 {
 		t.Errorf("sidecars written: %v, want none", st.Sidecars)
 	}
-	l, err := v.db.RefList(context.Background(), peercoin)
+	l, err := refs.ReadList(context.Background(), v.db, peercoin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestBibSource(t *testing.T) {
 @article{x, title = {Something Else}, doi = {10.1000/182}, year = 2001}`)
 	v.index(t)
 	v.sync(t, refs.Options{})
-	l, err := v.db.RefList(context.Background(), peercoin)
+	l, err := refs.ReadList(context.Background(), v.db, peercoin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestBibSource(t *testing.T) {
 	}
 	v.index(t)
 	st := v.sync(t, refs.Options{})
-	l, _ = v.db.RefList(context.Background(), peercoin)
+	l, _ = refs.ReadList(context.Background(), v.db, peercoin)
 	if d := cmp.Diff([]string{peercoin}, st.Scanned); d != "" || l.Mode != refs.ModePDF {
 		t.Errorf("after removing refs.bib: scanned %v, mode %q; want peercoin read again from its PDF", st.Scanned, l.Mode)
 	}
@@ -327,7 +327,7 @@ func TestCitingScanIsIncremental(t *testing.T) {
 	if d := cmp.Diff([]string{primecoin}, citedBy(t, v, bitcoin)); d != "" {
 		t.Errorf("index: bitcoin cited by (-want +got):\n%s", d)
 	}
-	if l, err := v.db.RefList(context.Background(), peercoin); err != index.ErrNotFound {
+	if l, err := refs.ReadList(context.Background(), v.db, peercoin); err != index.ErrNotFound {
 		t.Errorf("removed paper's list: %d citations, err %v; want ErrNotFound", len(l.Citations), err)
 	}
 }
