@@ -1,6 +1,10 @@
 // Package index keeps the vault's search index, .agentero/index.sqlite
 // (SPEC §2): papers with their metadata and health, page texts, sections and
 // text files, with FTS5 tables over them. The index is a cache of the vault.
+// Packages further down the data flow may keep their own tables in the same
+// file, tied to its papers (backend/refs keeps the reference lists there):
+// the index gives them its handle (DB.SQL) and applies their migrations
+// (DB.Migrate), and never reads their tables itself.
 package index
 
 import (

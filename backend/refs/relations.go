@@ -3,8 +3,9 @@
 // source/*.bib|*.bbl or from the reference list in its PDF text; each entry
 // matched to a library paper by DOI, arXiv id or a confident title match;
 // the library-wide cited-by scan (.agentero/citing-scan.json); and related
-// papers. Sync stores it all in the index after each index sync, so that
-// Relations, which the MCP server and the UI call, only reads.
+// papers. Sync stores the lists after each index sync in refs' own tables
+// of the index file (store.go), so that Relations, which the MCP server and
+// the UI call, only reads.
 package refs
 
 import (

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -329,5 +330,58 @@ func TestCitingScanIsIncremental(t *testing.T) {
 	}
 	if l, err := refs.ReadList(context.Background(), v.db, peercoin); err != index.ErrNotFound {
 		t.Errorf("removed paper's list: %d citations, err %v; want ErrNotFound", len(l.Citations), err)
+	}
+}
+
+// The index is a cache: deleted, it is rebuilt from the vault, and Sync
+// reads the same reference lists into it again.
+func TestDeletedIndexRebuildsTheLists(t *testing.T) {
+	v := newVault(t, "bitcoin.pdf", "peercoin.pdf")
+	ctx := context.Background()
+	v.sync(t, refs.Options{})
+	lists := func() []refs.List {
+		t.Helper()
+		var out []refs.List
+		for _, ref := range []string{bitcoin, peercoin} {
+			l, err := refs.ReadList(ctx, v.db, ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	before := lists()
+	if len(before[1].Citations) == 0 {
+		t.Fatal("peercoin's list is empty: nothing to compare")
+	}
+
+	if err := v.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(index.Path(v.root) + suffix); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	db, err := index.Open(index.Path(v.root), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	v.db = db
+	if _, err := refs.ReadList(ctx, v.db, peercoin); !errors.Is(err, index.ErrNotFound) {
+		t.Fatalf("a new index holds a list before any sync: %v", err)
+	}
+	v.index(t)
+	st := v.sync(t, refs.Options{})
+	if d := cmp.Diff([]string{bitcoin, peercoin}, st.Scanned); d != "" {
+		t.Errorf("sync of the rebuilt index scanned (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(before, lists()); d != "" {
+		t.Errorf("lists after rebuilding the index (-before +after):\n%s", d)
+	}
+	if d := cmp.Diff([]string{peercoin}, citedBy(t, v, bitcoin)); d != "" {
+		t.Errorf("bitcoin cited by, after the rebuild (-want +got):\n%s", d)
 	}
 }
