@@ -1,19 +1,23 @@
 // Package index keeps the vault's search index, .agentero/index.sqlite
 // (SPEC §2): papers with their metadata and health, page texts, sections and
 // text files, with FTS5 tables over them. The index is a cache of the vault.
+// Packages further down the data flow may keep their own tables in the same
+// file, tied to its papers (backend/refs keeps the reference lists there):
+// the index gives them its handle (DB.SQL) and applies their migrations
+// (DB.Migrate), and never reads their tables itself.
 package index
 
 import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	_ "github.com/mattn/go-sqlite3" // registers "sqlite3"; build with -tags sqlite_fts5
 )
@@ -85,41 +89,141 @@ func Open(path string, opts Options) (*DB, error) {
 // Close closes the database.
 func (db *DB) Close() error { return db.sql.Close() }
 
-// migrate applies the embedded migrations newer than PRAGMA user_version, in
-// order, each in its own transaction.
+// SQL returns the database handle, for the packages that keep their own
+// tables in the index file: backend/refs keeps the reference lists there,
+// next to the papers they belong to, so that deleting a paper deletes its
+// citations (foreign keys) and the index stays one cache file. It is the
+// same handle the index uses: the pragmas are in the DSN, so every pooled
+// connection has them, and Close closes it for everyone. Such a package
+// creates its tables with Migrate, joins the index's papers table on id and
+// ref, and never writes the index's own tables.
+func (db *DB) SQL() *sql.DB { return db.sql }
+
+// Migrate brings the tables another package keeps in the index file up to
+// date: owner's migrations are the *.sql files at the root of files,
+// applied in name order, each in its own transaction. Their version is kept
+// in the table schema_versions, one row per owner, apart from the index's
+// own (PRAGMA user_version), so that either numbering can grow without the
+// other. Migrate needs an index opened read-write; it is cheap when nothing
+// is to be applied (one read, no write lock).
+func (db *DB) Migrate(ctx context.Context, owner string, files fs.FS) error {
+	v := schemaVersion{
+		name: owner,
+		read: func(ctx context.Context, q querier) (int, error) {
+			var n int
+			err := q.QueryRowContext(ctx, `SELECT version FROM schema_versions WHERE owner = ?`, owner).Scan(&n)
+			if errors.Is(err, sql.ErrNoRows) {
+				return 0, nil
+			}
+			return n, err
+		},
+		write: func(ctx context.Context, tx *sql.Tx, n int) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_versions (owner, version) VALUES (?, ?)
+				ON CONFLICT (owner) DO UPDATE SET version = excluded.version`, owner, n)
+			return err
+		},
+	}
+	names, err := fs.Glob(files, "*.sql")
+	if err != nil {
+		return fmt.Errorf("migrate %s tables: %w", owner, err)
+	}
+	if n, err := v.read(ctx, db.sql); err == nil && n == len(names) {
+		return nil
+	}
+	if _, err := db.sql.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_versions (
+		owner TEXT PRIMARY KEY, version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate %s tables: %w", owner, err)
+	}
+	if err := db.apply(ctx, files, names, v); err != nil {
+		return fmt.Errorf("migrate %s tables: %w", owner, err)
+	}
+	return nil
+}
+
+// migrate applies the index's own embedded migrations newer than PRAGMA
+// user_version.
 func (db *DB) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	files, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	var version int
-	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+	names, err := fs.Glob(files, "*.sql")
+	if err != nil {
+		return err
+	}
+	v := schemaVersion{
+		name: "index",
+		read: func(ctx context.Context, q querier) (int, error) {
+			var n int
+			err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&n)
+			return n, err
+		},
+		write: func(ctx context.Context, tx *sql.Tx, n int) error {
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", n))
+			return err
+		},
+	}
+	if n, err := v.read(ctx, db.sql); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
+	} else if n == len(names) {
+		return nil
 	}
-	if version > len(names) {
-		return fmt.Errorf("index schema %d is newer than this Agentero (%d); delete %s to rebuild it", version, len(names), db.path)
+	return db.apply(ctx, files, names, v)
+}
+
+// querier is what reads a schema version: the database or a transaction.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// schemaVersion reads and records how many of one set of migrations a
+// database has.
+type schemaVersion struct {
+	name  string // "index", or the owner of the tables
+	read  func(context.Context, querier) (int, error)
+	write func(context.Context, *sql.Tx, int) error
+}
+
+// apply applies the migrations names (of files, in order) that the
+// database lacks, each in its own transaction. The version is read inside
+// the transaction, which takes the write lock first (_txlock=immediate): two
+// processes opening one index at once apply each migration once.
+func (db *DB) apply(ctx context.Context, files fs.FS, names []string, v schemaVersion) error {
+	sort.Strings(names)
+	for {
+		done, err := db.applyNext(ctx, files, names, v)
+		if err != nil || done {
+			return err
+		}
 	}
-	for i := version; i < len(names); i++ {
-		body, err := migrations.ReadFile(names[i])
-		if err != nil {
-			return err
-		}
-		tx, err := db.sql.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", strings.TrimPrefix(names[i], "migrations/"), err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
+}
+
+// applyNext applies the first migration the database lacks, and reports
+// whether none is left.
+func (db *DB) applyNext(ctx context.Context, files fs.FS, names []string, v schemaVersion) (done bool, err error) {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
 	}
-	return nil
+	defer tx.Rollback()
+	n, err := v.read(ctx, tx)
+	switch {
+	case err != nil:
+		return false, fmt.Errorf("read schema version: %w", err)
+	case n > len(names):
+		return false, fmt.Errorf("%s schema %d is newer than this Agentero (%d); delete %s to rebuild it", v.name, n, len(names), db.path)
+	case n == len(names):
+		return true, nil
+	}
+	body, err := fs.ReadFile(files, names[n])
+	if err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return false, fmt.Errorf("migration %s: %w", names[n], err)
+	}
+	if err := v.write(ctx, tx, n+1); err != nil {
+		return false, err
+	}
+	return n+1 == len(names), tx.Commit()
 }

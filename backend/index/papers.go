@@ -97,3 +97,59 @@ func (db *DB) Counts(ctx context.Context) (papers, pages int, err error) {
 	err = db.sql.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM pages)`).Scan(&papers, &pages)
 	return papers, pages, err
 }
+
+// RefInput is what backend/refs reads of a paper: what decides whether its
+// reference list must be read again, and what entries are matched against.
+type RefInput struct {
+	Ref              string
+	PDFPath          string
+	Title            string
+	TitleSource      string
+	Year             int
+	DOI              string
+	ArxivID          string
+	Abstract         string
+	SHA256           string
+	ExtractorVersion int
+	Status           string
+	Pages            int
+}
+
+// RefInputs lists every paper's identity and extraction state, by ref.
+func (db *DB) RefInputs(ctx context.Context) ([]RefInput, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT ref, pdf_path, title, title_source, year, doi, arxiv_id, abstract,
+		pdf_sha256, extractor_version, status, page_count FROM papers ORDER BY ref`)
+	if err != nil {
+		return nil, fmt.Errorf("list papers: %w", err)
+	}
+	defer rows.Close()
+	var out []RefInput
+	for rows.Next() {
+		var p RefInput
+		if err := rows.Scan(&p.Ref, &p.PDFPath, &p.Title, &p.TitleSource, &p.Year, &p.DOI, &p.ArxivID, &p.Abstract,
+			&p.SHA256, &p.ExtractorVersion, &p.Status, &p.Pages); err != nil {
+			return nil, fmt.Errorf("list papers: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PageTexts returns the text of every page of a paper, in page order.
+func (db *DB) PageTexts(ctx context.Context, ref string) ([]string, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT pg.text FROM pages pg JOIN papers p ON p.id = pg.paper_id
+		WHERE p.ref = ? ORDER BY pg.page`, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read pages: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, fmt.Errorf("read pages: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}

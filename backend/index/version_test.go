@@ -6,9 +6,12 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/vault"
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sync/errgroup"
 )
 
 // fixedExtractor returns a one-page document and counts its calls.
@@ -70,5 +73,81 @@ func TestMigrationsAreIdempotentAndRefuseNewerSchema(t *testing.T) {
 	db.Close()
 	if _, err := Open(path, Options{}); err == nil {
 		t.Error("opening an index from a newer Agentero succeeded, want an error")
+	}
+}
+
+// Another package's tables (backend/refs) migrate with their own version:
+// applied once each, in order, also by two handles at once, and never
+// touching the index's own schema version.
+func TestOwnerMigrations(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.sqlite")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	files := fstest.MapFS{
+		"001_log.sql":  {Data: []byte(`CREATE TABLE owned_log (step INTEGER NOT NULL); INSERT INTO owned_log VALUES (1);`)},
+		"002_more.sql": {Data: []byte(`INSERT INTO owned_log VALUES (2);`)},
+	}
+	steps := func() []int {
+		t.Helper()
+		rows, err := db.sql.Query(`SELECT step FROM owned_log ORDER BY rowid`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []int
+		for rows.Next() {
+			var n int
+			rows.Scan(&n)
+			out = append(out, n)
+		}
+		return out
+	}
+	var g errgroup.Group
+	for _, h := range []*DB{db, other} {
+		g.Go(func() error { return h.Migrate(ctx, "owner", files) })
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{1, 2}, steps()); d != "" {
+		t.Errorf("two handles migrating at once (-want +got):\n%s", d)
+	}
+
+	files["003_last.sql"] = &fstest.MapFile{Data: []byte(`INSERT INTO owned_log VALUES (3);`)}
+	for range 2 {
+		if err := db.Migrate(ctx, "owner", files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := cmp.Diff([]int{1, 2, 3}, steps()); d != "" {
+		t.Errorf("after a new migration, twice (-want +got):\n%s", d)
+	}
+	var indexVersion, ownerVersion int
+	db.sql.QueryRow(`PRAGMA user_version`).Scan(&indexVersion)
+	db.sql.QueryRow(`SELECT version FROM schema_versions WHERE owner = 'owner'`).Scan(&ownerVersion)
+	if indexVersion != 3 || ownerVersion != 3 {
+		t.Errorf("versions: index %d, owner %d; want 3 (the index's own migrations) and 3", indexVersion, ownerVersion)
+	}
+
+	delete(files, "003_last.sql")
+	if err := db.Migrate(ctx, "owner", files); err == nil {
+		t.Error("migrating tables a newer Agentero made succeeded, want an error")
+	}
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if err := ro.Migrate(ctx, "another", files); err == nil {
+		t.Error("migrating a read-only index succeeded, want an error")
 	}
 }

@@ -11,8 +11,8 @@ import (
 // parseBib reads the entries of a BibTeX file. @preamble and @comment
 // blocks are skipped; field values may be braced, quoted, numbers or the
 // names of @string macros.
-func parseBib(src string) []Entry {
-	var out []Entry
+func parseBib(src string) []Citation {
+	var out []Citation
 	macros := map[string]string{}
 	for i := 0; i < len(src); i++ {
 		if src[i] != '@' {
@@ -150,9 +150,9 @@ var (
 	bibYear = regexp.MustCompile(`(?:19|20)\d\d`)
 )
 
-// bibEntry makes an Entry of BibTeX fields.
-func bibEntry(key string, f map[string]string) Entry {
-	e := Entry{Key: key, Title: unlatex(f["title"])}
+// bibEntry makes a citation of BibTeX fields. Its ID is the bib key.
+func bibEntry(key string, f map[string]string) Citation {
+	e := Citation{ID: key, Title: unlatex(f["title"])}
 	if a := unlatex(f["author"]); a != "" {
 		for _, name := range andSep.Split(a, -1) {
 			if name = strings.TrimSpace(name); name != "" && !strings.EqualFold(name, "others") {
@@ -200,12 +200,13 @@ func bibEntry(key string, f map[string]string) Entry {
 	}
 	e.IDs = identifiers(readings, arxivs)
 	e.Raw = bibRaw(e)
+	e.Display = display("", e.Authors, e.Year)
 	return e
 }
 
 // bibRaw writes a bib entry the way a reference list prints it, so that
 // title matching reads it like any other entry.
-func bibRaw(e Entry) string {
+func bibRaw(e Citation) string {
 	var parts []string
 	if len(e.Authors) > 0 {
 		parts = append(parts, strings.Join(e.Authors, ", "))
@@ -232,9 +233,9 @@ var bibitem = regexp.MustCompile(`\\bibitem\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}`)
 
 // parseBbl reads the \bibitem entries of a compiled bibliography (.bbl):
 // each item's LaTeX is turned into text and parsed like a printed entry.
-func parseBbl(src string) []Entry {
+func parseBbl(src string) []Citation {
 	locs := bibitem.FindAllStringSubmatchIndex(src, -1)
-	var out []Entry
+	var out []Citation
 	for i, m := range locs {
 		end := len(src)
 		if i+1 < len(locs) {
@@ -250,8 +251,8 @@ func parseBbl(src string) []Entry {
 				lines = append(lines, l)
 			}
 		}
-		e := parseEntry(entryText{lines: lines})
-		e.Key = strings.TrimSpace(src[m[2]:m[3]])
+		e := parseEntry(entryText{lines: lines}) // no printed label: Display is "Surname Year"
+		e.ID = strings.TrimSpace(src[m[2]:m[3]])
 		out = append(out, e)
 	}
 	return out

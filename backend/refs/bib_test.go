@@ -49,14 +49,14 @@ func TestParseBib(t *testing.T) {
 	for i := range got {
 		got[i].Raw = ""
 	}
-	want := []Entry{
-		{Key: "ongaro2014raft", Title: "In Search of an Understandable Consensus Algorithm", Authors: []string{"Diego Ongaro", "John Ousterhout"},
+	want := []Citation{
+		{ID: "ongaro2014raft", Display: "Ongaro and Ousterhout 2014", Title: "In Search of an Understandable Consensus Algorithm", Authors: []string{"Diego Ongaro", "John Ousterhout"},
 			Year: 2014, Venue: "Proc. USENIX ATC"},
-		{Key: "lamport98", Title: "The Part-Time Parliament", Authors: []string{"Leslie Lamport"}, Year: 1998, Venue: "ACM Transactions on Computer Systems",
+		{ID: "lamport98", Display: "Lamport 1998", Title: "The Part-Time Parliament", Authors: []string{"Leslie Lamport"}, Year: 1998, Venue: "ACM Transactions on Computer Systems",
 			DOI: "10.1145/279227.279229", IDs: []string{"doi:10.1145/279227.279229"}},
-		{Key: "vaswani2017attention", Title: "Attention Is All You Need", Authors: []string{"Vaswani, Ashish", "Shazeer, Noam"}, Year: 2017,
+		{ID: "vaswani2017attention", Display: "Vaswani and Shazeer 2017", Title: "Attention Is All You Need", Authors: []string{"Vaswani, Ashish", "Shazeer, Noam"}, Year: 2017,
 			ArxivID: "1706.03762", IDs: []string{"arxiv:1706.03762"}},
-		{Key: "schroeder", Title: "Implementing Fault-Tolerant Services Using the State Machine Approach: A Tutorial",
+		{ID: "schroeder", Display: "Schneider and Muller 1990", Title: "Implementing Fault-Tolerant Services Using the State Machine Approach: A Tutorial",
 			Authors: []string{"Fred B. Schneider", "Muller, Jerome"}, Year: 1990, Venue: "ACM Computing Surveys",
 			ArxivID: "quant-ph/9508027", IDs: []string{"arxiv:quant-ph/9508027"}},
 	}
@@ -85,10 +85,10 @@ D.~Ongaro and J.~Ousterhout.
 	if len(got) != 2 {
 		t.Fatalf("parseBbl found %d entries, want 2: %+v", len(got), got)
 	}
-	if got[0].Key != "lamport2001paxos" || got[0].Title != "Paxos made simple" || got[0].Year != 2001 {
+	if got[0].ID != "lamport2001paxos" || got[0].Title != "Paxos made simple" || got[0].Year != 2001 {
 		t.Errorf("first entry = %+v", got[0])
 	}
-	if got[1].Key != "ongaro" || got[1].Title != "In search of an understandable consensus algorithm" || got[1].DOI != "10.5555/2643634.2643666" {
+	if got[1].ID != "ongaro" || got[1].Title != "In search of an understandable consensus algorithm" || got[1].DOI != "10.5555/2643634.2643666" {
 		t.Errorf("second entry = %+v", got[1])
 	}
 }

@@ -48,7 +48,7 @@ func groundTruth(t *testing.T) map[[2]string]string {
 func TestCorpusCitationEdges(t *testing.T) {
 	v := corpusVault(t)
 	want := groundTruth(t)
-	edges, err := v.db.CitationEdges(context.Background())
+	edges, err := refs.CitationEdges(context.Background(), v.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,39 +100,39 @@ func TestCorpusEntries(t *testing.T) {
 	tests := []struct {
 		paper string
 		find  string // a words of the entry's title
-		want  index.Citation
+		want  refs.Citation
 	}{
-		{"paxos-made-moderately-complex", "Chubby", index.Citation{ID: "4", Title: "The Chubby Lock Service for loosely-coupled distributed systems",
+		{"paxos-made-moderately-complex", "Chubby", refs.Citation{ID: "4", Title: "The Chubby Lock Service for loosely-coupled distributed systems",
 			Year: 2006, MatchRef: "papers/the-chubby-lock-service-for-loosely-coupled-distributed-systems", MatchBy: "title"}},
-		{"paxos-made-moderately-complex", "Revisiting", index.Citation{ID: "20", Title: "Revisiting the Paxos algorithm", Year: 2000}},
-		{"zab-high-performance-broadcast-for-primary-backup-systems", "ZooKeeper", index.Citation{ID: "1",
+		{"paxos-made-moderately-complex", "Revisiting", refs.Citation{ID: "20", Title: "Revisiting the Paxos algorithm", Year: 2000}},
+		{"zab-high-performance-broadcast-for-primary-backup-systems", "ZooKeeper", refs.Citation{ID: "1",
 			Title: "ZooKeeper: Wait-free coordination for Internet-scale systems", Year: 2010,
 			MatchRef: "papers/zookeeper-wait-free-coordination-for-internet-scale-systems", MatchBy: "title"}},
-		{"in-search-of-an-understandable-consensus-algorithm", "Zab", index.Citation{ID: "11",
+		{"in-search-of-an-understandable-consensus-algorithm", "Zab", refs.Citation{ID: "11",
 			Title: "Zab: Highperformance broadcast for primary-backup systems", Year: 2011,
 			MatchRef: "papers/zab-high-performance-broadcast-for-primary-backup-systems", MatchBy: "title"}},
-		{"consensus-in-presence-of-partial-synchrony", "Impossibility", index.Citation{ID: "10",
+		{"consensus-in-presence-of-partial-synchrony", "Impossibility", refs.Citation{ID: "10",
 			Title: "Impossibility of distributed consensus with one faulty process", Year: 1985,
 			MatchRef: "papers/impossibility-of-consensus-with-one-faulty-process", MatchBy: "title"}},
-		{"r-cran-sandwich_sandwich", "Improved Heteroskedasticity", index.Citation{ID: "3",
+		{"r-cran-sandwich_sandwich", "Improved Heteroskedasticity", refs.Citation{ID: "3",
 			Title: "An Improved Heteroskedasticity and Autocorrelation Consistent Covariance Matrix Estimator", Year: 1992, DOI: "10.2307/2951574"}},
-		{"r-cran-sandwich_sandwich-CL", "Neuroscience", index.Citation{ID: "",
+		{"r-cran-sandwich_sandwich-CL", "Neuroscience", refs.Citation{ID: "",
 			Year: 2010, DOI: "10.1523/jneurosci.0362-10.2010"}},
-		{"2204.02311", "Improving language models by retrieving", index.Citation{
+		{"2204.02311", "Improving language models by retrieving", refs.Citation{
 			Title: "Improving language models by retrieving from trillions of tokens", Year: 2021, ArxivID: "2112.04426",
 			MatchRef: "papers/2112.04426", MatchBy: "arxiv"}},
-		{"RWKV", "Primer", index.Citation{Title: "Primer: Searching for efficient transformers for language modeling", Year: 2021,
+		{"RWKV", "Primer", refs.Citation{Title: "Primer: Searching for efficient transformers for language modeling", Year: 2021,
 			ArxivID: "2109.08668", MatchRef: "papers/2109.08668", MatchBy: "arxiv"}},
-		{"primecoin", "Bitcoin", index.Citation{Title: "Bitcoin: A peer-to-peer electronic cash system", Year: 2008,
+		{"primecoin", "Bitcoin", refs.Citation{Title: "Bitcoin: A peer-to-peer electronic cash system", Year: 2008,
 			MatchRef: "papers/bitcoin", MatchBy: "title"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.paper+" "+tt.find, func(t *testing.T) {
-			l, err := v.db.RefList(ctx, refOf(tt.paper+".pdf"))
+			l, err := refs.ReadList(ctx, v.db, refOf(tt.paper+".pdf"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got *index.Citation
+			var got *refs.Citation
 			for i, c := range l.Citations {
 				if strings.Contains(c.Raw, tt.find) {
 					got = &l.Citations[i]

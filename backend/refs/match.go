@@ -101,11 +101,27 @@ type citeMatch struct {
 	ref, by string
 }
 
+// match matches cs, self's reference list, to library papers and sets
+// each citation's MatchRef, MatchBy and WorkKey. given holds a foreign
+// sidecar's own matches, by position (or is nil): one is kept where ours
+// finds none.
+func (lib *library) match(self string, cs []Citation, given []citeMatch) {
+	ms := lib.matchEntries(self, cs)
+	for i := range cs {
+		m := ms[i]
+		if m.ref == "" && i < len(given) && given[i].ref != "" && given[i].ref != self {
+			m = given[i]
+		}
+		cs[i].MatchRef, cs[i].MatchBy = m.ref, m.by
+		cs[i].WorkKey = workKey(cs[i])
+	}
+}
+
 // matchEntries matches the entries of self's reference list to library
 // papers: by DOI, then arXiv id, then a title found whole in the entry. A
 // paper never matches itself, nor a paper of the same title or identifier
 // (a duplicate copy of it).
-func (lib *library) matchEntries(self string, entries []Entry) []citeMatch {
+func (lib *library) matchEntries(self string, entries []Citation) []citeMatch {
 	out := make([]citeMatch, len(entries))
 	me := lib.byRef[self]
 	allowed := func(p *libPaper) bool {
@@ -169,7 +185,7 @@ func (lib *library) matchEntries(self string, entries []Entry) []citeMatch {
 // boundaries, after the start of an entry or punctuation, and before its
 // end or punctuation (not ":", which would make "Paxos made simple" the
 // start of another title "Paxos made simple: …").
-func (lib *library) titleRuns(text string, starts []int, entries []Entry, allowed func(*libPaper) bool) map[int]*libPaper {
+func (lib *library) titleRuns(text string, starts []int, entries []Citation, allowed func(*libPaper) bool) map[int]*libPaper {
 	f := fold(text)
 	found := map[int]*libPaper{}
 	entryOf := func(off int) int {
@@ -237,12 +253,12 @@ func yearsAgree(a, b int) bool {
 }
 
 // workKey names the work a citation is, the same in every list that cites
-// it: the library paper, else its DOI or arXiv id, else its title when that
-// is long enough to be distinctive.
-func workKey(e Entry, m citeMatch) string {
+// it: the library paper it is matched to, else its DOI or arXiv id, else
+// its title when that is long enough to be distinctive.
+func workKey(e Citation) string {
 	switch {
-	case m.ref != "":
-		return "paper:" + m.ref
+	case e.MatchRef != "":
+		return "paper:" + e.MatchRef
 	case e.DOI != "":
 		if a := e.ArxivID; a != "" && strings.HasPrefix(e.DOI, "10.48550/") {
 			return "arxiv:" + a

@@ -28,7 +28,7 @@ func TestMatchEntries(t *testing.T) {
 	tests := []struct {
 		name  string
 		self  string
-		entry Entry
+		entry Citation
 		want  citeMatch
 	}{
 		{"DOI", "papers/raft", parsed("Hawblitzel C et al. IronFleet: proving practical distributed systems correct. SOSP 2015. doi:10.1145/\n2815400.2815428"),
@@ -63,7 +63,7 @@ func TestMatchEntries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := lib.matchEntries(tt.self, []Entry{tt.entry})
+			got := lib.matchEntries(tt.self, []Citation{tt.entry})
 			if got[0] != tt.want {
 				t.Errorf("match of %q from %s = %+v, want %+v", tt.entry.Raw, tt.self, got[0], tt.want)
 			}
@@ -75,7 +75,7 @@ func TestMatchEntries(t *testing.T) {
 // given to the entry it starts in.
 func TestMatchAcrossEntries(t *testing.T) {
 	lib := testLibrary()
-	entries := []Entry{
+	entries := []Citation{
 		parsed("L. Lamport. Paxos made"),
 		parsed("simple. ACM SIGACT News 32, 4 (2001)."),
 		parsed("D. Ongaro and J. Ousterhout. In search of an understandable consensus algorithm. In USENIX ATC, 2014."),
@@ -89,26 +89,25 @@ func TestMatchAcrossEntries(t *testing.T) {
 
 func TestWorkKey(t *testing.T) {
 	tests := []struct {
-		e    Entry
-		m    citeMatch
+		c    Citation
 		want string
 	}{
-		{Entry{DOI: "10.1/x"}, citeMatch{"papers/a", ByDOI}, "paper:papers/a"},
-		{Entry{DOI: "10.1/x", ArxivID: "1706.03762"}, citeMatch{}, "doi:10.1/x"},
-		{Entry{DOI: "10.48550/arxiv.1706.03762", ArxivID: "1706.03762"}, citeMatch{}, "arxiv:1706.03762"},
-		{Entry{ArxivID: "1706.03762"}, citeMatch{}, "arxiv:1706.03762"},
-		{Entry{Title: "The part-time parliament"}, citeMatch{}, "title:theparttimeparliament"},
-		{Entry{Title: "Virtual time"}, citeMatch{}, ""},
+		{Citation{DOI: "10.1/x", MatchRef: "papers/a", MatchBy: ByDOI}, "paper:papers/a"},
+		{Citation{DOI: "10.1/x", ArxivID: "1706.03762"}, "doi:10.1/x"},
+		{Citation{DOI: "10.48550/arxiv.1706.03762", ArxivID: "1706.03762"}, "arxiv:1706.03762"},
+		{Citation{ArxivID: "1706.03762"}, "arxiv:1706.03762"},
+		{Citation{Title: "The part-time parliament"}, "title:theparttimeparliament"},
+		{Citation{Title: "Virtual time"}, ""},
 	}
 	for _, tt := range tests {
-		if got := workKey(tt.e, tt.m); got != tt.want {
-			t.Errorf("workKey(%+v, %+v) = %q, want %q", tt.e, tt.m, got, tt.want)
+		if got := workKey(tt.c); got != tt.want {
+			t.Errorf("workKey(%+v) = %q, want %q", tt.c, got, tt.want)
 		}
 	}
 }
 
 // parsed parses one printed entry.
-func parsed(text string) Entry {
+func parsed(text string) Citation {
 	lines := splitLines(text)
 	label := ""
 	if m := bracketLabel.FindStringSubmatch(lines[0]); m != nil {

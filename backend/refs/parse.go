@@ -9,26 +9,11 @@ import (
 	"github.com/agentero/agentero/backend/ident"
 )
 
-// Entry is one parsed reference: what the list printed, and the fields
-// read from it. Fields that could not be read are empty.
-type Entry struct {
-	Label   string // the printed label ("12", "ABC+20"), if any
-	Raw     string // the entry as printed, lines joined
-	Title   string
-	Authors []string
-	Year    int
-	Venue   string
-	DOI     string
-	ArxivID string
-	URL     string
-	IDs     []string // every "doi:…" / "arxiv:…" reading, for matching
-	Key     string   // the bib key, for entries read from .bib/.bbl
-}
-
-// parseEntry reads the fields of one printed entry.
-func parseEntry(e entryText) Entry {
+// parseEntry reads the fields of one printed entry. Its ID is its printed
+// label, if any.
+func parseEntry(e entryText) Citation {
 	text := strings.Join(e.lines, "\n")
-	out := Entry{Label: e.label, Raw: joinLines(e.lines)}
+	out := Citation{ID: e.label, Raw: joinLines(e.lines)}
 	best, readings := findDOIs(text)
 	arxivs := ident.FindArxivs(text)
 	if len(best) > 0 {
@@ -42,6 +27,7 @@ func parseEntry(e entryText) Entry {
 	out.URL = findURL(out.Raw)
 	out.IDs = identifiers(readings, arxivs)
 	readFields(&out)
+	out.Display = display(e.label, out.Authors, out.Year)
 	return out
 }
 
@@ -85,7 +71,7 @@ var (
 // (APA, JSS), "Authors. Year. Title." (ACL), "Authors, A.: Title." (LNCS),
 // "I. Name, I. Name, Title, Venue" (Elsevier), and "Authors. Title. Venue,
 // year." (ACM and most others).
-func readFields(e *Entry) {
+func readFields(e *Citation) {
 	raw := e.Raw
 	plain := idLike.ReplaceAllString(raw, " ")
 	if m := parenYear.FindStringSubmatch(plain); m != nil {
@@ -432,26 +418,26 @@ func surname(a string) string {
 	return strings.Trim(last, ".")
 }
 
-// display is how an entry is named in a list: its label, else "Surname
-// et al. Year".
-func display(e Entry) string {
-	if e.Label != "" {
-		return "[" + e.Label + "]"
+// display is how an entry is named in a list: its printed label, else
+// "Surname et al. Year".
+func display(label string, authors []string, year int) string {
+	if label != "" {
+		return "[" + label + "]"
 	}
 	var b strings.Builder
-	if len(e.Authors) > 0 {
-		b.WriteString(surname(e.Authors[0]))
-		if len(e.Authors) == 2 {
-			b.WriteString(" and " + surname(e.Authors[1]))
-		} else if len(e.Authors) > 2 {
+	if len(authors) > 0 {
+		b.WriteString(surname(authors[0]))
+		if len(authors) == 2 {
+			b.WriteString(" and " + surname(authors[1]))
+		} else if len(authors) > 2 {
 			b.WriteString(" et al.")
 		}
 	}
-	if e.Year > 0 {
+	if year > 0 {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(strconv.Itoa(e.Year))
+		b.WriteString(strconv.Itoa(year))
 	}
 	return b.String()
 }

@@ -43,7 +43,7 @@ func related(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]Car
 		}
 		return s
 	}
-	coupled, own, err := db.CoupledPapers(ctx, p.Ref)
+	coupled, own, err := coupledPapers(ctx, db, p.Ref)
 	if err != nil {
 		return nil, err
 	}

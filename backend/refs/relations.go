@@ -3,8 +3,9 @@
 // source/*.bib|*.bbl or from the reference list in its PDF text; each entry
 // matched to a library paper by DOI, arXiv id or a confident title match;
 // the library-wide cited-by scan (.agentero/citing-scan.json); and related
-// papers. Sync stores it all in the index after each index sync, so that
-// Relations, which the MCP server and the UI call, only reads.
+// papers. Sync stores the lists after each index sync in refs' own tables
+// of the index file (store.go), so that Relations, which the MCP server and
+// the UI call, only reads.
 package refs
 
 import (
@@ -97,7 +98,7 @@ func libraryCard(p index.Paper, by string) Card {
 }
 
 // externalCard is the card of a cited work outside the library.
-func externalCard(c index.Citation) Card {
+func externalCard(c Citation) Card {
 	title := c.Title
 	if title == "" {
 		title = c.Raw
@@ -116,7 +117,7 @@ func externalCard(c index.Citation) Card {
 }
 
 func references(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]Card, error) {
-	l, err := db.RefList(ctx, p.Ref)
+	l, err := ReadList(ctx, db, p.Ref)
 	if errors.Is(err, index.ErrNotFound) {
 		return []Card{}, nil
 	}
@@ -159,7 +160,7 @@ func references(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]
 }
 
 func citedBy(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]Card, error) {
-	edges, err := db.CitingPapers(ctx, p.Ref)
+	edges, err := citingPapers(ctx, db, p.Ref)
 	if err != nil {
 		return nil, err
 	}

@@ -77,11 +77,11 @@ func ReadScan(vaultRoot string) (*Scan, error) {
 // writeScan rebuilds the citing scan from the index and writes it when it
 // changed (or is missing), recording the papers that left it.
 func writeScan(ctx context.Context, db *index.DB, root string, now time.Time, libKey string, st *Stats) (*Scan, error) {
-	states, err := db.RefListStates(ctx)
+	states, err := listStates(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("citing scan: %w", err)
 	}
-	edges, err := db.CitationEdges(ctx)
+	edges, err := citationEdges(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("citing scan: %w", err)
 	}

@@ -165,14 +165,14 @@ func WriteSidecar(dir string, s *Sidecar) error {
 	return nil
 }
 
-// sidecarEntries turns a foreign sidecar's citations into entries, keeping
-// the matches it made that name a library paper.
-func sidecarEntries(s *Sidecar, lib *library) ([]Entry, []citeMatch) {
-	entries := make([]Entry, len(s.Citations))
+// sidecarEntries reads a foreign sidecar's citations, unmatched, and the
+// matches it made that name a library paper, by position.
+func sidecarEntries(s *Sidecar, lib *library) ([]Citation, []citeMatch) {
+	entries := make([]Citation, len(s.Citations))
 	given := make([]citeMatch, len(s.Citations))
 	for i, c := range s.Citations {
 		md := c.Metadata
-		e := Entry{Label: c.ID, Title: md.Title, Authors: md.Authors, Year: md.Year, Venue: md.Venue, URL: md.URL}
+		e := Citation{ID: c.ID, Title: md.Title, Authors: md.Authors, Year: md.Year, Venue: md.Venue, URL: md.URL}
 		if e.Authors == nil {
 			e.Authors = []string{}
 		}
@@ -197,6 +197,7 @@ func sidecarEntries(s *Sidecar, lib *library) ([]Entry, []citeMatch) {
 			e.Raw = bibRaw(e)
 		}
 		e.IDs = identifiers(readings, arxivs)
+		e.Display = display(c.ID, e.Authors, e.Year)
 		entries[i] = e
 		if lm := c.LocalMatch; lm != nil {
 			ref := strings.Trim(filepath.ToSlash(lm.PaperPath), "/")

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,8 +52,10 @@ type Stats struct {
 // with their index rows. It then rewrites .agentero/citing-scan.json when
 // the scan changed, and, with WriteSidecars, the stale sidecars.
 //
-// Sync calls must not overlap for one vault; the library runs it after its
-// own (serialised) index sync.
+// Sync is the only writer of refs' tables in the index file (see store.go),
+// and creates or migrates them first, so it needs a read-write index. Sync
+// calls must not overlap for one vault; the library runs it after its own
+// (serialised) index sync.
 func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (Stats, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -62,11 +65,14 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 	}
 	start := opts.Now()
 	st := Stats{Scanned: []string{}, Rematched: []string{}, Removed: []string{}, Sidecars: []string{}}
+	if err := migrate(ctx, db); err != nil {
+		return st, fmt.Errorf("sync references: %w", err)
+	}
 	papers, err := db.RefInputs(ctx)
 	if err != nil {
 		return st, fmt.Errorf("sync references: %w", err)
 	}
-	states, err := db.RefListStates(ctx)
+	states, err := listStates(ctx, db)
 	if err != nil {
 		return st, fmt.Errorf("sync references: %w", err)
 	}
@@ -88,7 +94,7 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 			if err != nil {
 				return st, fmt.Errorf("sync references of %s: %w", p.Ref, err)
 			}
-			if err := db.PutRefList(ctx, l, opts.Now()); errors.Is(err, index.ErrNotFound) {
+			if err := putList(ctx, db, l, opts.Now()); errors.Is(err, index.ErrNotFound) {
 				continue // removed since the list of papers was read
 			} else if err != nil {
 				return st, fmt.Errorf("sync references: %w", err)
@@ -198,9 +204,9 @@ func findSource(root string, p index.RefInput) source {
 }
 
 // readList reads and matches a paper's reference list from its source.
-func readList(ctx context.Context, db *index.DB, p index.RefInput, src source, lib *library) (index.RefList, error) {
-	l := index.RefList{Ref: p.Ref, ScanKey: src.key, LibKey: lib.key, Mode: src.mode}
-	var entries []Entry
+func readList(ctx context.Context, db *index.DB, p index.RefInput, src source, lib *library) (List, error) {
+	l := List{Ref: p.Ref, ScanKey: src.key, LibKey: lib.key, Mode: src.mode}
+	var entries []Citation
 	var given []citeMatch
 	switch {
 	case src.sidecar != nil:
@@ -229,69 +235,36 @@ func readList(ctx context.Context, db *index.DB, p index.RefInput, src source, l
 			entries = append(entries, parseEntry(t))
 		}
 	}
-	matches := matchWithGiven(lib, p.Ref, entries, given)
-	for i, e := range entries {
-		l.Citations = append(l.Citations, citation(i, e, matches[i]))
-	}
-	return l, nil
-}
-
-// matchWithGiven matches entries, keeping a foreign sidecar's own match
-// where ours finds none.
-func matchWithGiven(lib *library, self string, entries []Entry, given []citeMatch) []citeMatch {
-	ms := lib.matchEntries(self, entries)
-	for i := range ms {
-		if ms[i].ref == "" && i < len(given) && given[i].ref != "" && given[i].ref != self {
-			ms[i] = given[i]
+	for i := range entries {
+		if entries[i].ID == "" {
+			entries[i].ID = strconv.Itoa(i + 1)
 		}
 	}
-	return ms
-}
-
-// citation is the index row of entry i.
-func citation(i int, e Entry, m citeMatch) index.Citation {
-	id := e.Label
-	if e.Key != "" {
-		id = e.Key
-	}
-	if id == "" {
-		id = strconv.Itoa(i + 1)
-	}
-	return index.Citation{ID: id, Display: display(e), Raw: e.Raw, Title: e.Title, Authors: e.Authors, Year: e.Year,
-		Venue: e.Venue, DOI: e.DOI, ArxivID: e.ArxivID, URL: e.URL, IDs: e.IDs,
-		MatchRef: m.ref, MatchBy: m.by, WorkKey: workKey(e, m)}
-}
-
-// entryOf rebuilds the Entry a stored citation was made from.
-func entryOf(c index.Citation) Entry {
-	return Entry{Raw: c.Raw, Title: c.Title, Authors: c.Authors, Year: c.Year, Venue: c.Venue, DOI: c.DOI,
-		ArxivID: c.ArxivID, URL: c.URL, IDs: c.IDs}
+	lib.match(p.Ref, entries, given)
+	l.Citations = entries
+	return l, nil
 }
 
 // rematch matches a stored list again against a changed library, writing
 // only the matches that changed.
 func rematch(ctx context.Context, db *index.DB, ref string, src source, lib *library) error {
-	l, err := db.RefList(ctx, ref)
+	l, err := ReadList(ctx, db, ref)
 	if err != nil {
 		return err
-	}
-	entries := make([]Entry, len(l.Citations))
-	for i, c := range l.Citations {
-		entries[i] = entryOf(c)
 	}
 	var given []citeMatch
 	if src.sidecar != nil {
 		_, given = sidecarEntries(src.sidecar, lib)
 	}
-	ms := matchWithGiven(lib, ref, entries, given)
-	var changed []index.CitationMatch
+	cs := slices.Clone(l.Citations)
+	lib.match(ref, cs, given)
+	var changed []int
 	for i, c := range l.Citations {
-		wk := workKey(entries[i], ms[i])
-		if c.MatchRef != ms[i].ref || c.MatchBy != ms[i].by || c.WorkKey != wk {
-			changed = append(changed, index.CitationMatch{Ord: i, MatchRef: ms[i].ref, MatchBy: ms[i].by, WorkKey: wk})
+		if c.MatchRef != cs[i].MatchRef || c.MatchBy != cs[i].MatchBy || c.WorkKey != cs[i].WorkKey {
+			changed = append(changed, i)
 		}
 	}
-	return db.SetMatches(ctx, ref, lib.key, changed)
+	return setMatches(ctx, db, ref, lib.key, cs, changed)
 }
 
 // fingerprint is a sidecar's source.fingerprint: the list's inputs and the
@@ -314,7 +287,7 @@ func writeSidecar(ctx context.Context, db *index.DB, root, ref string, src sourc
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return false, nil // not ours to replace
 	}
-	l, err := db.RefList(ctx, ref)
+	l, err := ReadList(ctx, db, ref)
 	if err != nil || len(l.Citations) == 0 {
 		return false, nil
 	}
@@ -322,7 +295,7 @@ func writeSidecar(ctx context.Context, db *index.DB, root, ref string, src sourc
 }
 
 // sidecarOf renders a stored list as a sidecar.
-func sidecarOf(l index.RefList, fp string, now time.Time) *Sidecar {
+func sidecarOf(l List, fp string, now time.Time) *Sidecar {
 	s := &Sidecar{SchemaVersion: 1, Source: SidecarSource{Mode: l.Mode, GeneratedAt: now.UTC().Format(time.RFC3339), Fingerprint: fp}}
 	for _, c := range l.Citations {
 		sc := SidecarCitation{ID: c.ID, Display: c.Display, Raw: c.Raw, Status: StatusUnresolved,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +108,7 @@ func TestSidecarsWrittenOnlyWhenAskedRoundTripAndStale(t *testing.T) {
 	}
 
 	// Round trip: the sidecar holds what the index holds.
-	l, err := v.db.RefList(context.Background(), primecoin)
+	l, err := refs.ReadList(context.Background(), v.db, primecoin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestForeignSidecarReadNeverClobbered(t *testing.T) {
 	if len(st.Sidecars) != 0 {
 		t.Errorf("sidecars written: %v, want none", st.Sidecars)
 	}
-	l, err := v.db.RefList(context.Background(), peercoin)
+	l, err := refs.ReadList(context.Background(), v.db, peercoin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestBibSource(t *testing.T) {
 @article{x, title = {Something Else}, doi = {10.1000/182}, year = 2001}`)
 	v.index(t)
 	v.sync(t, refs.Options{})
-	l, err := v.db.RefList(context.Background(), peercoin)
+	l, err := refs.ReadList(context.Background(), v.db, peercoin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestBibSource(t *testing.T) {
 	}
 	v.index(t)
 	st := v.sync(t, refs.Options{})
-	l, _ = v.db.RefList(context.Background(), peercoin)
+	l, _ = refs.ReadList(context.Background(), v.db, peercoin)
 	if d := cmp.Diff([]string{peercoin}, st.Scanned); d != "" || l.Mode != refs.ModePDF {
 		t.Errorf("after removing refs.bib: scanned %v, mode %q; want peercoin read again from its PDF", st.Scanned, l.Mode)
 	}
@@ -327,7 +328,60 @@ func TestCitingScanIsIncremental(t *testing.T) {
 	if d := cmp.Diff([]string{primecoin}, citedBy(t, v, bitcoin)); d != "" {
 		t.Errorf("index: bitcoin cited by (-want +got):\n%s", d)
 	}
-	if l, err := v.db.RefList(context.Background(), peercoin); err != index.ErrNotFound {
+	if l, err := refs.ReadList(context.Background(), v.db, peercoin); err != index.ErrNotFound {
 		t.Errorf("removed paper's list: %d citations, err %v; want ErrNotFound", len(l.Citations), err)
+	}
+}
+
+// The index is a cache: deleted, it is rebuilt from the vault, and Sync
+// reads the same reference lists into it again.
+func TestDeletedIndexRebuildsTheLists(t *testing.T) {
+	v := newVault(t, "bitcoin.pdf", "peercoin.pdf")
+	ctx := context.Background()
+	v.sync(t, refs.Options{})
+	lists := func() []refs.List {
+		t.Helper()
+		var out []refs.List
+		for _, ref := range []string{bitcoin, peercoin} {
+			l, err := refs.ReadList(ctx, v.db, ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	before := lists()
+	if len(before[1].Citations) == 0 {
+		t.Fatal("peercoin's list is empty: nothing to compare")
+	}
+
+	if err := v.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(index.Path(v.root) + suffix); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	db, err := index.Open(index.Path(v.root), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	v.db = db
+	if _, err := refs.ReadList(ctx, v.db, peercoin); !errors.Is(err, index.ErrNotFound) {
+		t.Fatalf("a new index holds a list before any sync: %v", err)
+	}
+	v.index(t)
+	st := v.sync(t, refs.Options{})
+	if d := cmp.Diff([]string{bitcoin, peercoin}, st.Scanned); d != "" {
+		t.Errorf("sync of the rebuilt index scanned (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(before, lists()); d != "" {
+		t.Errorf("lists after rebuilding the index (-before +after):\n%s", d)
+	}
+	if d := cmp.Diff([]string{peercoin}, citedBy(t, v, bitcoin)); d != "" {
+		t.Errorf("bitcoin cited by, after the rebuild (-want +got):\n%s", d)
 	}
 }

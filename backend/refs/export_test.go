@@ -1,0 +1,4 @@
+package refs
+
+// CitationEdges lists every in-library citation, for the corpus tests.
+var CitationEdges = citationEdges
