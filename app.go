@@ -267,6 +267,11 @@ func exampleVault() string {
 
 func (a *App) emit(name string, payload any) { runtime.EventsEmit(a.ctx, name, payload) }
 
+// EventPayloads exists so that the Wails bindings generate the TypeScript
+// types of the event payloads and of the error a failed call rejects with;
+// the UI never calls it. It returns the zero value.
+func (a *App) EventPayloads() events.Payloads { return events.Payloads{} }
+
 func (a *App) vaultHost() (*library.Library, *acp.Host, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -150,7 +150,7 @@ async function loadLibrary(): Promise<void> {
   try {
     dispatchLibrary({ type: "loaded", seq, papers: await backend.library() });
   } catch (err) {
-    dispatchLibrary({ type: "failed", seq, error: errorText(err) });
+    dispatchLibrary({ type: "failed", seq, error: backend.errorText(err) });
   }
 }
 
@@ -168,7 +168,7 @@ async function loadVault(): Promise<void> {
     dispatchLibrary({ type: "vault", vault });
     if (vault.indexing) dispatchProgress({ type: "started" });
   } catch (err) {
-    dispatchLibrary({ type: "vault-failed", error: errorText(err) });
+    dispatchLibrary({ type: "vault-failed", error: backend.errorText(err) });
   }
 }
 
@@ -246,7 +246,7 @@ async function chooseVault(): Promise<void> {
     await loadVault();
     await loadLibrary();
   } catch (err) {
-    dispatchLibrary({ type: "failed", seq: librarySeq, error: `Couldn’t open that folder: ${errorText(err)}` });
+    dispatchLibrary({ type: "failed", seq: librarySeq, error: `Couldn’t open that folder: ${backend.errorText(err)}` });
   }
 }
 
@@ -256,7 +256,7 @@ async function reindex(): Promise<void> {
     await backend.reindex();
   } catch (err) {
     dispatchProgress({ type: "done", papers: 0, pages: 0, errors: 0, seconds: 0 });
-    dispatchLibrary({ type: "failed", seq: librarySeq, error: `Reindex failed: ${errorText(err)}` });
+    dispatchLibrary({ type: "failed", seq: librarySeq, error: `Reindex failed: ${backend.errorText(err)}` });
   }
 }
 
@@ -311,10 +311,6 @@ document.addEventListener("keydown", (e) => {
 });
 
 // --- start -----------------------------------------------------------------
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 function start(): void {
   libraryView.render(library);

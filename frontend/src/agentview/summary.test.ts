@@ -15,6 +15,7 @@ function result(over: Partial<CompactionResult>): CompactionResult {
     limit: 100_000,
     notes: [],
     summary: "",
+    summarizedN: 0,
     text: "",
     ...over,
   };

@@ -5,7 +5,7 @@
 // compacted. All of it is worked out when the view opens; the transcript
 // itself is never changed.
 
-import type { AgentView } from "../lib/backend";
+import { errorText, type AgentView } from "../lib/backend";
 import { h } from "../lib/dom";
 import "./agentview.css";
 import { compactionLine, historyHeadline, historyTurns, turnDetail } from "./summary";
@@ -168,8 +168,4 @@ export function mountAgentView(host: HTMLElement, deps: AgentViewDeps): AgentVie
     },
     isOpen: () => dialog.open,
   };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

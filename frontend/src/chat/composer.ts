@@ -3,7 +3,7 @@
 // chips, a line saying what the turn will be able to read (PreviewPlan, so a
 // prompt-only turn is announced before it is sent), and Send / Cancel.
 
-import type { Completion, ContextPlan, Mention } from "../lib/backend";
+import { errorText, type Completion, type ContextPlan, type Mention } from "../lib/backend";
 import { h } from "../lib/dom";
 import { previewText } from "./context";
 import { addMention, kindWord, literalMentions, mentionAt, mentionLabel, removeMention, removeToken, type MentionToken } from "./mentions";
@@ -354,8 +354,4 @@ export function createComposer(deps: ComposerDeps): Composer {
       if (mentions.length > 0) setMentions([]);
     },
   };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,59 +1,62 @@
-// What went wrong with a turn, in words a researcher can act on. The backend
-// sends the error text (agent:error); these are the cases it distinguishes.
+// What went wrong with a turn, in words a researcher can act on. The
+// backend sends a code with every failure (agent:error's code, a rejected
+// call's events.Error); the words are chosen by the code, never by the
+// message, which is shown below them as the details.
 
-export type ErrorKind = "crashed" | "timeout" | "not-configured" | "refused" | "busy" | "no-vault" | "other";
+import type { ErrorCode } from "../lib/events";
 
 export interface TurnProblem {
-  kind: ErrorKind;
+  kind: ErrorCode;
   /** One line: what happened. */
   title: string;
   /** What to do about it. */
   hint: string;
 }
 
-const rules: { kind: ErrorKind; test: RegExp; title: string; hint: string }[] = [
-  {
-    kind: "timeout",
-    test: /did not answer within|deadline exceeded|timed? ?out/i,
+const problems: Record<ErrorCode, { title: string; hint: string }> = {
+  timeout: {
     title: "The agent timed out",
     hint: "It was stopped so it cannot hang the app. Retry, or ask a narrower question.",
   },
-  {
-    kind: "not-configured",
-    test: /no agent named|start agent|executable file not found|no such file or directory|permission denied|not configured/i,
+  "not-configured": {
     title: "The agent isn’t set up",
     hint: "Check its command in Settings → Agents and use Test connection.",
   },
-  {
-    kind: "crashed",
-    test: /agent stopped|agent exited|exit status|signal: |broken pipe|connection (reset|closed)|initialize agent/i,
+  crashed: {
     title: "The agent crashed",
     hint: "Your conversation is kept; the next turn starts a fresh session.",
   },
-  {
-    kind: "refused",
-    test: /refused a new session|refused/i,
+  refused: {
     title: "The agent refused the session",
     hint: "Retry; if it keeps refusing, test the agent in Settings → Agents.",
   },
-  {
-    kind: "busy",
-    test: /still answering/i,
+  busy: {
     title: "This conversation is still answering",
     hint: "Wait for the answer or cancel it.",
   },
-  {
-    kind: "no-vault",
-    test: /no vault is open/i,
+  "no-vault": {
     title: "No vault is open",
     hint: "Open a folder of papers first.",
   },
-];
+  "not-found": {
+    title: "Something the turn needs is gone",
+    hint: "The paper, file or conversation may have been moved or deleted; the library updates when the index catches up.",
+  },
+  invalid: {
+    title: "The question could not be sent",
+    hint: "Check what you typed or pointed at; the details are below.",
+  },
+  cancelled: {
+    title: "The turn was cancelled",
+    hint: "Retry to ask again.",
+  },
+  internal: {
+    title: "The turn failed",
+    hint: "Retry; the details are below.",
+  },
+};
 
-/** describeError classifies an agent:error text. */
-export function describeError(error: string): TurnProblem {
-  for (const r of rules) {
-    if (r.test.test(error)) return { kind: r.kind, title: r.title, hint: r.hint };
-  }
-  return { kind: "other", title: "The turn failed", hint: "Retry; the details are below." };
+/** describeError says what a failure with this code means (events.ts errorCode reads an unknown one as internal). */
+export function describeError(code: ErrorCode): TurnProblem {
+  return { kind: code, ...problems[code] };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { previewText, sessionText, summarize, grantChanged } from "./context";
+import { errorCode, type ErrorCode } from "../lib/events";
 import { describeError } from "./errors";
 import { paperConversationId, quickConversationId } from "./ids";
 
@@ -36,20 +37,29 @@ describe("conversation ids", () => {
 });
 
 describe("describeError", () => {
-  const cases: [string, string][] = [
-    ["the agent did not answer within 5m0s", "timeout"],
-    ["the agent stopped (exit status 2): panic: boom", "crashed"],
-    ["the agent stopped (signal: killed)", "crashed"],
-    ['no agent named "claude" is configured', "not-configured"],
-    ['start agent "claude": exec: "claude-code-acp": executable file not found in $PATH', "not-configured"],
-    ["the agent refused a new session: internal error", "refused"],
-    ["this conversation is still answering; cancel it or wait", "busy"],
-    ["no vault is open", "no-vault"],
-    ["something else", "other"],
+  // The words follow the code the backend sends; the message is only shown as the details.
+  const cases: [ErrorCode, string][] = [
+    ["timeout", "The agent timed out"],
+    ["crashed", "The agent crashed"],
+    ["not-configured", "The agent isn’t set up"],
+    ["refused", "The agent refused the session"],
+    ["busy", "This conversation is still answering"],
+    ["no-vault", "No vault is open"],
+    ["not-found", "Something the turn needs is gone"],
+    ["invalid", "The question could not be sent"],
+    ["cancelled", "The turn was cancelled"],
+    ["internal", "The turn failed"],
   ];
-  for (const [text, kind] of cases) {
-    it(kind + ": " + text, () => expect(describeError(text).kind).toBe(kind));
+  for (const [code, title] of cases) {
+    it(code, () => expect(describeError(code)).toMatchObject({ kind: code, title }));
   }
+
+  it("a missing or unknown code reads as internal, whatever the message says", () => {
+    expect(errorCode(undefined)).toBe("internal");
+    expect(errorCode("")).toBe("internal");
+    expect(errorCode("the agent did not answer within 5m0s")).toBe("internal");
+    expect(errorCode("timeout")).toBe("timeout");
+  });
 });
 
 describe("context summary", () => {
@@ -67,8 +77,9 @@ describe("context summary", () => {
   });
 
   it("prompt-only when nothing is granted", () => {
+    const budget = { searchCards: 8, cardsPerPaper: 3, excerptChars: 1500, fullChars: 12000, dirEntries: 200, turnChars: 60000 };
     expect(summarize("prompt-only", [], title).promptOnly).toBe(true);
-    const text = previewText({ surface: "quickChat", mode: "prompt-only", fingerprint: "", tools: [], allowed: [], evidence: [], refused: [] }, title);
+    const text = previewText({ surface: "quickChat", mode: "prompt-only", fingerprint: "", tools: [], allowed: [], budget, evidence: [], refused: [] }, title);
     expect(text).toMatch(/^Prompt only/);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ContextRequest } from "../lib/backend";
+import type { ContextRequest, Conversation, StoredMessage } from "../lib/backend";
 import { canRetry, emptyThread, fromStored, planEntries, planProgress, reduceChats, retryQuestion, type ChatEvent, type ChatsState, type Thread } from "./state";
 
 const id = "paper.papers_bitcoin";
@@ -21,11 +21,32 @@ const plan = (...entries: { content: string; priority?: string; status?: string 
 const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
   type: "completed",
   conversationId: id,
+  turnId: "m-turn",
   messageId: "m-reply",
   content,
   sources: ["papers/bitcoin/bitcoin.pdf#page=2"],
   stopReason,
+  agent: "builtin",
 });
+const failed = (code: string, error: string, messageId?: string): ChatEvent => ({ type: "error", conversationId: id, messageId, code, error });
+
+// stored is a conversation as backend.conversation() returns it; a message
+// names what it has, the rest is what Go stores for a message without it.
+function stored(messages: (Partial<StoredMessage> & Pick<StoredMessage, "id" | "role" | "content">)[], agent = ""): Conversation {
+  const at = "2026-11-29T10:00:00Z";
+  return {
+    id,
+    surface: "sidebar",
+    agent,
+    runtimeId: "",
+    providerSessionId: "",
+    fingerprint: "",
+    sessionSeen: 0,
+    createdAt: at,
+    updatedAt: at,
+    messages: messages.map((m) => ({ sources: [], error: "", agent: "", plan: [], at, ...m })),
+  };
+}
 
 function run(...events: ChatEvent[]): Thread {
   const state = events.reduce<ChatsState>(reduceChats, {});
@@ -81,21 +102,21 @@ describe("a turn streams and completes", () => {
 
 describe("errors", () => {
   it("agent:error ends the turn with the error and allows a retry", () => {
-    const t = run(sent, status, { type: "error", conversationId: id, messageId: "m-turn", error: "the agent stopped (exit status 2)" });
-    expect(answer(t)).toMatchObject({ status: "error", error: "the agent stopped (exit status 2)" });
+    const t = run(sent, status, failed("crashed", "the agent stopped (exit status 2)", "m-turn"));
+    expect(answer(t)).toMatchObject({ status: "error", errorCode: "crashed", error: "the agent stopped (exit status 2)" });
     expect(t.running).toBe(false);
     expect(canRetry(t)).toBe(true);
     expect(retryQuestion(t)).toBe("double spending?");
   });
 
   it("an error without a turn id (before the session) ends the running turn", () => {
-    const t = run(sent, { type: "error", conversationId: id, error: 'no agent named "x" is configured' });
-    expect(answer(t).status).toBe("error");
+    const t = run(sent, failed("not-configured", 'no agent named "x" is configured'));
+    expect(answer(t)).toMatchObject({ status: "error", errorCode: "not-configured" });
   });
 
   it("Ask refused: the answer says why", () => {
-    const t = run(sent, { type: "ask-failed", id, error: "this conversation is still answering; cancel it or wait" });
-    expect(answer(t)).toMatchObject({ status: "error", orphan: false });
+    const t = run(sent, { type: "ask-failed", id, failure: { code: "busy", message: "this conversation is still answering; cancel it or wait" } });
+    expect(answer(t)).toMatchObject({ status: "error", errorCode: "busy", error: "this conversation is still answering; cancel it or wait", orphan: false });
   });
 });
 
@@ -116,15 +137,31 @@ describe("events out of order (the dev bridge reorders them)", () => {
     expect(a.tools).toEqual([{ id: "search-1", title: "search", status: "completed" }]);
   });
 
+  it("completed without its turn id (an older backend): the late events adopt the finished answer", () => {
+    const t = run(sent, { ...completed("whole"), turnId: "" } as ChatEvent, status, tool("in_progress", "search"), chunk("whole"));
+    expect(t.messages).toHaveLength(2);
+    expect(answer(t)).toMatchObject({ content: "whole", status: "done", turn: "m-turn", orphan: false });
+    expect(answer(t).tools).toEqual([{ id: "search-1", title: "search", status: "in_progress" }]);
+  });
+
+  it("completed names its turn: the next turn's status is not taken for a late one of the finished answer", () => {
+    const t = run(sent, completed("whole"), { ...status, messageId: "m-other" } as ChatEvent);
+    expect(t.messages.map((m) => [m.role, m.turn, m.context?.fingerprint ?? null])).toEqual([
+      ["user", "", null],
+      ["assistant", "m-turn", null],
+      ["assistant", "m-other", "sha256:1"],
+    ]);
+  });
+
   it("a late error of a finished turn is ignored", () => {
-    const t = run(sent, status, completed("whole"), { type: "error", conversationId: id, messageId: "m-turn", error: "x" });
+    const t = run(sent, status, completed("whole"), failed("internal", "x", "m-turn"));
     expect(answer(t).status).toBe("done");
   });
 });
 
 describe("turns this window did not send", () => {
   it("a status opens a streaming answer; chunks alone do not", () => {
-    const loaded = reduceChats({}, { type: "loaded", id, conversation: { id, agent: "builtin", messages: [] } });
+    const loaded = reduceChats({}, { type: "loaded", id, conversation: stored([], "builtin") });
     expect(reduceChats(loaded, chunk("stray"))[id].messages).toHaveLength(0);
     const t = [status, chunk("live")].reduce(reduceChats, loaded)[id];
     expect(t.running).toBe(true);
@@ -135,7 +172,7 @@ describe("turns this window did not send", () => {
     const loaded = reduceChats({}, {
       type: "loaded",
       id,
-      conversation: { id, agent: "builtin", messages: [{ id: "a", role: "assistant", content: "old", sources: [], error: "" }] },
+      conversation: stored([{ id: "a", role: "assistant", content: "old" }], "builtin"),
     });
     const t = reduceChats(loaded, status)[id];
     expect(t.messages).toHaveLength(2);
@@ -145,15 +182,16 @@ describe("turns this window did not send", () => {
 
 describe("loading", () => {
   it("fromStored shows a failed turn's error as its answer", () => {
-    const got = fromStored({
-      id,
-      agent: "builtin",
-      messages: [
-        { id: "u1", role: "user", content: "q1", sources: [], error: "" },
-        { id: "a1", role: "assistant", content: "a1", sources: ["papers/x/x.pdf#page=1"], error: "" },
-        { id: "u2", role: "user", content: "q2", sources: [], error: "the agent did not answer within 5m0s" },
-      ],
-    });
+    const got = fromStored(
+      stored(
+        [
+          { id: "u1", role: "user", content: "q1" },
+          { id: "a1", role: "assistant", content: "a1", sources: ["papers/x/x.pdf#page=1"] },
+          { id: "u2", role: "user", content: "q2", error: "the agent did not answer within 5m0s" },
+        ],
+        "builtin",
+      ),
+    );
     expect(got.map((m) => [m.role, m.status, m.content || m.error])).toEqual([
       ["user", "done", "q1"],
       ["assistant", "done", "a1"],
@@ -166,14 +204,14 @@ describe("loading", () => {
     const t = reduceChats({}, {
       type: "loaded",
       id,
-      conversation: { id, agent: "", messages: [{ id: "u", role: "user", content: "why?", sources: [], error: "the agent stopped" }] },
+      conversation: stored([{ id: "u", role: "user", content: "why?", error: "the agent stopped" }]),
     })[id];
     expect(canRetry(t)).toBe(true);
     expect(retryQuestion(t)).toBe("why?");
   });
 
   it("a load that arrives while a turn runs keeps the turn", () => {
-    const t = run(sent, { type: "loaded", id, conversation: { id, agent: "", messages: [] } });
+    const t = run(sent, { type: "loaded", id, conversation: stored([]) });
     expect(t.phase).toBe("ready");
     expect(t.messages).toHaveLength(2);
   });
@@ -245,7 +283,7 @@ describe("the agent's plan", () => {
   });
 
   it("a plan alone does not open an answer for a turn this window did not send", () => {
-    const loaded = reduceChats({}, { type: "loaded", id, conversation: { id, agent: "builtin", messages: [] } });
+    const loaded = reduceChats({}, { type: "loaded", id, conversation: stored([], "builtin") });
     expect(reduceChats(loaded, plan(read))).toBe(loaded);
   });
 
@@ -260,23 +298,19 @@ describe("the agent's plan", () => {
   });
 
   it("a stored answer shows the plan it was stored with", () => {
-    const got = fromStored({
-      id,
-      agent: "",
-      messages: [
+    const got = fromStored(
+      stored([
         {
           id: "a",
           role: "assistant",
           content: "x",
-          sources: [],
-          error: "",
           plan: [
             { content: "Read the abstract", priority: "high", status: "completed" },
             { content: "Compare", status: "in_progress" },
           ],
         },
-      ],
-    });
+      ]),
+    );
     expect(got[0].plan.map((e) => [e.content, e.status])).toEqual([
       ["Read the abstract", "completed"],
       ["Compare", "in_progress"],
@@ -286,7 +320,7 @@ describe("the agent's plan", () => {
   it("an empty plan clears the list; stored messages without one have none", () => {
     expect(answer(run(sent, status, plan(read), plan())).plan).toEqual([]);
     expect(answer(run(sent, status, plan(read), { type: "plan", conversationId: id, messageId: "m-turn", entries: null })).plan).toEqual([]);
-    expect(fromStored({ id, agent: "", messages: [{ id: "a", role: "assistant", content: "x", sources: [], error: "" }] })[0].plan).toEqual([]);
+    expect(fromStored(stored([{ id: "a", role: "assistant", content: "x" }]))[0].plan).toEqual([]);
   });
 
   it("planEntries reads unknown values safely", () => {
@@ -306,16 +340,17 @@ describe("the agent's plan", () => {
 
 describe("which agent answered", () => {
   it("a stored answer and a stored failure keep their agents; older messages have none", () => {
-    const got = fromStored({
-      id,
-      agent: "claude",
-      messages: [
-        { id: "u1", role: "user", content: "q1", sources: [], error: "", agent: "builtin" },
-        { id: "a1", role: "assistant", content: "a1", sources: [], error: "", agent: "builtin" },
-        { id: "u2", role: "user", content: "q2", sources: [], error: "the agent stopped", agent: "claude" },
-        { id: "a0", role: "assistant", content: "old", sources: [], error: "" },
-      ],
-    });
+    const got = fromStored(
+      stored(
+        [
+          { id: "u1", role: "user", content: "q1", agent: "builtin" },
+          { id: "a1", role: "assistant", content: "a1", agent: "builtin" },
+          { id: "u2", role: "user", content: "q2", error: "the agent stopped", agent: "claude" },
+          { id: "a0", role: "assistant", content: "old" },
+        ],
+        "claude",
+      ),
+    );
     expect(got.filter((m) => m.role === "assistant").map((m) => m.agent)).toEqual(["builtin", "claude", ""]);
   });
 
@@ -327,6 +362,7 @@ describe("which agent answered", () => {
     const done = reduceChats(byDefault, {
       type: "completed",
       conversationId: id,
+      turnId: "m-q",
       messageId: "m-a",
       content: "answer",
       sources: [],

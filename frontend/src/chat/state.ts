@@ -2,7 +2,7 @@
 // through reduceChats; the views render whatever it returns. A conversation
 // runs one turn at a time (the backend refuses a second). Events are routed
 // by conversation id, then by turn id (the messageId of status, chunk, tool
-// and plan events) to the answer they belong to.
+// and plan events, agent:completed's turnId) to the answer they belong to.
 //
 // Events may arrive out of order (the dev server's websocket bridge sends
 // each one from its own goroutine), so: agent:completed carries the whole
@@ -10,15 +10,17 @@
 // late status, tool or plan update still decorates the answer it belongs to; and
 // only a status event opens an answer for a turn this window did not send.
 
-import type { ContextRequest, Conversation } from "../lib/backend";
-import type {
-  AgentChunkEvent,
-  AgentCompletedEvent,
-  AgentErrorEvent,
-  AgentPlanEvent,
-  AgentStatusEvent,
-  AgentToolEvent,
-  GrantSource,
+import type { ContextRequest, Conversation, Failure } from "../lib/backend";
+import {
+  errorCode,
+  type AgentChunkEvent,
+  type AgentCompletedEvent,
+  type AgentErrorEvent,
+  type AgentPlanEvent,
+  type AgentStatusEvent,
+  type AgentToolEvent,
+  type ErrorCode,
+  type GrantSource,
 } from "../lib/events";
 
 export interface ToolActivity {
@@ -65,6 +67,8 @@ export interface ChatMessage {
   context: TurnContext | null;
   status: MessageStatus;
   error: string;
+  /** What kind of failure error is (the backend's code); "" when the answer did not fail. */
+  errorCode: ErrorCode | "";
   /** The agent that answered (or failed); "" when unknown (older conversations, the backend's default). */
   agent: string;
 }
@@ -97,7 +101,7 @@ export type ChatEvent =
   | { type: "loaded"; id: string; conversation: Conversation }
   | { type: "load-failed"; id: string; error: string }
   | { type: "sent"; id: string; turn: AskedTurn; localId: string }
-  | { type: "ask-failed"; id: string; error: string }
+  | { type: "ask-failed"; id: string; failure: Failure }
   | { type: "cancel"; id: string }
   | { type: "sources-checked"; id: string; exists: Record<string, boolean> }
   | ({ type: "status" } & AgentStatusEvent)
@@ -114,7 +118,7 @@ export function emptyThread(id: string): Thread {
 }
 
 function message(role: ChatMessage["role"], id: string, fields: Partial<ChatMessage> = {}): ChatMessage {
-  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], plan: [], context: null, status: "done", error: "", agent: "", ...fields };
+  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], plan: [], context: null, status: "done", error: "", errorCode: "", agent: "", ...fields };
 }
 
 export function reduceChats(state: ChatsState, event: ChatEvent): ChatsState {
@@ -142,7 +146,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
     }
     case "ask-failed":
       // The backend never started this turn: no event of it will come.
-      return finish(t, { status: "error", error: event.error }, false);
+      return finish(t, { status: "error", error: event.failure.message, errorCode: event.failure.code }, false);
     case "cancel":
       return t.running ? { ...t, cancelling: true } : t;
     case "sources-checked":
@@ -170,6 +174,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
     case "completed":
       return finish(t, {
         id: event.messageId || undefined,
+        turn: event.turnId || undefined,
         content: event.content,
         sources: event.sources ?? [],
         status: event.stopReason === "cancelled" ? "cancelled" : "done",
@@ -177,7 +182,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
       });
     case "error":
       if (event.messageId && t.messages.some((m) => m.turn === event.messageId && m.status !== "streaming")) return t;
-      return finish(t, { status: "error", error: event.error || "The turn failed." });
+      return finish(t, { status: "error", error: event.error || "The turn failed.", errorCode: errorCode(event.code) });
   }
 }
 
@@ -249,24 +254,19 @@ export function planProgress(plan: readonly PlanEntry[]): { done: number; total:
   return { done: plan.filter((e) => e.status === "completed").length, total: plan.length };
 }
 
-/** fromStored turns a stored conversation into messages; a failed turn shows its error as the answer. */
+/**
+ * fromStored turns a stored conversation into messages; a failed turn shows
+ * its error as the answer. Stored failures keep no code: they read as internal.
+ */
 export function fromStored(c: Conversation): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const m of c.messages) {
+    const failed = m.error ? { status: "error" as const, error: m.error, errorCode: "internal" as const } : {};
     if (m.role === "user") {
       out.push(message("user", m.id, { content: m.content }));
-      if (m.error) out.push(message("assistant", `${m.id}.error`, { status: "error", error: m.error, agent: m.agent ?? "" }));
+      if (m.error) out.push(message("assistant", `${m.id}.error`, { ...failed, agent: m.agent }));
     } else {
-      out.push(
-        message("assistant", m.id, {
-          content: m.content,
-          sources: m.sources,
-          status: m.error ? "error" : "done",
-          error: m.error,
-          agent: m.agent ?? "",
-          plan: planEntries(m.plan ?? null),
-        }),
-      );
+      out.push(message("assistant", m.id, { content: m.content, sources: m.sources, ...failed, agent: m.agent, plan: planEntries(m.plan) }));
     }
   }
   return out;

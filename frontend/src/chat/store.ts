@@ -75,7 +75,7 @@ export function createChatStore(): ChatStore {
       await backend.ask(id, turn.agent, turn.request, turn.question);
       return true;
     } catch (err) {
-      dispatch({ type: "ask-failed", id, error: errorText(err) });
+      dispatch({ type: "ask-failed", id, failure: backend.failure(err) });
       return false;
     }
   }
@@ -99,7 +99,7 @@ export function createChatStore(): ChatStore {
       dispatch({ type: "load", id });
       backend.conversation(id).then(
         (conversation) => dispatch({ type: "loaded", id, conversation }),
-        (err) => dispatch({ type: "load-failed", id, error: errorText(err) }),
+        (err) => dispatch({ type: "load-failed", id, error: backend.errorText(err) }),
       );
     },
     ask,
@@ -130,6 +130,3 @@ export function createChatStore(): ChatStore {
   };
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -8,6 +8,7 @@
 import { h } from "../lib/dom";
 import { agentLabel } from "./agent-choice";
 import { grantChanged, sessionText, summarize } from "./context";
+import type { ErrorCode } from "../lib/events";
 import { describeError } from "./errors";
 import { sourceLabel, sourceLinks, splitAnswer, withoutSourceList, type SourceLink } from "./sources";
 import { canRetry, planProgress, type ChatMessage, type PlanEntry, type PlanStatus, type Thread, type ToolActivity } from "./state";
@@ -98,7 +99,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, deps: ThreadDeps): HT
       ),
     );
   }
-  if (m.status === "error") li.append(problem(m.error));
+  if (m.status === "error") li.append(problem(m.errorCode || "internal", m.error));
   if (m.status === "cancelled") li.append(h("p", { class: "msg-note" }, "Cancelled. What arrived before is kept."));
   if (retry) {
     li.append(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
@@ -246,8 +247,8 @@ function planList(plan: PlanEntry[]): HTMLElement {
 const planIcon: Record<PlanStatus, string> = { pending: "○", in_progress: "◐", completed: "✓" };
 const planWord: Record<PlanStatus, string> = { pending: "to do", in_progress: "in progress", completed: "done" };
 
-function problem(error: string): HTMLElement {
-  const p = describeError(error);
+function problem(code: ErrorCode, error: string): HTMLElement {
+  const p = describeError(code);
   return h(
     "div",
     { class: "msg-error", role: "alert", "data-testid": "turn-error", "data-kind": p.kind },

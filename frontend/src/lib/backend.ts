@@ -1,57 +1,81 @@
-// The only module that talks to the Go backend. Everything else imports the
-// functions and shapes below, never the generated Wails bindings, so the
-// bindings can be regenerated without touching the UI.
+// The only module that calls the Go backend. Its types come from the
+// generated Wails bindings (wailsjs/go/models.ts, `make bindings`); this
+// module never redeclares one, it only derives the shapes the UI reads from
+// them: plain data (Data), with Go's nil slices replaced by empty ones where
+// a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
+import type { acp, compact, docs, events, grant, index, library as libraryModels, main, plan, refs, settings as settingsModels } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
-import type { EventName, EventPayloads, GrantSource, WatchMode } from "./events";
+import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 
-export interface VaultState {
-  path: string;
-  name: string;
-  watchMode: WatchMode;
-  watchNotice: string;
-  indexing: boolean;
+/**
+ * Data is a generated model as the bindings hand it over: parsed JSON, not an
+ * instance of the generated class, so its convertValues helper is absent.
+ */
+export type Data<T> = 0 extends 1 & T
+  ? T // any (a Go time.Time, for one) stays any
+  : T extends readonly (infer E)[]
+    ? Data<E>[]
+    : T extends object
+      ? { [K in keyof T as K extends "convertValues" ? never : K]: Data<T[K]> }
+      : T;
+
+/** Wire is Data as Go sends it before it is normalised: a nil slice arrives as null. */
+export type Wire<T> = 0 extends 1 & T
+  ? T
+  : T extends readonly (infer E)[]
+    ? Wire<E>[] | null
+    : T extends object
+      ? { [K in keyof T as K extends "convertValues" ? never : K]: Wire<T[K]> }
+      : T;
+
+// asGo hands plain data to a bound method, whose generated signature names the class.
+function asGo<T>(value: Data<T>): T {
+  return value as T;
 }
 
-export type PaperStatus = "ok" | "no-text" | "partial" | "error" | "pending";
+// --- errors ---------------------------------------------------------------------
 
-export interface PaperSummary {
-  ref: string;
-  title: string;
-  authors: string[];
-  /** 0 when the year is unknown. */
-  year: number;
-  /** Vault-relative, e.g. "papers/raft/paper.pdf". */
-  pdfPath: string;
-  pages: number;
-  noTextPages: number;
-  status: PaperStatus;
-  error: string;
+/** Failure is what a failed call or turn is: a code the UI switches on and the message shown with it. */
+export type Failure = Data<events.Error> & { code: ErrorCode };
+
+/**
+ * failure turns whatever a rejected call gives into a Failure: the backend's
+ * events.Error ({code, message}), or an Error or string (an older backend,
+ * the Wails runtime, or the UI's own checks), which carry no code.
+ */
+export function failure(err: unknown): Failure {
+  if (typeof err === "object" && err !== null && "code" in err && "message" in err && typeof err.message === "string") {
+    return { code: errorCode(err.code), message: err.message };
+  }
+  if (err instanceof Error) return { code: "internal", message: err.message };
+  return { code: "internal", message: err == null ? "The call failed." : String(err) };
 }
 
-export interface SearchHit {
-  ref: string;
-  title: string;
-  page: number;
-  pageLabel: string;
-  /** Matched terms are wrapped in "\u0002" … "\u0003". */
-  snippet: string;
-  citationUri: string;
+/** errorText is the message of a rejected call, for a line of text. */
+export function errorText(err: unknown): string {
+  return failure(err).message;
 }
+
+// --- vault, library, search -------------------------------------------------------
+
+export type VaultState = Data<libraryModels.State>;
+export type PaperSummary = Data<index.Paper>;
+/** SearchHit is a page that matched; its snippet wraps matched terms in "\u0002" … "\u0003". */
+export type SearchHit = Data<index.Hit>;
 
 export async function vault(): Promise<VaultState> {
-  return (await App.Vault()) as VaultState;
+  return App.Vault();
 }
 
 export async function library(): Promise<PaperSummary[]> {
-  const papers = ((await App.Library()) ?? []) as PaperSummary[];
-  // Go encodes a nil slice as null.
+  const papers: Wire<index.Paper>[] = (await App.Library()) ?? [];
   return papers.map((p) => ({ ...p, authors: p.authors ?? [] }));
 }
 
 export async function search(query: string, limit: number): Promise<SearchHit[]> {
-  return ((await App.Search(query, limit)) ?? []) as SearchHit[];
+  return (await App.Search(query, limit)) ?? [];
 }
 
 export async function reindex(): Promise<void> {
@@ -65,7 +89,7 @@ export async function chooseVault(): Promise<string> {
 
 /** on subscribes to a backend event and returns the unsubscribe function. */
 export function on<K extends EventName>(name: K, callback: (payload: EventPayloads[K]) => void): () => void {
-  return EventsOn(name, (payload: EventPayloads[K]) => callback(payload ?? ({} as EventPayloads[K])));
+  return EventsOn(name, (payload: EventPayloads[K] | null) => callback(payload ?? ({} as EventPayloads[K])));
 }
 
 /** openExternal opens a doi.org / arxiv.org URL in the system browser (the backend refuses anything else). */
@@ -75,138 +99,66 @@ export async function openExternal(url: string): Promise<void> {
 
 // --- chat ---------------------------------------------------------------------
 
-/** A passage the user selected: in a paper's PDF (with its 1-based page) or in a file. */
-export interface Selection {
-  sourcePath: string;
-  page?: number;
-  text: string;
-  /** [x, y, width, height] in PDF points from the page's top-left corner. */
-  rects?: number[][];
-}
-
+/** MentionKind is what an @-mention names (Go's plan.Mention kinds). */
 export type MentionKind = "paper" | "directory" | "file";
 
-export interface Mention {
-  kind: MentionKind;
-  path: string;
-}
-
+/** Selection is a passage the user selected: in a paper's PDF (with its 1-based page) or in a file; rects are [x, y, width, height] in PDF points. */
+export type Selection = Data<plan.Selection>;
+export type Mention = Data<plan.Mention> & { kind: MentionKind };
 /** ContextRequest is what the user points at in one turn (SPEC §3). */
-export interface ContextRequest {
-  surface: "sidebar" | "quickChat";
-  currentPaper?: string;
-  selections: Selection[];
-  mentions: Mention[];
-  remote: boolean;
-}
+export type ContextRequest = Omit<Data<plan.Request>, "surface" | "mentions"> & { surface: "sidebar" | "quickChat"; mentions: Mention[] };
+export type EvidenceCard = Data<plan.Card>;
+/** ContextPlan is what a turn may read (SPEC §3); refused is always a list here. */
+export type ContextPlan = Required<Data<plan.Plan>>;
+export type Completion = Required<Data<index.Completion>> & { kind: MentionKind };
 
-export interface EvidenceCard {
-  kind: string;
-  ref: string;
-  title: string;
-  page?: number;
-  quote?: string;
-  cut: boolean;
-  citationUri: string;
-}
+/** StoredMessage is a stored message with every list and optional field filled in. */
+export type StoredMessage = Required<Data<acp.Message>>;
+/** Conversation is a stored conversation as the thread reads it: everything Go stored, lists never null. */
+export type Conversation = Omit<Data<acp.Conversation>, "messages"> & { messages: StoredMessage[] };
 
-export interface ContextPlan {
-  surface: string;
-  mode: "mcp" | "prompt-only";
-  fingerprint: string;
-  tools: string[];
-  allowed: GrantSource[];
-  evidence: EvidenceCard[];
-  refused: { kind: string; path: string; reason: string }[];
-}
-
-export interface Completion {
-  kind: MentionKind;
-  path: string;
-  title: string;
-}
-
-export interface StoredMessage {
-  id: string;
-  role: "user" | "assistant";
-  content: string;
-  sources: string[];
-  error: string;
-  /** The agent the question went to, or that answered; absent in older conversations. */
-  agent?: string;
-  /** The agent's last plan of the turn (answers only). */
-  plan?: { content: string; priority?: string; status?: string }[];
-}
-
-export interface Conversation {
-  id: string;
-  agent: string;
-  messages: StoredMessage[];
-}
-
-export interface AgentConfig {
-  name: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
-
-export interface AgentList {
-  default: string;
-  agents: AgentConfig[];
-}
-
-export interface AgentCapabilities {
-  loadSession: boolean;
-  resume: boolean;
-  close: boolean;
-}
+export type AgentConfig = Data<acp.Agent>;
+export type AgentList = Data<acp.Agents>;
+export type AgentCapabilities = Data<acp.Capabilities>;
 
 /** ask starts a turn; it resolves at once and the answer streams as agent:* events. */
 export async function ask(conversationId: string, agent: string, request: ContextRequest, question: string): Promise<void> {
-  await App.Ask({ conversationId, agent, request, question } as Parameters<typeof App.Ask>[0]);
+  await App.Ask(asGo<main.AskRequest>({ conversationId, agent, request, question }));
 }
 
 export async function cancelTurn(conversationId: string): Promise<void> {
   await App.CancelTurn(conversationId);
 }
 
+/** conversation reads a stored conversation (an empty one when it is new), keeping every field Go stored. */
 export async function conversation(id: string): Promise<Conversation> {
-  const c = await App.Conversation(id);
-  return {
-    id: c?.id ?? id,
-    agent: c?.agent ?? "",
-    messages: (c?.messages ?? []).map((m) => ({
-      id: m.id,
-      role: m.role === "user" ? "user" : "assistant",
-      content: m.content ?? "",
-      sources: m.sources ?? [],
-      error: m.error ?? "",
-    })),
-  };
+  const c: Wire<acp.Conversation> = await App.Conversation(id);
+  const messages = (c.messages ?? []).map(
+    (m): StoredMessage => ({ ...m, sources: m.sources ?? [], error: m.error ?? "", agent: m.agent ?? "", plan: m.plan ?? [] }),
+  );
+  return { ...c, messages };
 }
 
 /** previewPlan shows what a turn with this request could read, before it is sent. */
 export async function previewPlan(request: ContextRequest): Promise<ContextPlan> {
-  const p = await App.PreviewPlan(request as Parameters<typeof App.PreviewPlan>[0]);
+  const p: Wire<plan.Plan> = await App.PreviewPlan(asGo<plan.Request>(request));
   return {
-    surface: p.surface,
-    mode: p.mode === "mcp" ? "mcp" : "prompt-only",
-    fingerprint: p.fingerprint,
+    ...p,
     tools: p.tools ?? [],
-    allowed: (p.allowed ?? []) as GrantSource[],
-    evidence: (p.evidence ?? []) as EvidenceCard[],
+    allowed: p.allowed ?? [],
+    evidence: p.evidence ?? [],
     refused: p.refused ?? [],
   };
 }
 
 /** complete lists @-mention candidates: papers, directories and files. */
 export async function complete(query: string, limit: number): Promise<Completion[]> {
-  return ((await App.Complete(query, limit)) ?? []).map((c) => ({
-    kind: c.kind as MentionKind,
-    path: c.path,
-    title: c.title ?? "",
-  }));
+  const list: Data<index.Completion>[] = (await App.Complete(query, limit)) ?? [];
+  return list.flatMap((c) => (isMentionKind(c.kind) ? [{ ...c, kind: c.kind, title: c.title ?? "" }] : []));
+}
+
+function isMentionKind(kind: string): kind is MentionKind {
+  return kind === "paper" || kind === "directory" || kind === "file";
 }
 
 /** sourceExists reports whether a citation URI still opens. */
@@ -215,15 +167,12 @@ export async function sourceExists(uri: string): Promise<boolean> {
 }
 
 export async function agents(): Promise<AgentList> {
-  const a = await App.Agents();
-  return {
-    default: a.default,
-    agents: (a.agents ?? []).map((ag) => ({ name: ag.name, command: ag.command, args: ag.args ?? [], env: ag.env ?? {} })),
-  };
+  const a: Wire<acp.Agents> = await App.Agents();
+  return { ...a, agents: (a.agents ?? []).map((ag) => ({ ...ag, args: ag.args ?? [], env: ag.env ?? {} })) };
 }
 
 export async function saveAgent(agent: AgentConfig, makeDefault: boolean): Promise<void> {
-  await App.SaveAgent(agent as Parameters<typeof App.SaveAgent>[0], makeDefault);
+  await App.SaveAgent(asGo<acp.Agent>(agent), makeDefault);
 }
 
 export async function setDefaultAgent(name: string): Promise<void> {
@@ -236,106 +185,54 @@ export async function deleteAgent(name: string): Promise<void> {
 
 /** testAgent starts the agent, initializes it and reports its capabilities. */
 export async function testAgent(agent: AgentConfig): Promise<AgentCapabilities> {
-  return App.TestAgent(agent as Parameters<typeof App.TestAgent>[0]);
+  return App.TestAgent(asGo<acp.Agent>(agent));
 }
 
 // --- settings -------------------------------------------------------------------
 
-/** ReadingBudget caps what the agentero-context tools return in a turn (SPEC §3, the plan's budget). */
-export interface ReadingBudget {
-  /** Cards per context_search call. */
-  searchCards: number;
-  /** Of those, at most this many from one paper or file. */
-  cardsPerPaper: number;
-  /** A search snippet or an excerpt around a quote. */
-  excerptChars: number;
-  /** One page, section, file or full read. */
-  fullChars: number;
-  /** Names in one directory listing. */
-  dirEntries: number;
-  /** Everything the tools return in one turn. */
-  turnChars: number;
-}
-
-export interface AppSettings {
-  budget: ReadingBudget;
-}
-
-function appSettings(s: { budget?: Partial<ReadingBudget> } | null | undefined): AppSettings {
-  const b = s?.budget ?? {};
-  return {
-    budget: {
-      searchCards: b.searchCards ?? 0,
-      cardsPerPaper: b.cardsPerPaper ?? 0,
-      excerptChars: b.excerptChars ?? 0,
-      fullChars: b.fullChars ?? 0,
-      dirEntries: b.dirEntries ?? 0,
-      turnChars: b.turnChars ?? 0,
-    },
-  };
-}
+/**
+ * ReadingBudget caps what the agentero-context tools return in a turn (SPEC
+ * §3, the plan's budget): cards per context_search call, of those at most
+ * cardsPerPaper from one paper or file, excerptChars for a snippet or an
+ * excerpt, fullChars for one page, section, file or full read, dirEntries
+ * names in one listing, turnChars for everything in one turn.
+ */
+export type ReadingBudget = Data<grant.Budget>;
+export type AppSettings = Data<settingsModels.Settings>;
 
 /** settings reads the user's settings (the tools' reading budget). */
 export async function settings(): Promise<AppSettings> {
-  return appSettings(await App.Settings());
+  return App.Settings();
 }
 
 /** defaultSettings is what a fresh install uses. */
 export async function defaultSettings(): Promise<AppSettings> {
-  return appSettings(await App.DefaultSettings());
+  return App.DefaultSettings();
 }
 
 /** saveSettings stores the settings; it rejects a budget value that is not positive or over its limit. */
 export async function saveSettings(s: AppSettings): Promise<void> {
-  await App.SaveSettings(s as Parameters<typeof App.SaveSettings>[0]);
+  await App.SaveSettings(asGo<settingsModels.Settings>(s));
 }
 
 // --- context documents -----------------------------------------------------------
 
-export type ContextTrigger = "always_on" | "model_decision" | "manual";
-export type ContextPriority = "critical" | "high" | "normal" | "low";
-
-/** ContextDoc is a Markdown file under the vault's .agentero/context/ (SPEC §8.2). */
-export interface ContextDoc {
-  /** Slash path relative to the context folder, e.g. "citing.md". */
-  id: string;
-  description: string;
-  trigger: ContextTrigger;
-  priority: ContextPriority;
-  /** Body bytes, front matter excluded. */
-  bytes: number;
-  /** Named by the root rules' preloadPaths. */
-  preload: boolean;
-  /** Named by the root rules' forbiddenLoad (it wins). */
-  forbidden: boolean;
-}
-
-/** ContextDocProblem is a file in the context folder that could not be used, with why. */
-export interface ContextDocProblem {
-  /** Vault-relative. */
-  path: string;
-  problem: string;
-}
-
-export interface ContextDocList {
-  docs: ContextDoc[];
-  problems: ContextDocProblem[];
-}
+/**
+ * ContextDoc is a Markdown file under the vault's .agentero/context/ (SPEC
+ * §8.2): id is its slash path in that folder, bytes its body's size, preload
+ * and forbidden whether the root rules' preloadPaths or forbiddenLoad name it.
+ */
+export type ContextDoc = Required<Data<docs.Doc>>;
+/** ContextDocProblem is a file in the context folder that could not be used (path is vault-relative), with why. */
+export type ContextDocProblem = Data<docs.Problem>;
+export type ContextDocList = { docs: ContextDoc[]; problems: ContextDocProblem[] };
 
 /** contextDocs lists the open vault's context documents and the files that could not be used. */
 export async function contextDocs(): Promise<ContextDocList> {
-  const l = await App.ListContextDocs();
+  const l: Wire<main.ContextDocs> | null = await App.ListContextDocs();
   return {
-    docs: (l?.docs ?? []).map((d) => ({
-      id: d.id,
-      description: d.description ?? "",
-      trigger: (d.trigger ?? "manual") as ContextTrigger,
-      priority: (d.priority ?? "normal") as ContextPriority,
-      bytes: d.bytes ?? 0,
-      preload: Boolean(d.preload),
-      forbidden: Boolean(d.forbidden),
-    })),
-    problems: (l?.problems ?? []).map((p) => ({ path: p.path ?? "", problem: p.problem ?? "" })),
+    docs: (l?.docs ?? []).map((d) => ({ ...d, preload: Boolean(d.preload), forbidden: Boolean(d.forbidden) })),
+    problems: l?.problems ?? [],
   };
 }
 
@@ -355,78 +252,32 @@ export async function deleteContextDoc(id: string): Promise<void> {
 
 // --- relations and what the agent sees ----------------------------------------
 
-/** RelationKind names a paper's three lists of relations (SPEC §5). */
-export type RelationKind = "references" | "citedBy" | "related";
-
 /**
  * RelationCard is one related work. paperPath is the library paper's ref when
  * the work is in the library; citationUri is its PDF's vault path, or
- * https://doi.org/… / https://arxiv.org/abs/… for a work outside it, or "".
+ * https://doi.org/… / https://arxiv.org/abs/… for a work outside it, or "";
+ * matchBy is doi, arxiv, title, sharedReferences or text ("" when not matched).
  */
-export interface RelationCard {
-  title: string;
-  /** 0 when the year is unknown. */
-  year: number;
-  doi: string;
-  arxivId: string;
-  paperPath: string;
-  /** doi, arxiv, title; for related papers sharedReferences or text; "" when not matched. */
-  matchBy: string;
-  citationUri: string;
-}
-
-export type Relations = Record<RelationKind, RelationCard[]>;
+export type RelationCard = Data<refs.Card>;
+/** Relations are a paper's three lists of relations (SPEC §5). */
+export type Relations = Data<main.Relations>;
+export type RelationKind = keyof Relations;
 
 /** CompactionResult is how a conversation's history is reduced before it is handed to a new session (SPEC §8.3). */
-export interface CompactionResult {
-  /** snip, prune, summarize: those applied. */
-  tiers: string[];
-  /** 1-based turn numbers sent whole, as placeholders, or replaced by the summary. */
-  whole: number[];
-  pruned: number[];
-  summarized: number[];
-  /** Tool results snipped. */
-  snipped: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  window: number;
-  /** Tokens the history may use. */
-  limit: number;
-  notes: string[];
-  summary: string;
-  /** The history as sent. */
-  text: string;
-}
-
+export type CompactionResult = Required<Data<compact.Result>>;
 /** AgentView is what an agent is given for a conversation: the frozen base context and the history. */
-export interface AgentView {
-  snapshot: string;
-  issues: string[];
-  history: CompactionResult;
-  /** Where the full transcript is on disk. */
-  transcript: string;
-}
+export type AgentView = Omit<Data<main.AgentView>, "history"> & { history: CompactionResult };
 
 /** paperRelations lists a paper's references, the library papers citing it and related papers (up to limit of each). */
 export async function paperRelations(ref: string, limit: number): Promise<Relations> {
-  const r = await App.PaperRelations(ref, limit);
-  const cards = (list: RelationCard[] | null | undefined): RelationCard[] =>
-    (list ?? []).map((c) => ({
-      title: c.title ?? "",
-      year: c.year ?? 0,
-      doi: c.doi ?? "",
-      arxivId: c.arxivId ?? "",
-      paperPath: c.paperPath ?? "",
-      matchBy: c.matchBy ?? "",
-      citationUri: c.citationUri ?? "",
-    }));
-  return { references: cards(r?.references), citedBy: cards(r?.citedBy), related: cards(r?.related) };
+  const r: Wire<main.Relations> | null = await App.PaperRelations(ref, limit);
+  return { references: r?.references ?? [], citedBy: r?.citedBy ?? [], related: r?.related ?? [] };
 }
 
 /** whatAgentSees shows what the agent of a conversation is given; the transcript itself is never changed. */
 export async function whatAgentSees(conversationId: string): Promise<AgentView> {
-  const v = await App.WhatAgentSees(conversationId);
-  const h = (v?.history ?? {}) as Partial<CompactionResult>;
+  const v: Wire<main.AgentView> | null = await App.WhatAgentSees(conversationId);
+  const h: Partial<Wire<compact.Result>> = v?.history ?? {};
   return {
     snapshot: v?.snapshot ?? "",
     issues: v?.issues ?? [],
@@ -443,6 +294,7 @@ export async function whatAgentSees(conversationId: string): Promise<AgentView> 
       limit: h.limit ?? 0,
       notes: h.notes ?? [],
       summary: h.summary ?? "",
+      summarizedN: h.summarizedN ?? 0,
       text: h.text ?? "",
     },
   };

@@ -1,115 +1,69 @@
-// Event names emitted by the Go backend, mirrored from backend/events/events.go
-// (the one Go file that declares them). Names are `domain:verb`; keep both
-// lists in the same order.
+// The events the Go backend sends, and the codes its failures carry. The
+// payload types are generated from backend/events/events.go (the Go structs,
+// listed by events.Payloads under their event names); Go constants are not
+// generated, so the event names (each checked against the generated list)
+// and the error codes are repeated here.
 
-export const IndexProgress = "index:progress";
-export const IndexDone = "index:done";
-export const LibraryChanged = "library:changed";
-export const WatchStatus = "watch:status";
+import type { events } from "../../wailsjs/go/models";
+import type { Data, Wire } from "./backend";
 
-export const AgentStatus = "agent:status";
-export const AgentChunk = "agent:chunk";
-export const AgentTool = "agent:tool";
-export const AgentPlan = "agent:plan";
-export const AgentCompleted = "agent:completed";
-export const AgentError = "agent:error";
-
-export type WatchMode = "starting" | "inotify" | "polling" | "off";
-
-export interface IndexProgressEvent {
-  done: number;
-  total: number;
-  /** The ref of the paper being indexed right now. */
-  current: string;
-}
-
-export interface IndexDoneEvent {
-  papers: number;
-  pages: number;
-  errors: number;
-  seconds: number;
-}
-
-export interface WatchStatusEvent {
-  mode: WatchMode;
-  notice: string;
-}
-
-/** A source a turn may read: a paper (by ref), a directory or a file. */
-export interface GrantSource {
-  kind: "paper" | "directory" | "file";
-  ref: string;
-}
-
-/** How a turn's session was obtained: new, resumed, loaded, from the warm pool, or continued. */
-export type SessionAction = "new" | "resume" | "load" | "warm" | "continue";
-
-export interface AgentStatusEvent {
-  conversationId: string;
-  /** The id of the turn (its user message). */
-  messageId: string;
-  action: SessionAction | "";
-  /** Why a new session was started, e.g. because what the turn may read changed; "" otherwise. */
-  note: string;
-  mode: "mcp" | "prompt-only";
-  allowed: GrantSource[] | null;
-  fingerprint: string;
-}
-
-export interface AgentChunkEvent {
-  conversationId: string;
-  messageId: string;
-  kind: "message" | "thought";
-  text: string;
-}
-
-export interface AgentToolEvent {
-  conversationId: string;
-  messageId: string;
-  toolCallId: string;
-  /** Absent on updates that only change the status. */
-  title?: string;
-  /** pending | in_progress | completed | failed */
-  status?: string;
-  kind?: string;
-}
-
-export interface AgentPlanEvent {
-  conversationId: string;
-  messageId: string;
-  entries: { content: string; priority?: string; status?: string }[] | null;
-}
-
-export interface AgentCompletedEvent {
-  conversationId: string;
-  /** The id of the assistant message. */
-  messageId: string;
-  content: string;
-  sources: string[] | null;
-  stopReason: string;
-  /** The agent that answered. */
-  agent?: string;
-}
-
-export interface AgentErrorEvent {
-  conversationId: string;
-  /** Absent when the turn failed before it had an id. */
-  messageId?: string;
-  error: string;
-}
-
-/** EventPayloads maps each event name to the payload the backend sends with it. */
-export interface EventPayloads {
-  [IndexProgress]: IndexProgressEvent;
-  [IndexDone]: IndexDoneEvent;
-  [LibraryChanged]: Record<string, never>;
-  [WatchStatus]: WatchStatusEvent;
-  [AgentStatus]: AgentStatusEvent;
-  [AgentChunk]: AgentChunkEvent;
-  [AgentTool]: AgentToolEvent;
-  [AgentPlan]: AgentPlanEvent;
-  [AgentCompleted]: AgentCompletedEvent;
-  [AgentError]: AgentErrorEvent;
-}
+/**
+ * EventPayloads maps each event name to its payload as it arrives: Go's nil
+ * slices come as null. library:changed carries nothing (the generator types
+ * an empty struct as any, so it is named here).
+ */
+export type EventPayloads = {
+  [K in keyof Omit<Data<events.Payloads>, "error">]: K extends "library:changed" ? Wire<events.LibraryChangedEvent> : Wire<events.Payloads[K]>;
+};
 
 export type EventName = keyof EventPayloads;
+
+export const IndexProgress = "index:progress" satisfies EventName;
+export const IndexDone = "index:done" satisfies EventName;
+export const LibraryChanged = "library:changed" satisfies EventName;
+export const WatchStatus = "watch:status" satisfies EventName;
+
+export const AgentStatus = "agent:status" satisfies EventName;
+export const AgentChunk = "agent:chunk" satisfies EventName;
+export const AgentTool = "agent:tool" satisfies EventName;
+export const AgentPlan = "agent:plan" satisfies EventName;
+export const AgentCompleted = "agent:completed" satisfies EventName;
+export const AgentError = "agent:error" satisfies EventName;
+
+export type IndexProgressEvent = EventPayloads[typeof IndexProgress];
+export type IndexDoneEvent = EventPayloads[typeof IndexDone];
+export type WatchStatusEvent = EventPayloads[typeof WatchStatus];
+export type AgentStatusEvent = EventPayloads[typeof AgentStatus];
+export type AgentChunkEvent = EventPayloads[typeof AgentChunk];
+export type AgentToolEvent = EventPayloads[typeof AgentTool];
+export type AgentPlanEvent = EventPayloads[typeof AgentPlan];
+export type AgentCompletedEvent = EventPayloads[typeof AgentCompleted];
+export type AgentErrorEvent = EventPayloads[typeof AgentError];
+
+/** GrantSource is a source a turn may read: a paper (by ref), a directory or a file. */
+export type GrantSource = NonNullable<AgentStatusEvent["allowed"]>[number];
+
+/**
+ * errorCodes say what kind of failure a rejected call (events.Error) or an
+ * agent:error is: the UI switches on the code, never on the message. They
+ * are Go's events.Code* constants.
+ */
+export const errorCodes = [
+  "no-vault",
+  "busy",
+  "invalid",
+  "not-found",
+  "not-configured",
+  "crashed",
+  "timeout",
+  "refused",
+  "cancelled",
+  "internal",
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** errorCode reads a code sent by the backend; a missing or unknown one is "internal". */
+export function errorCode(code: unknown): ErrorCode {
+  return (errorCodes as readonly unknown[]).includes(code) ? (code as ErrorCode) : "internal";
+}

@@ -14,7 +14,12 @@ const vault = (path: string, over: Partial<VaultState> = {}): VaultState => ({
 const paper = (ref: string, over: Partial<PaperSummary> = {}): PaperSummary => ({
   ref,
   title: ref,
+  titleSource: "metadata.json",
   authors: [],
+  doi: "",
+  arxivId: "",
+  abstract: "",
+  sha256: "",
   year: 0,
   pdfPath: `${ref}/paper.pdf`,
   pages: 10,

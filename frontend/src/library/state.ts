@@ -2,7 +2,6 @@
 // and every backend answer or event goes through reduce().
 
 import type { PaperSummary, VaultState } from "../lib/backend";
-import type { WatchMode } from "../lib/events";
 
 export interface LibraryState {
   vault: VaultState | null;
@@ -22,7 +21,7 @@ export type LibraryEvent =
   | { type: "request"; seq: number }
   | { type: "loaded"; seq: number; papers: PaperSummary[] }
   | { type: "failed"; seq: number; error: string }
-  | { type: "watch"; mode: WatchMode; notice: string }
+  | { type: "watch"; mode: VaultState["watchMode"]; notice: string }
   | { type: "indexing"; on: boolean }
   | { type: "select"; ref: string | null };
 

@@ -4,7 +4,7 @@
 // arXiv id opens in the browser, anything else is listed but not clickable.
 // Up and Down move between the panel's controls.
 
-import type { RelationCard, RelationKind, Relations } from "../lib/backend";
+import { errorText, type RelationCard, type RelationKind, type Relations } from "../lib/backend";
 import { h } from "../lib/dom";
 import "./relations.css";
 import {
@@ -215,8 +215,4 @@ function focusKey(body: HTMLElement): string {
   if (el.dataset.testid === "relations-kind") return `[data-testid="relations-kind"][data-kind="${el.dataset.kind}"]`;
   if (el.dataset.testid === "relation-card") return `[data-testid="relation-card"][data-kind="${el.dataset.kind}"][data-index="${el.dataset.index}"]`;
   return "";
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -2,7 +2,7 @@
 // debounced; answers to superseded queries are dropped; ↑/↓ move through the
 // hits, Enter opens one, Escape clears the search.
 
-import type { SearchHit } from "../lib/backend";
+import { errorText, type SearchHit } from "../lib/backend";
 import { h } from "../lib/dom";
 import { pageText, snippetHtml } from "./hit";
 
@@ -188,8 +188,4 @@ export function mountSearch(host: HTMLElement, results: HTMLElement, deps: Searc
       if (query) void run(query);
     },
   };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -3,7 +3,7 @@
 // budget is part of every plan's fingerprint, so changing it starts new
 // agent sessions; the section says so.
 
-import type { AppSettings, ReadingBudget } from "../lib/backend";
+import { errorText, type AppSettings, type ReadingBudget } from "../lib/backend";
 import { h } from "../lib/dom";
 import { budgetFields, budgetValues, readBudget, sameBudget, saveProblem, type BudgetErrors, type BudgetKey, type BudgetValues } from "./budget";
 
@@ -171,8 +171,4 @@ export function createBudgetSection(deps: BudgetDeps): BudgetSection {
       }
     },
   };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

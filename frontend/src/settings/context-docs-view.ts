@@ -7,7 +7,7 @@
 // written. A saved change applies to new conversations only: running ones
 // keep the base context frozen when their session started.
 
-import type { ContextDoc, ContextDocList } from "../lib/backend";
+import { errorText, type ContextDoc, type ContextDocList } from "../lib/backend";
 import { h } from "../lib/dom";
 import { contextDocTemplate, docIdProblem, normalizeDocId, sizeText, sortDocs, triggerLabel } from "./context-docs";
 
@@ -329,8 +329,4 @@ export function createContextDocsSection(deps: ContextDocsDeps): ContextDocsSect
       }
     },
   };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

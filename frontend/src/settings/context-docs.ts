@@ -2,7 +2,11 @@
 // the file-name check, labels). The backend checks again on save; these
 // only catch mistakes before it is asked, with a clearer message.
 
-import type { ContextDoc, ContextPriority, ContextTrigger } from "../lib/backend";
+import type { ContextDoc } from "../lib/backend";
+
+/** The triggers and priorities a document's front matter may name (backend/context/docs). */
+export type ContextTrigger = "always_on" | "model_decision" | "manual";
+export type ContextPriority = "critical" | "high" | "normal" | "low";
 
 /** The front matter a new document starts with (SPEC §8.2). */
 export const contextDocTemplate = "---\ndescription: \ntrigger: manual\npriority: normal\n---\n";

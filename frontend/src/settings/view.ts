@@ -2,7 +2,7 @@
 // connection, choose the default), the tools' reading budget, the vault's
 // context documents and the theme.
 
-import type { AgentCapabilities, AgentConfig, AgentList } from "../lib/backend";
+import { errorText, type AgentCapabilities, type AgentConfig, type AgentList } from "../lib/backend";
 import { h } from "../lib/dom";
 import { agentProblem, formatArgs, formatEnv, parseArgs, parseEnv } from "./agents";
 import { createBudgetSection, type BudgetDeps } from "./budget-view";
@@ -129,7 +129,8 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     const makeDefaultBox = h("input", { type: "checkbox", checked: list.default === editing && editing !== "" });
     const result = h("p", { class: "agent-test", role: "status" });
 
-    const read = (): AgentConfig => ({ name: name.value.trim(), command: command.value.trim(), args: parseArgs(args.value), env: parseEnv(env.value) });
+    // What the form does not show (the context window) is kept as it was.
+    const read = (): AgentConfig => ({ ...a, name: name.value.trim(), command: command.value.trim(), args: parseArgs(args.value), env: parseEnv(env.value) });
     const guard = (f: (cfg: AgentConfig) => Promise<void>) => async () => {
       try {
         const cfg = read();
@@ -232,8 +233,4 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
 function capabilityText(c: AgentCapabilities): string {
   const can = [c.resume ? "resume sessions" : "", c.loadSession ? "reload sessions" : ""].filter(Boolean);
   return can.length ? `It can ${can.join(" and ")}.` : "It starts a new session for every conversation change.";
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

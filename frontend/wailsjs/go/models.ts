@@ -267,6 +267,311 @@ export namespace docs {
 
 }
 
+export namespace events {
+	
+	export class AgentChunkEvent {
+	    conversationId: string;
+	    messageId: string;
+	    kind: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentChunkEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	    }
+	}
+	export class AgentCompletedEvent {
+	    conversationId: string;
+	    turnId: string;
+	    messageId: string;
+	    content: string;
+	    sources: string[];
+	    stopReason: string;
+	    agent: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentCompletedEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.turnId = source["turnId"];
+	        this.messageId = source["messageId"];
+	        this.content = source["content"];
+	        this.sources = source["sources"];
+	        this.stopReason = source["stopReason"];
+	        this.agent = source["agent"];
+	    }
+	}
+	export class AgentErrorEvent {
+	    conversationId: string;
+	    messageId?: string;
+	    code: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentErrorEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.code = source["code"];
+	        this.error = source["error"];
+	    }
+	}
+	export class PlanEntry {
+	    content: string;
+	    priority?: string;
+	    status?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlanEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.content = source["content"];
+	        this.priority = source["priority"];
+	        this.status = source["status"];
+	    }
+	}
+	export class AgentPlanEvent {
+	    conversationId: string;
+	    messageId: string;
+	    entries: PlanEntry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentPlanEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.entries = this.convertValues(source["entries"], PlanEntry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AgentStatusEvent {
+	    conversationId: string;
+	    messageId: string;
+	    action: string;
+	    note: string;
+	    mode: string;
+	    allowed: grant.Source[];
+	    fingerprint: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentStatusEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.action = source["action"];
+	        this.note = source["note"];
+	        this.mode = source["mode"];
+	        this.allowed = this.convertValues(source["allowed"], grant.Source);
+	        this.fingerprint = source["fingerprint"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AgentToolEvent {
+	    conversationId: string;
+	    messageId: string;
+	    toolCallId: string;
+	    title?: string;
+	    status?: string;
+	    kind?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentToolEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.title = source["title"];
+	        this.status = source["status"];
+	        this.kind = source["kind"];
+	    }
+	}
+	export class Error {
+	    code: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Error(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.message = source["message"];
+	    }
+	}
+	export class IndexDoneEvent {
+	    papers: number;
+	    pages: number;
+	    errors: number;
+	    seconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new IndexDoneEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.papers = source["papers"];
+	        this.pages = source["pages"];
+	        this.errors = source["errors"];
+	        this.seconds = source["seconds"];
+	    }
+	}
+	export class IndexProgressEvent {
+	    done: number;
+	    total: number;
+	    current: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IndexProgressEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.current = source["current"];
+	    }
+	}
+	export class WatchStatusEvent {
+	    mode: string;
+	    notice: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new WatchStatusEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.notice = source["notice"];
+	    }
+	}
+	export class LibraryChangedEvent {
+	
+	
+	    static createFrom(source: any = {}) {
+	        return new LibraryChangedEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	
+	    }
+	}
+	export class Payloads {
+	    "index:progress": IndexProgressEvent;
+	    "index:done": IndexDoneEvent;
+	    // Go type: LibraryChangedEvent
+	    "library:changed": any;
+	    "watch:status": WatchStatusEvent;
+	    "agent:status": AgentStatusEvent;
+	    "agent:chunk": AgentChunkEvent;
+	    "agent:tool": AgentToolEvent;
+	    "agent:plan": AgentPlanEvent;
+	    "agent:completed": AgentCompletedEvent;
+	    "agent:error": AgentErrorEvent;
+	    error: Error;
+	
+	    static createFrom(source: any = {}) {
+	        return new Payloads(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this["index:progress"] = this.convertValues(source["index:progress"], IndexProgressEvent);
+	        this["index:done"] = this.convertValues(source["index:done"], IndexDoneEvent);
+	        this["library:changed"] = this.convertValues(source["library:changed"], null);
+	        this["watch:status"] = this.convertValues(source["watch:status"], WatchStatusEvent);
+	        this["agent:status"] = this.convertValues(source["agent:status"], AgentStatusEvent);
+	        this["agent:chunk"] = this.convertValues(source["agent:chunk"], AgentChunkEvent);
+	        this["agent:tool"] = this.convertValues(source["agent:tool"], AgentToolEvent);
+	        this["agent:plan"] = this.convertValues(source["agent:plan"], AgentPlanEvent);
+	        this["agent:completed"] = this.convertValues(source["agent:completed"], AgentCompletedEvent);
+	        this["agent:error"] = this.convertValues(source["agent:error"], AgentErrorEvent);
+	        this.error = this.convertValues(source["error"], Error);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
 export namespace grant {
 	
 	export class Budget {

@@ -4,6 +4,7 @@ import {acp} from '../models';
 import {main} from '../models';
 import {index} from '../models';
 import {settings} from '../models';
+import {events} from '../models';
 import {plan} from '../models';
 import {library} from '../models';
 
@@ -26,6 +27,8 @@ export function DefaultSettings():Promise<settings.Settings>;
 export function DeleteAgent(arg1:string):Promise<void>;
 
 export function DeleteContextDoc(arg1:string):Promise<void>;
+
+export function EventPayloads():Promise<events.Payloads>;
 
 export function Library():Promise<Array<index.Paper>>;
 

@@ -42,6 +42,10 @@ export function DeleteContextDoc(arg1) {
   return window['go']['main']['App']['DeleteContextDoc'](arg1);
 }
 
+export function EventPayloads() {
+  return window['go']['main']['App']['EventPayloads']();
+}
+
 export function Library() {
   return window['go']['main']['App']['Library']();
 }
