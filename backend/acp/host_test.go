@@ -309,12 +309,16 @@ func TestFaults(t *testing.T) {
 		{"garbage", "stopped", events.CodeCrashed, acp.ErrAgentExited},
 		{"reject-new", "refused a new session", events.CodeRefused, acp.ErrRefused},
 		{"missing-command", "could not be started", events.CodeNotConfigured, acp.ErrNotStarted},
+		{"not-acp", "could not be started", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault, func(t *testing.T) {
 			bad, _ := peer(t, "bad", "resume", tt.fault)
-			if tt.fault == "missing-command" {
+			switch tt.fault {
+			case "missing-command":
 				bad.Command = filepath.Join(t.TempDir(), "no-such-agent")
+			case "not-acp":
+				bad.Command, bad.Args = "sleep", []string{"600"}
 			}
 			good, _ := peer(t, "good", "resume", "")
 			cfg := &acp.Agents{Default: "bad", List: []acp.Agent{acp.Builtin(binary), bad, good}}
