@@ -84,19 +84,18 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	host := acp.NewHost(lib.Root(), exe, lib.DB(), agents, acp.HostOptions{Logger: log, PoolSize: -1, Budget: userBudget(stderr)})
 	defer host.Close()
 	stream := func(name string, payload any) {
-		m, _ := payload.(map[string]any)
-		switch name {
-		case events.AgentChunk:
-			if m["kind"] == "message" {
-				fmt.Fprint(stderr, m["text"])
+		switch e := payload.(type) {
+		case events.AgentChunkEvent:
+			if e.Kind == events.ChunkMessage {
+				fmt.Fprint(stderr, e.Text)
 			}
-		case events.AgentTool:
-			if t, ok := m["title"].(string); ok && t != "" {
-				fmt.Fprintf(stderr, "[tool] %s\n", t)
+		case events.AgentToolEvent:
+			if e.Title != "" {
+				fmt.Fprintf(stderr, "[tool] %s\n", e.Title)
 			}
-		case events.AgentStatus:
-			if n, _ := m["note"].(string); n != "" {
-				fmt.Fprintf(stderr, "[session] %s\n", n)
+		case events.AgentStatusEvent:
+			if e.Note != "" {
+				fmt.Fprintf(stderr, "[session] %s\n", e.Note)
 			}
 		}
 	}

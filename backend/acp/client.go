@@ -8,7 +8,8 @@ import (
 
 // client answers the agent's requests. Agentero offers no file system and no
 // terminal, and refuses every permission request: a turn reads only through
-// its read-only grant.
+// its read-only grant. The SDK calls it from the connection's goroutines:
+// notifications one at a time in order, requests each in its own.
 type client struct{ p *Process }
 
 var _ sdk.Client = (*client)(nil)
@@ -18,14 +19,22 @@ func (c *client) SessionUpdate(_ context.Context, n sdk.SessionNotification) err
 	return nil
 }
 
+// RequestPermission shows the request in the turn and answers it with
+// refuse: the one place that decides, for when the user can be asked.
 func (c *client) RequestPermission(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	c.p.deliver(req.SessionId, permissionRefused(req))
+	return refuse(req), nil
+}
+
+// refuse picks the reject option the agent offered, or cancels the request
+// when it offered none.
+func refuse(req sdk.RequestPermissionRequest) sdk.RequestPermissionResponse {
 	for _, o := range req.Options {
 		if o.Kind == sdk.PermissionOptionKindRejectOnce || o.Kind == sdk.PermissionOptionKindRejectAlways {
-			return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(o.OptionId)}, nil
+			return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(o.OptionId)}
 		}
 	}
-	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}, nil
+	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
 }
 
 // permissionRefused turns a refused permission request into an update the

@@ -55,10 +55,11 @@ type Conversation struct {
 }
 
 // Store keeps conversations of one vault. Each conversation is used by one
-// turn at a time (Lock).
+// turn at a time (TryLock).
 type Store struct {
-	root  string // <vault>/.agentero/chats
-	mu    sync.Mutex
+	root string // <vault>/.agentero/chats
+
+	mu    sync.Mutex // guards locks; held only to look a lock up or add it
 	locks map[string]*sync.Mutex
 }
 
@@ -70,17 +71,32 @@ func NewStore(vaultRoot string) *Store {
 // ErrBadConversationID is returned for ids that cannot name a folder.
 var ErrBadConversationID = errors.New("a conversation id may hold only letters, digits, '.', '_' and '-'")
 
-// Lock serialises turns of one conversation; call the returned func to unlock.
-func (s *Store) Lock(id string) func() {
+func (s *Store) lock(id string) *sync.Mutex {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	l := s.locks[id]
 	if l == nil {
 		l = &sync.Mutex{}
 		s.locks[id] = l
 	}
-	s.mu.Unlock()
+	return l
+}
+
+// Lock serialises users of one conversation; call the returned func to unlock.
+func (s *Store) Lock(id string) func() {
+	l := s.lock(id)
 	l.Lock()
 	return l.Unlock
+}
+
+// TryLock takes the conversation's lock if it is free: a conversation in
+// use reports false at once instead of waiting for its turn to end.
+func (s *Store) TryLock(id string) (unlock func(), ok bool) {
+	l := s.lock(id)
+	if !l.TryLock() {
+		return nil, false
+	}
+	return l.Unlock, true
 }
 
 // Dir is the folder of a conversation.

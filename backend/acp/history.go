@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentero/agentero/backend/atomicfile"
@@ -131,10 +131,29 @@ func (s *Store) saveCompaction(id string, c compaction) error {
 }
 
 // Compaction computes what a new session of the conversation would be
-// handed: the earlier turns, compacted for the agent's window. With persist,
-// a new summary is kept for the next compaction (the transcript itself is
-// never touched).
+// handed: the earlier turns, compacted for the agent's window (window 0 =
+// the agent's own; agentName "" = the conversation's agent, else the
+// default). A missing conversation has nothing to hand over.
+//
+// When the history must be summarized, the agent writes the summary in a
+// session of its own: Compaction then starts the agent (through the same
+// supervisor as turns, so it stays running for them and Close stops it),
+// within ctx and TurnTimeout. With persist, the new summary is kept for the
+// next compaction, and the conversation must not be answering (ErrBusy);
+// the transcript itself is never touched.
 func (h *Host) Compaction(ctx context.Context, conversationID, agentName string, window int, persist bool) (compact.Result, error) {
+	if persist {
+		unlock, ok := h.store.TryLock(conversationID)
+		if !ok {
+			return compact.Result{}, ErrBusy
+		}
+		defer unlock()
+	}
+	return h.compaction(ctx, conversationID, agentName, window, persist)
+}
+
+// compaction is Compaction for a caller that holds the conversation's lock.
+func (h *Host) compaction(ctx context.Context, conversationID, agentName string, window int, persist bool) (compact.Result, error) {
 	conv, err := h.store.Load(conversationID)
 	if err != nil {
 		return compact.Result{}, err
@@ -146,13 +165,9 @@ func (h *Host) Compaction(ctx context.Context, conversationID, agentName string,
 	if agentName == "" {
 		agentName = conv.Agent
 	}
-	agents := h.agentConfig()
-	if agentName == "" {
-		agentName = agents.Default
-	}
-	ag := agents.Find(agentName)
-	if ag == nil {
-		return compact.Result{}, fmt.Errorf("no agent named %q is configured", agentName)
+	ag, err := h.agent(agentName)
+	if err != nil {
+		return compact.Result{}, err
 	}
 	if window <= 0 {
 		window = ag.ContextWindow
@@ -166,7 +181,7 @@ func (h *Host) Compaction(ctx context.Context, conversationID, agentName string,
 		Window: window, Budget: historyShare,
 		Transcript: filepath.Join(h.store.Dir(conversationID), "transcript.jsonl"),
 		Summary:    prev.Summary, SummarizedN: prev.SummarizedN,
-	}, &summarizer{h: h, agent: *ag})
+	}, &summarizer{h: h, agent: ag})
 	if persist && res.SummarizedN > prev.SummarizedN {
 		if err := h.store.saveCompaction(conversationID, compaction{Summary: res.Summary, SummarizedN: res.SummarizedN, At: h.opts.Now()}); err != nil {
 			return res, err
@@ -177,13 +192,15 @@ func (h *Host) Compaction(ctx context.Context, conversationID, agentName string,
 
 // summarizer asks the conversation's agent for a summary in a session of
 // its own, without tools, so the conversation's session is not disturbed.
+// It runs in the caller's goroutine; the session is closed after (when
+// the agent offers session/close) and ends with its process otherwise.
 type summarizer struct {
 	h     *Host
 	agent Agent
 }
 
 func (s *summarizer) Summarize(ctx context.Context, prompt string) (string, error) {
-	proc, err := s.h.process(ctx, s.agent)
+	proc, err := s.h.procs.process(ctx, s.agent)
 	if err != nil {
 		return "", err
 	}
@@ -199,26 +216,40 @@ func (s *summarizer) Summarize(ctx context.Context, prompt string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	proc.setSink(resp.SessionId, func(u sdk.SessionUpdate) {
-		if u.AgentMessageChunk != nil && u.AgentMessageChunk.Content.Text != nil {
-			b.WriteString(u.AgentMessageChunk.Content.Text.Text)
-		}
-	})
-	defer proc.setSink(resp.SessionId, nil)
+	var text summaryText
+	proc.setSink(resp.SessionId, text.update)
 	_, err = call(ctx, proc, func(c context.Context) (sdk.PromptResponse, error) {
 		return proc.conn.Prompt(c, sdk.PromptRequest{SessionId: resp.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock(prompt)}})
 	})
-	if proc.Capabilities().Close {
-		call(ctx, proc, func(c context.Context) (sdk.CloseSessionResponse, error) {
-			return proc.conn.CloseSession(c, sdk.CloseSessionRequest{SessionId: resp.SessionId})
-		})
-	}
+	proc.setSink(resp.SessionId, nil)
+	closeSession(ctx, slot{proc: proc, id: resp.SessionId})
 	if err != nil {
 		return "", err
 	}
-	if strings.TrimSpace(b.String()) == "" {
+	summary := text.String()
+	if strings.TrimSpace(summary) == "" {
 		return "", errors.New("the agent returned an empty summary")
 	}
-	return b.String(), nil
+	return summary, nil
+}
+
+// summaryText collects a summary's message chunks. A sink may still run
+// after it is removed (a delivery already under way), so it is guarded.
+type summaryText struct {
+	mu sync.Mutex // guards b; held only to append or copy it
+	b  strings.Builder
+}
+
+func (t *summaryText) update(u sdk.SessionUpdate) {
+	if u.AgentMessageChunk != nil && u.AgentMessageChunk.Content.Text != nil {
+		t.mu.Lock()
+		t.b.WriteString(u.AgentMessageChunk.Content.Text.Text)
+		t.mu.Unlock()
+	}
+}
+
+func (t *summaryText) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.b.String()
 }

@@ -32,7 +32,7 @@ const (
 // HostOptions tunes a Host. Zero values mean defaults.
 type HostOptions struct {
 	Logger      *slog.Logger
-	TurnTimeout time.Duration // a turn that takes longer ends with an error; 0 = 5 minutes
+	TurnTimeout time.Duration // the most a turn's session set-up, then its answer, may take; 0 = 5 minutes
 	PoolSize    int           // warm sessions kept per agent; 0 = 1, -1 = none
 	PoolIdle    time.Duration // a warm session unused this long is closed; 0 = 10 minutes
 	CacheDir    string        // where per-conversation working folders go; "" = the user cache dir
@@ -41,22 +41,34 @@ type HostOptions struct {
 }
 
 // Host runs turns for one vault.
+//
+// Concurrency: turns run in their callers' goroutines, any number at once
+// (one per conversation: a second turn on a busy conversation fails with
+// ErrBusy). The host's own goroutines belong to its parts, each of which
+// waits for them: the supervisor's processes (one waiter each), the pool's
+// workers (at most one per agent) and each turn's stream flusher (which the
+// turn stops before it returns). Close stops and waits for all of them; the
+// caller cancels and waits for its turns first, and a turn whose ctx ends
+// returns promptly.
 type Host struct {
-	vault    string
-	exe      string // this executable: the agentero-context MCP server
+	vault string
+	exe   string // this executable: the agentero-context MCP server
+	store *Store
+	opts  HostOptions
+	log   *slog.Logger
+	procs *supervisor // the agent processes
+	pool  *pool       // the warm sessions
+
+	// mu guards resolver and agents, which SetBudget and SetAgents replace
+	// while turns run. It is held only to read or swap them.
+	mu       sync.Mutex
 	resolver *plan.Resolver
 	agents   *Agents
-	store    *Store
-	opts     HostOptions
-	log      *slog.Logger
-
-	mu    sync.Mutex
-	procs map[string]*Process // live agent processes by agent name
-	live  map[sdk.SessionId]*Process
-	pool  *pool
 }
 
 // NewHost returns a Host for the vault at vaultRoot whose index is papers.
+// It starts nothing: agents are started by the first turn that needs them,
+// by Warm, or by a Compaction that has to summarize.
 func NewHost(vaultRoot, exe string, papers plan.Papers, agents *Agents, opts HostOptions) *Host {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -80,9 +92,9 @@ func NewHost(vaultRoot, exe string, papers plan.Papers, agents *Agents, opts Hos
 			opts.CacheDir = filepath.Join(os.TempDir(), "agentero")
 		}
 	}
-	h := &Host{vault: vaultRoot, exe: exe, resolver: &plan.Resolver{Vault: vaultRoot, Papers: papers, Budget: opts.Budget},
-		agents: agents, store: NewStore(vaultRoot), opts: opts, log: opts.Logger,
-		procs: map[string]*Process{}, live: map[sdk.SessionId]*Process{}}
+	h := &Host{vault: vaultRoot, exe: exe, store: NewStore(vaultRoot), opts: opts, log: opts.Logger,
+		procs:    newSupervisor(opts.Logger),
+		resolver: &plan.Resolver{Vault: vaultRoot, Papers: papers, Budget: opts.Budget}, agents: agents}
 	h.pool = newPool(h)
 	return h
 }
@@ -114,50 +126,30 @@ func (h *Host) agentConfig() *Agents {
 	return h.agents
 }
 
+// agent returns the configured agent of that name ("" = the default).
+func (h *Host) agent(name string) (Agent, error) {
+	agents := h.agentConfig()
+	if name == "" {
+		name = agents.Default
+	}
+	ag := agents.Find(name)
+	if ag == nil {
+		return Agent{}, fmt.Errorf("%w: %q", ErrUnknownAgent, name)
+	}
+	return *ag, nil
+}
+
 // Store is the host's conversation store.
 func (h *Host) Store() *Store { return h.store }
 
-// Close ends warm sessions and agent processes.
+// Close stops everything the host started and waits for it: the pool's
+// workers first (and its warm sessions are closed), then every agent
+// process, starting ones included. Turns still running fail with
+// ErrAgentExited, and later calls that need an agent with ErrClosed.
+// Calling Close again is harmless.
 func (h *Host) Close() {
 	h.pool.close()
-	h.mu.Lock()
-	procs := h.procs
-	h.procs = map[string]*Process{}
-	h.mu.Unlock()
-	for _, p := range procs {
-		p.Stop()
-	}
-}
-
-// process returns the running process of an agent, starting it if needed.
-func (h *Host) process(ctx context.Context, ag Agent) (*Process, error) {
-	h.mu.Lock()
-	p := h.procs[ag.Name]
-	h.mu.Unlock()
-	if p != nil && !p.Exited() {
-		return p, nil
-	}
-	p, err := Start(ctx, ag, h.log)
-	if err != nil {
-		return nil, err
-	}
-	h.mu.Lock()
-	h.procs[ag.Name] = p
-	h.mu.Unlock()
-	return p, nil
-}
-
-func (h *Host) forget(p *Process) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.procs[p.agent.Name] == p {
-		delete(h.procs, p.agent.Name)
-	}
-	for id, lp := range h.live {
-		if lp == p {
-			delete(h.live, id)
-		}
-	}
+	h.procs.close()
 }
 
 // TurnRequest is one question in one conversation.
@@ -177,16 +169,9 @@ type SessionInfo struct {
 	Note              string `json:"note,omitempty"`
 }
 
-// Completed is the agent:completed payload.
-type Completed struct {
-	ConversationID string   `json:"conversationId"`
-	TurnID         string   `json:"turnId"` // the messageId of the turn's other events (the question's id)
-	MessageID      string   `json:"messageId"`
-	Content        string   `json:"content"`
-	Sources        []string `json:"sources"`
-	StopReason     string   `json:"stopReason"`
-	Agent          string   `json:"agent"` // the agent that answered
-}
+// Completed is the agent:completed payload; the name is kept for callers
+// that know it from before the payloads moved to package events.
+type Completed = events.AgentCompletedEvent
 
 // Result is everything a turn produced.
 type Result struct {
@@ -206,28 +191,39 @@ func (e *TurnError) Error() string { return e.Err.Error() }
 func (e *TurnError) Unwrap() error { return e.Err }
 
 // Turn runs one turn: plan, grant, session decision, prompt, streaming,
-// sources. emit receives the UI events of the turn.
+// sources. emit receives the turn's UI events, in order and never two at
+// once (from this goroutine and from the turn's stream flusher, which has
+// stopped before Turn returns).
+//
+// Errors before the question is recorded (ErrEmptyQuestion, ErrBusy,
+// ErrUnknownAgent, a bad request or conversation id) are returned as they
+// are and nothing is sent. Later failures are recorded, sent as agent:error
+// with their ErrorCode, and returned as *TurnError.
+//
+// When ctx ends while the agent answers, the SDK tells the agent to cancel
+// and the turn ends at once, as cancelled, with what was said so far; the
+// agent's late updates are dropped. Setting up the session and the prompt
+// each have TurnTimeout: an agent that takes longer is killed (it is not
+// reused) and the turn fails with ErrTimeout.
 func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (*Result, error) {
 	if emit == nil {
 		emit = func(string, any) {}
 	}
 	if strings.TrimSpace(req.Question) == "" {
-		return nil, errors.New("the question is empty")
+		return nil, ErrEmptyQuestion
 	}
-	unlock := h.store.Lock(req.ConversationID)
+	unlock, ok := h.store.TryLock(req.ConversationID)
+	if !ok {
+		return nil, ErrBusy
+	}
 	defer unlock()
 	conv, err := h.store.Load(req.ConversationID)
 	if err != nil {
 		return nil, err
 	}
-	agents := h.agentConfig()
-	name := req.Agent
-	if name == "" {
-		name = agents.Default
-	}
-	ag := agents.Find(name)
-	if ag == nil {
-		return nil, fmt.Errorf("no agent named %q is configured", name)
+	ag, err := h.agent(req.Agent)
+	if err != nil {
+		return nil, err
 	}
 	p, err := h.planResolver().Resolve(ctx, req.Request)
 	if err != nil {
@@ -240,19 +236,27 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	}
 	userMsg := Message{ID: newID("m"), Role: "user", Content: req.Question, Agent: ag.Name, At: now}
 	turn := userMsg.ID
-	h.store.Append(conv.ID, Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
+	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
 
-	s, err := h.session(ctx, conv, *ag, p)
+	sctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
+	s, err := h.session(sctx, conv, ag, p)
+	cancel()
 	info := SessionInfo{Fingerprint: p.Fingerprint, MCP: p.Mode == grant.ModeMCP}
 	if s != nil {
 		info.Action, info.ProviderSessionID, info.Note = s.action, string(s.id), s.note
 	}
 	if err != nil {
+		if hung(ctx, err) {
+			err = fmt.Errorf("%w (waited %v for a session)", ErrTimeout, h.opts.TurnTimeout)
+			if s != nil {
+				s.proc.Kill() // a hung agent is not reused
+			}
+		}
 		return nil, h.fail(conv, turn, userMsg, info, err, emit)
 	}
-	emit(events.AgentStatus, map[string]any{"conversationId": conv.ID, "messageId": turn, "action": info.Action, "note": info.Note,
-		"mode": p.Mode, "allowed": p.Allowed, "fingerprint": p.Fingerprint})
-	h.store.Append(conv.ID, Entry{At: h.opts.Now(), Turn: turn, Kind: "status", SessionID: string(s.id), Data: info})
+	emit(events.AgentStatus, events.AgentStatusEvent{ConversationID: conv.ID, MessageID: turn, Action: info.Action, Note: info.Note,
+		Mode: p.Mode, Allowed: p.Allowed, Fingerprint: p.Fingerprint})
+	h.record(conv.ID, Entry{At: h.opts.Now(), Turn: turn, Kind: "status", SessionID: string(s.id), Data: info})
 
 	// A new session starts with the conversation's frozen context (built at
 	// its first session and reused after); per-turn parts come after it.
@@ -274,30 +278,25 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 
 	usagePath := filepath.Join(filepath.Dir(grant.Path(h.vault, conv.RuntimeID)), "usage.jsonl")
 	offset := fileSize(usagePath)
-	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.store.Append(conv.ID, e) }, h.opts.Now)
+	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now)
 	s.proc.setSink(s.id, st.update)
 	tctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
 	resp, err := call(tctx, s.proc, func(c context.Context) (sdk.PromptResponse, error) {
 		return s.proc.conn.Prompt(c, sdk.PromptRequest{SessionId: s.id, Prompt: blocks})
 	})
 	cancel()
+	s.proc.setSink(s.id, nil)
+	st.close()
 	if err != nil && ctx.Err() != nil && !s.proc.Exited() {
-		// The user cancelled: tell the agent and give it a moment to stop.
-		s.proc.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: s.id})
+		// The user cancelled; the SDK has sent session/cancel.
 		resp, err = sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
-	st.close()
-	s.proc.setSink(s.id, nil)
 	content := st.text()
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("the agent did not answer within %v", h.opts.TurnTimeout)
+		if hung(ctx, err) {
+			err = fmt.Errorf("%w (waited %v)", ErrTimeout, h.opts.TurnTimeout)
 			s.proc.Kill() // a hung agent is not reused
 		}
-		if s.proc.Exited() {
-			h.forget(s.proc)
-		}
-		userMsg.Content = req.Question
 		if content != "" {
 			conv.Messages = append(conv.Messages, userMsg)
 			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, Plan: st.lastPlan(), At: h.opts.Now()}
@@ -313,15 +312,30 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At
-	h.store.Append(conv.ID, Entry{At: reply.At, Turn: turn, Kind: "assistant", Text: content, SessionID: string(s.id),
+	h.record(conv.ID, Entry{At: reply.At, Turn: turn, Kind: "assistant", Text: content, SessionID: string(s.id),
 		Data: map[string]any{"sources": sources, "stopReason": resp.StopReason}})
 	if err := h.store.Save(conv); err != nil {
 		return nil, err
 	}
-	done := Completed{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources,
+	done := events.AgentCompletedEvent{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources,
 		StopReason: string(resp.StopReason), Agent: ag.Name}
 	emit(events.AgentCompleted, done)
 	return &Result{Completed: done, Session: info, Plan: p}, nil
+}
+
+// hung reports whether err is the expiry of one of the turn's own
+// deadlines: not the caller's ctx, and not an agent that failed to start
+// (whose initialize has a deadline of its own).
+func hung(ctx context.Context, err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !errors.Is(err, ErrNotStarted)
+}
+
+// record appends to a conversation's transcript; a failed write is logged,
+// since the turn goes on without it.
+func (h *Host) record(conversationID string, e Entry) {
+	if err := h.store.Append(conversationID, e); err != nil {
+		h.log.Warn("append to transcript", "conversation", conversationID, "err", err)
+	}
 }
 
 // fail ends a turn with an error: the transcript and the visible
@@ -329,7 +343,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 // is dropped so that the next turn starts cleanly.
 func (h *Host) fail(conv *Conversation, turn string, last Message, info SessionInfo, err error, emit events.Emitter) error {
 	now := h.opts.Now()
-	h.store.Append(conv.ID, Entry{At: now, Turn: turn, Kind: "error", Text: err.Error()})
+	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "error", Text: err.Error()})
 	last.Error = err.Error()
 	conv.Messages = append(conv.Messages, last)
 	conv.ProviderSessionID, conv.Fingerprint = "", ""
@@ -337,7 +351,7 @@ func (h *Host) fail(conv *Conversation, turn string, last Message, info SessionI
 	if serr := h.store.Save(conv); serr != nil {
 		h.log.Warn("save conversation", "err", serr)
 	}
-	emit(events.AgentError, map[string]any{"conversationId": conv.ID, "messageId": turn, "error": err.Error()})
+	emit(events.AgentError, events.AgentErrorEvent{ConversationID: conv.ID, MessageID: turn, Code: ErrorCode(err), Error: err.Error()})
 	return &TurnError{Session: info, Err: err}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/internal/corpustest"
 )
@@ -300,23 +301,45 @@ func TestFaults(t *testing.T) {
 	tests := []struct {
 		fault string
 		want  string
+		code  string // of the agent:error event
+		is    error
 	}{
-		{"exit-mid-turn", "stopped"},
-		{"hang", "did not answer"},
-		{"garbage", "stopped"},
-		{"reject-new", "refused a new session"},
+		{"exit-mid-turn", "stopped", events.CodeCrashed, acp.ErrAgentExited},
+		{"hang", "did not answer", events.CodeTimeout, acp.ErrTimeout},
+		{"garbage", "stopped", events.CodeCrashed, acp.ErrAgentExited},
+		{"reject-new", "refused a new session", events.CodeRefused, acp.ErrRefused},
+		{"missing-command", "could not be started", events.CodeNotConfigured, acp.ErrNotStarted},
+		{"not-acp", "could not be started", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault, func(t *testing.T) {
 			bad, _ := peer(t, "bad", "resume", tt.fault)
+			switch tt.fault {
+			case "missing-command":
+				bad.Command = filepath.Join(t.TempDir(), "no-such-agent")
+			case "not-acp":
+				bad.Command, bad.Args = "sleep", []string{"600"}
+			}
 			good, _ := peer(t, "good", "resume", "")
 			cfg := &acp.Agents{Default: "bad", List: []acp.Agent{acp.Builtin(binary), bad, good}}
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 3 * time.Second, PoolSize: -1})
 			defer h.Close()
-			_, err := h.Turn(context.Background(), acp.TurnRequest{ConversationID: "f", Agent: "bad", Request: sidebar, Question: "will fail"}, nil)
+			var sent []events.AgentErrorEvent
+			emit := func(name string, payload any) {
+				if e, ok := payload.(events.AgentErrorEvent); ok {
+					sent = append(sent, e)
+				}
+			}
+			_, err := h.Turn(context.Background(), acp.TurnRequest{ConversationID: "f", Agent: "bad", Request: sidebar, Question: "will fail"}, emit)
 			var te *acp.TurnError
-			if !errors.As(err, &te) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error = %v, want a turn error saying %q", err, tt.want)
+			if !errors.As(err, &te) || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, tt.is) {
+				t.Fatalf("error = %v, want a turn error saying %q that is %v", err, tt.want, tt.is)
+			}
+			if len(sent) != 1 || sent[0].Code != tt.code || sent[0].ConversationID != "f" || sent[0].MessageID == "" || sent[0].Error != err.Error() {
+				t.Errorf("agent:error events = %+v, want one with code %q", sent, tt.code)
+			}
+			if got := acp.ErrorCode(err); got != tt.code {
+				t.Errorf("ErrorCode = %q, want %q", got, tt.code)
 			}
 			tr, _ := h.Store().Transcript("f")
 			kinds := []string{}
@@ -348,6 +371,39 @@ func TestFaults(t *testing.T) {
 				t.Errorf("message agents %v, completed by %q; want the failed turn's bad, then good", agents, r.Completed.Agent)
 			}
 		})
+	}
+}
+
+// TestRefusedBeforeTheTurn asks questions that cannot become a turn: each
+// fails with its domain error and code, sends nothing and records nothing.
+func TestRefusedBeforeTheTurn(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	h := newHost(t, root, db)
+	tests := []struct {
+		name string
+		req  acp.TurnRequest
+		is   error
+		code string
+	}{
+		{"empty question", acp.TurnRequest{ConversationID: "a", Request: sidebar, Question: "  "}, acp.ErrEmptyQuestion, events.CodeInvalid},
+		{"unknown agent", acp.TurnRequest{ConversationID: "a", Agent: "nobody", Request: sidebar, Question: "q"}, acp.ErrUnknownAgent, events.CodeNotConfigured},
+		{"bad conversation id", acp.TurnRequest{ConversationID: "../x", Request: sidebar, Question: "q"}, acp.ErrBadConversationID, events.CodeInvalid},
+		{"bad surface", acp.TurnRequest{ConversationID: "a", Request: plan.Request{Surface: "elsewhere"}, Question: "q"}, plan.ErrBadRequest, events.CodeInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var sent []string
+			_, err := h.Turn(context.Background(), tt.req, func(name string, _ any) { sent = append(sent, name) })
+			if !errors.Is(err, tt.is) || acp.ErrorCode(err) != tt.code {
+				t.Errorf("error %v (code %q), want %v (code %q)", err, acp.ErrorCode(err), tt.is, tt.code)
+			}
+			if len(sent) != 0 {
+				t.Errorf("sent %v for a question that never became a turn", sent)
+			}
+		})
+	}
+	if tr, _ := h.Store().Transcript("a"); len(tr) != 0 {
+		t.Errorf("recorded %d transcript entries", len(tr))
 	}
 }
 

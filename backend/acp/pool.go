@@ -8,17 +8,34 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 )
 
+// How long the pool may take to make one warm session, and to close one.
+const (
+	warmTimeout  = 30 * time.Second
+	closeTimeout = 2 * time.Second
+)
+
 // pool keeps sessions created ahead of time (initialize + session/new with
 // no MCP server) so that turns without grants start at once. A turn with an
 // MCP never takes from it: an MCP server cannot be added to a session after
 // it was created. Slots whose agent died are dropped; idle ones expire.
+//
+// The pool's background work is done by at most one worker goroutine per
+// agent: it closes the agent's expired sessions and tops its slots up,
+// then returns. The pool owns the workers: close cancels them and waits.
 type pool struct {
-	h     *Host
-	mu    sync.Mutex
-	slots map[string][]slot // by agent name
-	busy  map[string]bool   // a refill in progress
-	wg    sync.WaitGroup
-	stop  chan struct{}
+	h *Host
+
+	// mu guards the fields below. It is held only to read or update them,
+	// never during an ACP call or a process start.
+	mu      sync.Mutex
+	slots   map[string][]slot             // ready sessions per agent name, oldest first
+	expired map[string][]slot             // idle too long; the agent's worker closes them
+	workers map[string]context.CancelFunc // the running worker of each agent, which close cancels
+	closed  bool                          // set by close: no worker starts after it
+
+	// wg counts the workers. Add is called under mu while closed is false,
+	// so no worker starts after close has begun waiting.
+	wg sync.WaitGroup
 }
 
 type slot struct {
@@ -28,79 +45,165 @@ type slot struct {
 }
 
 func newPool(h *Host) *pool {
-	return &pool{h: h, slots: map[string][]slot{}, busy: map[string]bool{}, stop: make(chan struct{})}
+	return &pool{h: h, slots: map[string][]slot{}, expired: map[string][]slot{}, workers: map[string]context.CancelFunc{}}
 }
 
-// take returns a live warm session of the agent made on proc, if one is ready.
-func (p *pool) take(agent string, proc *Process) (*Process, sdk.SessionId, bool) {
+// take returns a live warm session of the agent made on proc, if one is
+// ready. Sessions of a dead or replaced process are dropped; expired ones
+// are left to the agent's worker to close (refill starts it).
+func (p *pool) take(agent string, proc *Process) (sdk.SessionId, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.h.opts.Now()
-	keep := p.slots[agent][:0]
-	var got *slot
+	var keep []slot
+	var got sdk.SessionId
 	for _, s := range p.slots[agent] {
 		switch {
 		case s.proc.Exited() || s.proc != proc:
-			// dead or from a replaced process: dropped
+			// dead or from a replaced process: nothing to close
 		case now.Sub(s.created) > p.h.opts.PoolIdle:
-			p.closeSlot(s)
-		case got == nil:
-			s := s
-			got = &s
+			p.expired[agent] = append(p.expired[agent], s)
+		case got == "":
+			got = s.id
 		default:
 			keep = append(keep, s)
 		}
 	}
 	p.slots[agent] = keep
-	if got == nil {
-		return nil, "", false
-	}
-	return got.proc, got.id, true
+	return got, got != ""
 }
 
-// refill tops the agent's pool up in the background.
+// refill starts the agent's worker, unless one runs, the pool is full and
+// has nothing to close, or the pool is closed. It does not wait.
 func (p *pool) refill(ag Agent) {
 	if p.h.opts.PoolSize < 0 {
 		return
 	}
 	p.mu.Lock()
-	if p.busy[ag.Name] || len(p.slots[ag.Name]) >= p.h.opts.PoolSize {
-		p.mu.Unlock()
+	defer p.mu.Unlock()
+	if p.closed || p.workers[ag.Name] != nil || !p.hasWork(ag.Name) {
 		return
 	}
-	select {
-	case <-p.stop:
-		p.mu.Unlock()
-		return
-	default:
-	}
-	p.busy[ag.Name] = true
+	ctx, cancel := context.WithCancel(context.Background())
+	p.workers[ag.Name] = cancel
 	p.wg.Add(1)
-	p.mu.Unlock()
-	go func() {
-		defer p.wg.Done()
-		defer func() { p.mu.Lock(); p.busy[ag.Name] = false; p.mu.Unlock() }()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		proc, err := p.h.process(ctx, ag)
-		if err != nil {
+	go p.work(ctx, ag)
+}
+
+// hasWork reports whether the agent's pool has sessions to close or room
+// for more. The caller holds mu.
+func (p *pool) hasWork(agent string) bool {
+	return len(p.expired[agent]) > 0 || len(p.slots[agent]) < p.h.opts.PoolSize
+}
+
+// work is an agent's worker: it closes expired sessions and adds warm ones
+// until there is nothing left to do, a session cannot be made (the next
+// refill tries again), or ctx is cancelled by close.
+func (p *pool) work(ctx context.Context, ag Agent) {
+	defer p.wg.Done()
+	for {
+		p.mu.Lock()
+		if ctx.Err() != nil || !p.hasWork(ag.Name) {
+			p.stopWorker(ag.Name)
+			p.mu.Unlock()
 			return
 		}
-		cwd, err := p.h.cwd("warm-" + ag.Name)
-		if err != nil {
-			return
+		old := p.expired[ag.Name]
+		p.expired[ag.Name] = nil
+		need := len(p.slots[ag.Name]) < p.h.opts.PoolSize
+		p.mu.Unlock()
+
+		for _, s := range old {
+			closeSession(ctx, s)
 		}
-		resp, err := call(ctx, proc, func(c context.Context) (sdk.NewSessionResponse, error) {
-			return proc.conn.NewSession(c, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
-		})
+		if !need {
+			continue
+		}
+		s, err := p.warm(ctx, ag)
+		p.mu.Lock()
 		if err != nil {
 			p.h.log.Debug("warm session", "agent", ag.Name, "err", err)
+			p.stopWorker(ag.Name)
+			p.mu.Unlock()
 			return
 		}
-		p.mu.Lock()
-		p.slots[ag.Name] = append(p.slots[ag.Name], slot{proc: proc, id: resp.SessionId, created: p.h.opts.Now()})
+		// Kept even when the pool is closing: close ends every slot left
+		// once the workers have returned.
+		p.slots[ag.Name] = append(p.slots[ag.Name], s)
 		p.mu.Unlock()
-	}()
+	}
+}
+
+// stopWorker forgets the agent's worker; the caller holds mu.
+func (p *pool) stopWorker(agent string) {
+	if cancel := p.workers[agent]; cancel != nil {
+		cancel()
+		delete(p.workers, agent)
+	}
+}
+
+// warm makes one warm session of the agent.
+func (p *pool) warm(ctx context.Context, ag Agent) (slot, error) {
+	ctx, cancel := context.WithTimeout(ctx, warmTimeout)
+	defer cancel()
+	proc, err := p.h.procs.process(ctx, ag)
+	if err != nil {
+		return slot{}, err
+	}
+	cwd, err := p.h.cwd("warm-" + ag.Name)
+	if err != nil {
+		return slot{}, err
+	}
+	resp, err := call(ctx, proc, func(c context.Context) (sdk.NewSessionResponse, error) {
+		return proc.conn.NewSession(c, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+	})
+	if err != nil {
+		return slot{}, err
+	}
+	return slot{proc: proc, id: resp.SessionId, created: p.h.opts.Now()}, nil
+}
+
+// closeSession ends a warm session with session/close when the agent
+// offers it (within closeTimeout); a dead agent has nothing to close.
+func closeSession(ctx context.Context, s slot) {
+	if !s.proc.Capabilities().Close || s.proc.Exited() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, closeTimeout)
+	defer cancel()
+	call(ctx, s.proc, func(c context.Context) (sdk.CloseSessionResponse, error) {
+		return s.proc.conn.CloseSession(c, sdk.CloseSessionRequest{SessionId: s.id})
+	})
+}
+
+// close cancels the workers and waits for them, then closes every session
+// left in the pool (at once, each within closeTimeout). Calling it again
+// is harmless.
+func (p *pool) close() {
+	p.mu.Lock()
+	p.closed = true
+	for name := range p.workers {
+		p.stopWorker(name)
+	}
+	p.mu.Unlock()
+	p.wg.Wait()
+
+	p.mu.Lock()
+	var left []slot
+	for _, slots := range p.slots {
+		left = append(left, slots...)
+	}
+	for _, slots := range p.expired {
+		left = append(left, slots...)
+	}
+	clear(p.slots)
+	clear(p.expired)
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range left {
+		wg.Go(func() { closeSession(context.Background(), s) })
+	}
+	wg.Wait()
 }
 
 // Warm starts the agent and fills its pool without waiting.
@@ -115,41 +218,4 @@ func (h *Host) PoolReady(agent string) bool {
 	h.pool.mu.Lock()
 	defer h.pool.mu.Unlock()
 	return len(h.pool.slots[agent]) > 0
-}
-
-func (p *pool) closeSlot(s slot) {
-	if s.proc.Capabilities().Close && !s.proc.Exited() {
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			call(ctx, s.proc, func(c context.Context) (sdk.CloseSessionResponse, error) {
-				return s.proc.conn.CloseSession(c, sdk.CloseSessionRequest{SessionId: s.id})
-			})
-		}()
-	}
-}
-
-func (p *pool) close() {
-	p.mu.Lock()
-	select {
-	case <-p.stop:
-	default:
-		close(p.stop)
-	}
-	p.mu.Unlock()
-	p.wg.Wait()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for name, slots := range p.slots {
-		for _, s := range slots {
-			if s.proc.Capabilities().Close && !s.proc.Exited() {
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				call(ctx, s.proc, func(c context.Context) (sdk.CloseSessionResponse, error) {
-					return s.proc.conn.CloseSession(c, sdk.CloseSessionRequest{SessionId: s.id})
-				})
-				cancel()
-			}
-		}
-		delete(p.slots, name)
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -22,29 +21,62 @@ type Capabilities struct {
 	Close       bool `json:"close"`
 }
 
+// How long an agent gets to exit by itself after its input is closed or its
+// connection drops, before it is killed.
+const exitGrace = 2 * time.Second
+
+// initTimeout bounds initialize: an agent that has not answered by then is
+// not an ACP agent, or is hung.
+const initTimeout = 60 * time.Second
+
+// writeStall is how long a write to the agent's input may block. An agent
+// that takes none of its input for this long has stopped reading: it is
+// killed, which fails the write and every request waiting on the connection
+// instead of leaving them (and the SDK's write lock) blocked for good.
+const writeStall = 30 * time.Second
+
 // Process is one running agent and its ACP connection. Updates for a session
 // go to the sink registered for it while a request on that session runs.
+//
+// The process owns one goroutine, which waits for the agent to exit and
+// then closes exited; Stop and Kill return only after it has. The SDK
+// connection's own goroutines end when the agent's output closes, which
+// happens when the agent exits.
 type Process struct {
-	agent Agent
-	cmd   *exec.Cmd
-	conn  *sdk.ClientSideConnection
-	caps  Capabilities
-	log   *slog.Logger
-
-	mu     sync.Mutex
-	sinks  map[sdk.SessionId]func(sdk.SessionUpdate)
+	agent  Agent
+	cmd    *exec.Cmd
+	stdin  *os.File // our end of the agent's input
+	conn   *sdk.ClientSideConnection
+	caps   Capabilities // set by initialize, before the process is shared; read-only after
+	log    *slog.Logger
 	stderr *tailBuffer
-	exited chan struct{}
-	err    error // why the process exited
-}
+	exited chan struct{} // closed once the agent has exited and its connection is closed
 
-// ErrAgentExited means the agent process ended.
-var ErrAgentExited = errors.New("the agent stopped")
+	// mu guards the fields below. It is held only to read or update them:
+	// sinks are called after it is released, so a sink may block.
+	mu    sync.Mutex
+	sinks map[sdk.SessionId]func(sdk.SessionUpdate)
+	live  map[sdk.SessionId]bool // sessions opened or continued on this process
+	err   error                  // why the process exited; set before exited is closed
+}
 
 // Start spawns the agent and initializes the connection: protocol 1, no
 // file system and no terminal offered, since a turn may only read through
-// its grant.
+// its grant. The caller owns the process and ends it with Stop or Kill.
 func Start(ctx context.Context, ag Agent, log *slog.Logger) (*Process, error) {
+	p, err := spawn(ag, log)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.initialize(ctx); err != nil {
+		p.Kill()
+		return nil, err
+	}
+	return p, nil
+}
+
+// spawn starts the agent's command and connects to it, without a request.
+func spawn(ag Agent, log *slog.Logger) (*Process, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -54,33 +86,53 @@ func Start(ctx context.Context, ag Agent, log *slog.Logger) (*Process, error) {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Dir = os.TempDir()
-	stdin, err := cmd.StdinPipe()
+	// Children of the agent (its MCP servers) may hold its output open
+	// after it exits: Wait does not wait for them longer than this.
+	cmd.WaitDelay = exitGrace
+	inR, inW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %q: %w", ErrNotStarted, ag.Name, err)
 	}
+	cmd.Stdin = inR
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("%w: %q: %w", ErrNotStarted, ag.Name, err)
 	}
-	p := &Process{agent: ag, cmd: cmd, log: log, sinks: map[sdk.SessionId]func(sdk.SessionUpdate){},
-		stderr: &tailBuffer{max: 8 << 10}, exited: make(chan struct{})}
+	p := &Process{agent: ag, cmd: cmd, stdin: inW, log: log, stderr: &tailBuffer{max: 8 << 10}, exited: make(chan struct{}),
+		sinks: map[sdk.SessionId]func(sdk.SessionUpdate){}, live: map[sdk.SessionId]bool{}}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start agent %q: %w", ag.Name, err)
+	err = cmd.Start()
+	inR.Close() // the agent has its own copy
+	if err != nil {
+		inW.Close()
+		return nil, fmt.Errorf("%w: %q: %w", ErrNotStarted, ag.Name, err)
 	}
-	go func() {
-		err := cmd.Wait()
-		p.mu.Lock()
-		p.err = err
-		p.mu.Unlock()
-		close(p.exited)
-	}()
-	p.conn = sdk.NewClientSideConnection(&client{p: p}, stdin, bufio.NewReader(stdout))
+	p.conn = sdk.NewClientSideConnection(&client{p: p}, stdinWriter{p}, bufio.NewReader(stdout))
 	p.conn.SetLogger(log)
+	go p.wait()
+	return p, nil
+}
 
-	ictx, cancel := context.WithTimeout(ctx, 60*time.Second)
+// wait is the process's goroutine: it reaps the agent, then waits for the
+// connection to close (Wait closes the agent's output, which ends the SDK's
+// reader) and marks the process exited.
+func (p *Process) wait() {
+	err := p.cmd.Wait()
+	p.stdin.Close()
+	<-p.conn.Done()
+	p.mu.Lock()
+	p.err = err
+	p.mu.Unlock()
+	close(p.exited)
+}
+
+// initialize opens the ACP connection (within initTimeout and ctx).
+func (p *Process) initialize(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, initTimeout)
 	defer cancel()
-	resp, err := call(ictx, p, func(ctx context.Context) (sdk.InitializeResponse, error) {
+	resp, err := call(ctx, p, func(ctx context.Context) (sdk.InitializeResponse, error) {
 		return p.conn.Initialize(ctx, sdk.InitializeRequest{
 			ProtocolVersion:    sdk.ProtocolVersionNumber,
 			ClientCapabilities: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: false, WriteTextFile: false}, Terminal: false},
@@ -88,53 +140,55 @@ func Start(ctx context.Context, ag Agent, log *slog.Logger) (*Process, error) {
 		})
 	})
 	if err != nil {
-		p.Kill()
-		return nil, fmt.Errorf("initialize agent %q: %w", ag.Name, err)
+		return fmt.Errorf("%w: initialize %q: %w", ErrNotStarted, p.agent.Name, err)
 	}
 	sc := resp.AgentCapabilities.SessionCapabilities
 	p.caps = Capabilities{LoadSession: resp.AgentCapabilities.LoadSession, Resume: sc.Resume != nil, Close: sc.Close != nil}
-	return p, nil
+	return nil
 }
 
-// call runs one request and turns the agent's death or silence into errors
-// that say so.
+// call runs one request in the caller's goroutine and says what went wrong
+// in the user's terms. The SDK returns when the answer arrives, when ctx
+// ends (it then sends $/cancel_request) or when the connection closes; a
+// closed connection means the agent is exiting, so call waits for the exit
+// (within exitGrace, then kills it) and reports why it ended. An ended ctx
+// is returned as ctx.Err(), so that callers can tell a deadline from a
+// cancellation with errors.Is.
 func call[T any](ctx context.Context, p *Process, f func(context.Context) (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
+	v, err := f(ctx)
+	if err == nil {
+		return v, nil
 	}
-	ch := make(chan result, 1)
-	go func() {
-		v, err := f(ctx)
-		ch <- result{v, err}
-	}()
 	select {
-	case r := <-ch:
-		if r.err == nil {
-			return r.v, nil
-		}
-		// A dropped connection usually means the agent is exiting: give
-		// it a moment, so the error says so instead of "disconnected".
+	case <-p.conn.Done():
 		select {
 		case <-p.exited:
-			return r.v, p.exitError()
-		case <-p.conn.Done():
-			select {
-			case <-p.exited:
-			case <-time.After(2 * time.Second):
-				p.Kill()
-			}
-			return r.v, p.exitError()
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(exitGrace):
+			p.Kill()
 		}
-		return r.v, r.err
-	case <-p.exited:
-		var zero T
-		return zero, p.exitError()
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
+		return v, p.exitError()
+	default:
 	}
+	if ctx.Err() != nil {
+		return v, ctx.Err()
+	}
+	return v, err
+}
+
+// stdinWriter is the connection's writer: each write may block for at most
+// writeStall, after which the agent is killed (see writeStall). A write
+// cut off midway leaves the agent's input unparseable, so killing it is
+// the only way on.
+type stdinWriter struct{ p *Process }
+
+func (w stdinWriter) Write(b []byte) (int, error) {
+	w.p.stdin.SetWriteDeadline(time.Now().Add(writeStall))
+	n, err := w.p.stdin.Write(b)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		w.p.log.Warn("the agent stopped reading its input: killing it", "agent", w.p.agent.Name)
+		w.p.cmd.Process.Kill()
+	}
+	return n, err
 }
 
 // Capabilities reports what the agent can do.
@@ -156,32 +210,29 @@ func (p *Process) Exited() bool {
 func (p *Process) exitError() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	msg := ErrAgentExited.Error()
+	msg := ""
 	if p.err != nil {
 		msg += " (" + p.err.Error() + ")"
 	}
 	if tail := p.stderr.String(); tail != "" {
 		msg += ": " + lastLine(tail)
 	}
-	return fmt.Errorf("%w%s", ErrAgentExited, msg[len(ErrAgentExited.Error()):])
+	return fmt.Errorf("%w%s", ErrAgentExited, msg)
 }
 
-// Kill ends the agent process and waits for it.
+// Kill ends the agent process and waits until it has exited.
 func (p *Process) Kill() {
-	if p.cmd.Process != nil {
-		p.cmd.Process.Kill()
-	}
+	p.cmd.Process.Kill()
 	<-p.exited
 }
 
-// Stop closes the agent's input, gives it a moment to exit, then kills it.
+// Stop closes the agent's input, gives it exitGrace to exit, then kills it.
+// It returns once the agent has exited; calling it again is harmless.
 func (p *Process) Stop() {
-	if c, ok := p.cmd.Stdin.(io.Closer); ok {
-		c.Close()
-	}
+	p.stdin.Close()
 	select {
 	case <-p.exited:
-	case <-time.After(2 * time.Second):
+	case <-time.After(exitGrace):
 		p.Kill()
 	}
 }
@@ -205,11 +256,27 @@ func (p *Process) deliver(id sdk.SessionId, u sdk.SessionUpdate) {
 	}
 }
 
+// markLive records that session id is open on this process.
+func (p *Process) markLive(id sdk.SessionId) {
+	p.mu.Lock()
+	p.live[id] = true
+	p.mu.Unlock()
+}
+
+// isLive reports whether session id is open on this process and the
+// process still runs.
+func (p *Process) isLive(id sdk.SessionId) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live[id] && !p.Exited()
+}
+
 // tailBuffer keeps the last max bytes written to it (an agent's stderr).
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
 	max int
+
+	mu  sync.Mutex // guards buf; held only to append or copy it
+	buf []byte
 }
 
 func (t *tailBuffer) Write(b []byte) (int, error) {

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ type session struct {
 // fails: drop the old id and open a new session — from the warm pool when
 // the turn needs no MCP — handing over the conversation shown so far.
 func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *plan.Plan) (*session, error) {
-	proc, err := h.process(ctx, ag)
+	proc, err := h.procs.process(ctx, ag)
 	if err != nil {
 		return nil, err
 	}
@@ -42,8 +43,7 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 			return s, nil
 		}
 		if proc.Exited() {
-			h.forget(proc)
-			if proc, err = h.process(ctx, ag); err != nil {
+			if proc, err = h.procs.process(ctx, ag); err != nil {
 				return nil, err
 			}
 		}
@@ -64,7 +64,7 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 	}
 	s := &session{proc: proc, note: note}
 	if len(conv.Messages) > 0 {
-		res, err := h.Compaction(ctx, conv.ID, ag.Name, 0, true)
+		res, err := h.compaction(ctx, conv.ID, ag.Name, 0, true)
 		if err != nil {
 			return nil, err
 		}
@@ -78,20 +78,24 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 		s.note = strings.TrimPrefix(s.note, "; ")
 	}
 	if p.Mode != grant.ModeMCP {
-		if wp, id, ok := h.pool.take(ag.Name, proc); ok {
-			s.proc, s.id, s.action = wp, id, ActionWarm
+		if id, ok := h.pool.take(ag.Name, proc); ok {
+			s.id, s.action = id, ActionWarm
 		}
 	}
 	if s.id == "" {
 		resp, err := call(ctx, proc, func(c context.Context) (sdk.NewSessionResponse, error) {
 			return proc.conn.NewSession(c, sdk.NewSessionRequest{Cwd: cwd, McpServers: servers})
 		})
+		var refusal *sdk.RequestError
+		if errors.As(err, &refusal) {
+			return s, fmt.Errorf("%w: %w", ErrRefused, err)
+		}
 		if err != nil {
-			return s, fmt.Errorf("the agent refused a new session: %w", err)
+			return s, err
 		}
 		s.id, s.action = resp.SessionId, ActionNew
 	}
-	h.markLive(s.proc, s.id)
+	s.proc.markLive(s.id)
 	conv.ProviderSessionID, conv.Fingerprint, conv.Agent, conv.SessionSeen = string(s.id), p.Fingerprint, ag.Name, 0
 	h.pool.refill(ag)
 	return s, nil
@@ -119,7 +123,7 @@ func (h *Host) continueSession(ctx context.Context, proc *Process, conv *Convers
 			return proc.conn.LoadSession(c, sdk.LoadSessionRequest{SessionId: id, Cwd: cwd, McpServers: servers})
 		})
 		s.action = ActionLoad
-	case h.isLive(proc, id):
+	case proc.isLive(id):
 		s.action = ActionContinue
 	default:
 		err = fmt.Errorf("the agent offers neither session/resume nor session/load")
@@ -127,7 +131,7 @@ func (h *Host) continueSession(ctx context.Context, proc *Process, conv *Convers
 	if err != nil {
 		return nil, err
 	}
-	h.markLive(proc, id)
+	proc.markLive(id)
 	return s, nil
 }
 
@@ -155,18 +159,6 @@ func (h *Host) cwd(conversationID string) (string, error) {
 		return "", fmt.Errorf("make session folder: %w", err)
 	}
 	return dir, nil
-}
-
-func (h *Host) markLive(p *Process, id sdk.SessionId) {
-	h.mu.Lock()
-	h.live[id] = p
-	h.mu.Unlock()
-}
-
-func (h *Host) isLive(p *Process, id sdk.SessionId) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.live[id] == p && !p.Exited()
 }
 
 // handover renders messages a new session has not seen, once, before the

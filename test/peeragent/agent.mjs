@@ -5,6 +5,8 @@
 //   PEER_CAPS    comma list of capabilities to offer: load, resume, close
 //   PEER_FAULT   exit-mid-turn | hang | garbage | reject-new | permission | refuse-resume
 //   PEER_PLAN    "first": send a plan (agent_plan) before the first turn's answer
+//   PEER_BURST   N: before each answer, send N rounds of text, a tool call, text and the
+//                tool call's update, as fast as the connection takes them
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
@@ -106,6 +108,19 @@ const app = agent()
             { content: "Compare with the related work", priority: "medium", status: "in_progress" },
           ],
         },
+      });
+    }
+    const burst = Number(process.env.PEER_BURST || 0);
+    for (let i = 1; i <= burst; i++) {
+      await say(client, params.sessionId, `text ${i} `);
+      await client.notify("session/update", {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: "tool_call", toolCallId: `t${i}`, title: `tool ${i}`, kind: "read", status: "pending" },
+      });
+      await say(client, params.sessionId, `mid ${i} `);
+      await client.notify("session/update", {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: "tool_call_update", toolCallId: `t${i}`, status: "completed" },
       });
     }
     await say(client, params.sessionId, `peer answer ${turns}`);

@@ -1,0 +1,158 @@
+package acp
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agentero/agentero/backend/events"
+	sdk "github.com/coder/acp-go-sdk"
+	"github.com/google/go-cmp/cmp"
+)
+
+// eventLog renders what a stream emits and records as short strings.
+type eventLog struct {
+	mu       sync.Mutex
+	emitted  []string
+	recorded []string
+}
+
+func (l *eventLog) emit(name string, payload any) {
+	var s string
+	switch e := payload.(type) {
+	case events.AgentChunkEvent:
+		s = e.Kind + ":" + e.Text
+	case events.AgentToolEvent:
+		s = "tool:" + e.ToolCallID + ":" + e.Status
+	case events.AgentPlanEvent:
+		s = fmt.Sprintf("plan:%d", len(e.Entries))
+	default:
+		s = fmt.Sprintf("unexpected %s %T", name, payload)
+	}
+	l.mu.Lock()
+	l.emitted = append(l.emitted, s)
+	l.mu.Unlock()
+}
+
+func (l *eventLog) record(e Entry) {
+	l.mu.Lock()
+	l.recorded = append(l.recorded, e.Kind)
+	l.mu.Unlock()
+}
+
+func (l *eventLog) take() (emitted, recorded []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	emitted, recorded = l.emitted, l.recorded
+	l.emitted, l.recorded = nil, nil
+	return emitted, recorded
+}
+
+// TestStreamKeepsTheAgentsOrder feeds a stream a burst of text, thoughts,
+// tool calls and a plan (in fake time): everything reaches the UI in the
+// order the agent sent it, text coalesced between the other events; a tool
+// call or plan goes at once, text waits for the tick; close sends the rest,
+// stops the flusher and drops later updates.
+func TestStreamKeepsTheAgentsOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var log eventLog
+		s := newStream("c", "m", log.emit, log.record, time.Now)
+		for _, u := range []sdk.SessionUpdate{
+			sdk.UpdateAgentMessageText("a"),
+			sdk.UpdateAgentMessageText("b"),
+			sdk.StartToolCall("t1", "search", sdk.WithStartStatus(sdk.ToolCallStatusPending)),
+			sdk.UpdateAgentThoughtText("x"),
+			sdk.UpdateAgentMessageText("c"),
+			sdk.UpdateToolCall("t1", sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)),
+			sdk.UpdatePlan(sdk.PlanEntry{Content: "read", Priority: "high", Status: "pending"}),
+		} {
+			s.update(u)
+		}
+		synctest.Wait()
+		emitted, recorded := log.take()
+		want := []string{"message:ab", "tool:t1:pending", "thought:x", "message:c", "tool:t1:completed", "plan:1"}
+		if diff := cmp.Diff(want, emitted); diff != "" {
+			t.Errorf("emitted at once (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"tool_call", "tool_update", "plan"}, recorded); diff != "" {
+			t.Errorf("recorded (-want +got):\n%s", diff)
+		}
+
+		s.update(sdk.UpdateAgentMessageText("d"))
+		s.update(sdk.UpdateAgentMessageText("e"))
+		synctest.Wait()
+		if emitted, _ := log.take(); len(emitted) != 0 {
+			t.Errorf("text went before the tick: %q", emitted)
+		}
+		time.Sleep(coalesceEvery)
+		synctest.Wait()
+		if emitted, _ := log.take(); !cmp.Equal(emitted, []string{"message:de"}) {
+			t.Errorf("after a tick: emitted %q, want the text that waited for it", emitted)
+		}
+
+		s.update(sdk.UpdateAgentMessageText("f"))
+		s.close()
+		s.update(sdk.UpdateAgentMessageText("late"))
+		synctest.Wait()
+		emitted, recorded = log.take()
+		if !cmp.Equal(emitted, []string{"message:f"}) || !cmp.Equal(recorded, []string{"thought"}) {
+			t.Errorf("close: emitted %q recorded %q, want the pending text, then the thoughts recorded", emitted, recorded)
+		}
+		if got := s.text(); got != "abcdef" {
+			t.Errorf("answer = %q, want abcdef (nothing after close)", got)
+		}
+		if diff := cmp.Diff([]PlanStep{{Content: "read", Priority: "high", Status: "pending"}}, s.lastPlan()); diff != "" {
+			t.Errorf("last plan (-want +got):\n%s", diff)
+		}
+		// synctest.Test fails if the flusher (or its ticker) outlives the bubble.
+	})
+}
+
+// TestStreamUpdatesFromTwoGoroutines sends text from one goroutine (as the
+// connection delivers notifications) and refused permissions from another
+// (as the SDK runs requests): each goroutine's updates keep their order.
+func TestStreamUpdatesFromTwoGoroutines(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var log eventLog
+		s := newStream("c", "m", log.emit, log.record, time.Now)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for i := range 200 {
+				s.update(sdk.UpdateAgentMessageText(fmt.Sprintf("%d,", i)))
+				if i%10 == 0 {
+					time.Sleep(coalesceEvery / 3)
+				}
+			}
+		})
+		wg.Go(func() {
+			for i := range 50 {
+				s.update(sdk.StartToolCall(sdk.ToolCallId(fmt.Sprint(i)), "tool"))
+				time.Sleep(coalesceEvery / 4)
+			}
+		})
+		wg.Wait()
+		s.close()
+		emitted, _ := log.take()
+		var text string
+		next := 0
+		for _, e := range emitted {
+			switch {
+			case len(e) > 8 && e[:8] == "message:":
+				text += e[8:]
+			case e == fmt.Sprintf("tool:%d:", next):
+				next++
+			default:
+				t.Fatalf("event %q out of order (next tool %d)", e, next)
+			}
+		}
+		var want string
+		for i := range 200 {
+			want += fmt.Sprintf("%d,", i)
+		}
+		if text != want || next != 50 {
+			t.Errorf("text %q, %d tools; want the 200 numbers in order and 50 tools", text, next)
+		}
+	})
+}
