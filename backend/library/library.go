@@ -75,7 +75,7 @@ func Open(root string, opts Options) (*Library, error) {
 		Workers: opts.Workers,
 		Logger:  opts.Logger,
 		Progress: func(p index.Progress) {
-			opts.Emit(events.IndexProgress, p)
+			opts.Emit(events.IndexProgress, events.IndexProgressEvent{Done: p.Done, Total: p.Total, Current: p.Current})
 		},
 	})
 	return l, nil
@@ -117,11 +117,11 @@ func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
 	l.mu.Lock()
 	l.lastStats = st
 	l.mu.Unlock()
-	l.opts.Emit(events.IndexDone, map[string]any{"papers": st.Papers, "pages": st.Pages, "errors": len(st.Errors), "seconds": st.Seconds})
+	l.opts.Emit(events.IndexDone, events.IndexDoneEvent{Papers: st.Papers, Pages: st.Pages, Errors: len(st.Errors), Seconds: st.Seconds})
 	if st.Extracted > 0 || st.Removed > 0 {
 		l.opts.Logger.Info("indexed", "papers", st.Papers, "extracted", st.Extracted, "removed", st.Removed, "seconds", st.Seconds)
 	}
-	l.opts.Emit(events.LibraryChanged, struct{}{})
+	l.opts.Emit(events.LibraryChanged, events.LibraryChangedEvent{})
 	return st, nil
 }
 
@@ -129,7 +129,7 @@ func (l *Library) setStatus(s watch.Status) {
 	l.mu.Lock()
 	l.status = s
 	l.mu.Unlock()
-	l.opts.Emit(events.WatchStatus, map[string]any{"mode": s.Mode, "notice": s.Notice})
+	l.opts.Emit(events.WatchStatus, events.WatchStatusEvent{Mode: string(s.Mode), Notice: s.Notice})
 }
 
 func (l *Library) setIndexing(on bool) {

@@ -1,0 +1,114 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os/exec"
+	"strings"
+
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/context/docs"
+	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/index"
+)
+
+// Domain errors: what the user is told went wrong, each with its code
+// (Code). Everything else is internal.
+var (
+	// ErrNoVault is a call that needs an open vault when none is open.
+	ErrNoVault = errors.New("no vault is open")
+	// ErrClosed is a call on a workspace after Close (the vault was
+	// switched or the app is quitting).
+	ErrClosed = errors.New("the vault was closed")
+	// ErrBusy is a question to a conversation that is still answering.
+	ErrBusy = errors.New("this conversation is still answering; cancel it or wait")
+	// ErrInvalid marks a request the user can fix; the message says how.
+	ErrInvalid = errors.New("invalid request")
+	// ErrNotFound marks a paper, conversation, agent or file that does not
+	// exist.
+	ErrNotFound = errors.New("not found")
+	// ErrNotConfigured marks an agent that is unknown or badly configured.
+	ErrNotConfigured = errors.New("agent not configured")
+)
+
+// kindError gives err the kind of a domain error while keeping its own
+// message.
+type kindError struct {
+	kind error
+	err  error
+}
+
+func (e *kindError) Error() string   { return e.err.Error() }
+func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
+
+func invalid(err error) error       { return &kindError{ErrInvalid, err} }
+func notFound(err error) error      { return &kindError{ErrNotFound, err} }
+func notConfigured(err error) error { return &kindError{ErrNotConfigured, err} }
+
+// Code says what kind of failure err is, as one of the events.Code*
+// constants the UI switches on: the one place that decides it.
+func Code(err error) string {
+	var inputErr *docs.InputError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrNoVault), errors.Is(err, ErrClosed):
+		return events.CodeNoVault
+	case errors.Is(err, ErrBusy):
+		return events.CodeBusy
+	case errors.Is(err, ErrInvalid), errors.Is(err, plan.ErrBadRequest), errors.Is(err, acp.ErrBadConversationID),
+		errors.As(err, &inputErr), errors.Is(err, docs.ErrManifestTooLarge):
+		return events.CodeInvalid
+	case errors.Is(err, ErrNotConfigured):
+		return events.CodeNotConfigured
+	case errors.Is(err, ErrNotFound), errors.Is(err, index.ErrNotFound), errors.Is(err, docs.ErrNotFound):
+		return events.CodeNotFound
+	}
+	if code := agentCode(err); code != "" {
+		return code
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return events.CodeCancelled
+	case errors.Is(err, context.DeadlineExceeded):
+		return events.CodeTimeout
+	case errors.Is(err, fs.ErrNotExist):
+		return events.CodeNotFound
+	}
+	return events.CodeInternal
+}
+
+// agentCode classifies the errors of an agent's turn. It stands in for
+// acp.ErrorCode until the acp package provides it; only this function
+// changes then.
+func agentCode(err error) string {
+	var te *acp.TurnError
+	inTurn := errors.As(err, &te)
+	msg := err.Error()
+	switch {
+	case errors.Is(err, acp.ErrAgentExited):
+		return events.CodeCrashed
+	case errors.Is(err, exec.ErrNotFound), strings.Contains(msg, "start agent"), strings.Contains(msg, "no agent named"):
+		return events.CodeNotConfigured
+	case strings.Contains(msg, "did not answer within"):
+		return events.CodeTimeout
+	case strings.Contains(msg, "initialize agent"):
+		return events.CodeCrashed
+	case strings.Contains(msg, "refused a new session"):
+		return events.CodeRefused
+	case inTurn && errors.Is(err, context.Canceled):
+		return events.CodeCancelled
+	case inTurn:
+		return events.CodeCrashed
+	}
+	return ""
+}
+
+// Public is how err reaches the UI: its code and a message to show. An
+// internal error keeps its message (it is often the most precise thing to
+// show); the caller logs it in full.
+func Public(err error) events.Error {
+	return events.Error{Code: Code(err), Message: err.Error()}
+}
