@@ -39,6 +39,11 @@ type Library struct {
 	opts Options
 	ex   *lazyExtractor
 
+	// syncMu serialises syncs (index and reference lists), which must not
+	// overlap for one vault; it is held for a whole sync.
+	syncMu sync.Mutex
+
+	// mu guards the fields below; nothing blocks while holding it.
 	mu        sync.Mutex
 	status    watch.Status
 	indexing  bool
@@ -99,6 +104,8 @@ func (l *Library) Close() error {
 
 // Sync scans the vault and indexes what changed, emitting progress.
 func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
 	l.setIndexing(true)
 	defer l.setIndexing(false)
 	snap, err := vault.Scan(l.root)
@@ -123,6 +130,16 @@ func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
 	}
 	l.opts.Emit(events.LibraryChanged, events.LibraryChangedEvent{})
 	return st, nil
+}
+
+// SyncRelations brings the reference lists and the cited-by scan up to
+// date, as Sync does after indexing; with writeSidecars it also writes each
+// paper's stale or missing source/agentero-cite.json (SPEC §1: only when
+// the user asks).
+func (l *Library) SyncRelations(ctx context.Context, writeSidecars bool) (refs.Stats, error) {
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
+	return refs.Sync(ctx, l.db, l.root, refs.Options{WriteSidecars: writeSidecars, Logger: l.opts.Logger})
 }
 
 func (l *Library) setStatus(s watch.Status) {

@@ -38,3 +38,12 @@ func (w *Workspace) ServeFile(rw http.ResponseWriter, r *http.Request) {
 	}
 	http.ServeFile(rw, r, abs)
 }
+
+// CheckExternal refuses every link the app would open in the browser except
+// the external links a card may carry (SPEC §1): DOI and arXiv pages.
+func CheckExternal(uri string) error {
+	if !IsExternal(uri) {
+		return invalid(errors.New("only doi.org and arxiv.org links open from Agentero"))
+	}
+	return nil
+}

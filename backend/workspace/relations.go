@@ -51,7 +51,7 @@ func (w *Workspace) Relations(ctx context.Context, ref string, limit int, kinds 
 // written to its source/agentero-cite.json.
 func (w *Workspace) SyncRelations(ctx context.Context, writeSidecars bool) error {
 	_, err := call(ctx, w, func(ctx context.Context) (refs.Stats, error) {
-		return refs.Sync(ctx, w.lib.DB(), w.Root(), refs.Options{WriteSidecars: writeSidecars, Logger: w.log})
+		return w.lib.SyncRelations(ctx, writeSidecars)
 	})
 	return err
 }
