@@ -298,7 +298,9 @@ func (a *App) TestAgent(ag acp.Agent) (acp.Capabilities, error) {
 // WhatAgentSees shows what the agent gets for a conversation ("what the
 // agent sees" in the UI). It changes nothing.
 func (a *App) WhatAgentSees(conversationID string) (*workspace.AgentView, error) {
-	return on(a, func(ws *workspace.Workspace) (*workspace.AgentView, error) { return ws.WhatAgentSees(a.ctx, conversationID) })
+	return on(a, func(ws *workspace.Workspace) (*workspace.AgentView, error) {
+		return ws.WhatAgentSees(a.ctx, conversationID)
+	})
 }
 
 // PaperRelations lists a paper's references, the library papers citing it,
