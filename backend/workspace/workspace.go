@@ -60,9 +60,9 @@ type Workspace struct {
 	agents    *acp.Agents
 	agentsErr error // why agents.json could not be used; turns fail with it
 	budget    grant.Budget
-	turns     map[string]context.CancelFunc // running turns by conversation id
-	indexing  bool                          // a Reindex is running
-	again     bool                          // Reindex was asked for while one ran
+	turns     map[string]*turn // running turns by conversation id
+	indexing  bool             // a Reindex is running
+	again     bool             // Reindex was asked for while one ran
 
 	closeOnce sync.Once
 	closeErr  error
@@ -97,7 +97,7 @@ func Open(dir string, opts Options) (*Workspace, error) {
 		return nil, err
 	}
 	w := &Workspace{cfg: opts.Config, lib: lib, log: opts.Logger, emit: opts.Emit, now: opts.Now, tasks: newTasks(),
-		turns: map[string]context.CancelFunc{}}
+		turns: map[string]*turn{}}
 	w.agents, w.agentsErr = opts.Config.Agents()
 	if w.agentsErr != nil {
 		opts.Logger.Warn("agents not loaded; only the built-in agent is available", "err", w.agentsErr)
