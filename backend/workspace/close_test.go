@@ -81,7 +81,7 @@ func TestCloseWaitsForSync(t *testing.T) {
 		t.Fatalf("index after Close: %v", err)
 	}
 	db.Close()
-	nothingRuns(t)
+	f.nothingRuns(t)
 }
 
 // The same with the real PDF engine and real papers: its worker processes
@@ -102,7 +102,7 @@ func TestCloseDuringRealSync(t *testing.T) {
 	if log := f.log.String(); strings.Contains(log, "closed") || strings.Contains(log, "level=ERROR") {
 		t.Errorf("the sync failed on the way out:\n%s", log)
 	}
-	nothingRuns(t)
+	f.nothingRuns(t)
 }
 
 // Close while a turn waits for an agent that never answers: the turn is
@@ -128,7 +128,7 @@ func TestCloseWaitsForTurn(t *testing.T) {
 	if err != nil || len(conv.Messages) == 0 || conv.Messages[0].Content != q.Question {
 		t.Errorf("conversation after Close = %+v, %v", conv, err)
 	}
-	nothingRuns(t)
+	f.nothingRuns(t)
 }
 
 // Close stops the warm pool: the built-in agent warmed at Start is gone.
@@ -140,7 +140,7 @@ func TestCloseStopsWarmPool(t *testing.T) {
 	if err := f.ws.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	nothingRuns(t)
+	f.nothingRuns(t)
 }
 
 // After Close every call fails cleanly with ErrClosed, whose code is
@@ -170,5 +170,5 @@ func TestClosedWorkspaceRefuses(t *testing.T) {
 			t.Errorf("%s after Close = %v (code %q), want ErrClosed (no-vault)", name, err, workspace.Code(err))
 		}
 	}
-	nothingRuns(t)
+	f.nothingRuns(t)
 }

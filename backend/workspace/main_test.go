@@ -137,8 +137,10 @@ func (r *recorder) wait(t *testing.T, what string, ok func() bool) {
 	}
 }
 
-// fixture is an open workspace with its events and log.
+// fixture is an open workspace with its events and log, and what ran
+// before it opened (which nothingRuns does not blame on it).
 type fixture struct {
+	before map[string]bool
 	ws   *workspace.Workspace
 	root string
 	cfg  *workspace.Config
@@ -151,7 +153,14 @@ type fixture struct {
 // the cleanup is only a guard).
 func open(t *testing.T, root string, opts workspace.Options, agents ...acp.Agent) *fixture {
 	t.Helper()
-	f := &fixture{root: root, cfg: workspace.NewConfig(t.TempDir(), binary), rec: newRecorder(), log: &logBuffer{}}
+	f := &fixture{root: root, cfg: workspace.NewConfig(t.TempDir(), binary), rec: newRecorder(), log: &logBuffer{},
+		before: map[string]bool{}}
+	for _, g := range ours() {
+		f.before[goroutineID(g)] = true
+	}
+	for _, c := range children(t) {
+		f.before[c] = true
+	}
 	for _, ag := range agents {
 		if _, err := f.cfg.SaveAgent(ag, true); err != nil {
 			t.Fatal(err)
@@ -257,22 +266,43 @@ func ours() []string {
 	return out
 }
 
-// nothingRuns fails the test if a goroutine or a child process of the
-// workspace outlived its Close.
-func nothingRuns(t *testing.T) {
+// goroutineID is the "goroutine N" line start of a stack.
+func goroutineID(stack string) string {
+	id, _, _ := strings.Cut(stack, " [")
+	return id
+}
+
+// nothingRuns fails the test if a goroutine or a child process started
+// since the fixture opened outlived the workspace's Close.
+func (f *fixture) nothingRuns(t *testing.T) {
 	t.Helper()
+	fresh := func() []string {
+		var out []string
+		for _, g := range ours() {
+			if !f.before[goroutineID(g)] {
+				out = append(out, g)
+			}
+		}
+		return out
+	}
 	// A goroutine that closed the channel Close waited on may still be on
 	// its way out: give such ones a moment, as goroutine-leak checks do.
-	g := ours()
+	g := fresh()
 	for i := 0; i < 50 && len(g) > 0; i++ {
 		time.Sleep(10 * time.Millisecond)
-		g = ours()
+		g = fresh()
 	}
 	if len(g) > 0 {
 		t.Errorf("%d goroutines outlived Close:\n%s", len(g), strings.Join(g, "\n\n"))
 	}
-	if c := children(t); len(c) > 0 {
-		t.Errorf("processes outlived Close: %v", c)
+	var procs []string
+	for _, c := range children(t) {
+		if !f.before[c] {
+			procs = append(procs, c)
+		}
+	}
+	if len(procs) > 0 {
+		t.Errorf("processes outlived Close: %v", procs)
 	}
 }
 

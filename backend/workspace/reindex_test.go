@@ -61,7 +61,7 @@ func TestReindexCoalesces(t *testing.T) {
 	if done.Papers != 1 || done.Errors != 1 {
 		t.Errorf("index:done = %+v, want 1 paper with 1 error", done)
 	}
-	nothingRuns(t)
+	f.nothingRuns(t)
 }
 
 // Reindex beside the background sync waits its turn: syncs of one vault
@@ -81,5 +81,5 @@ func TestReindexBesideBackgroundSync(t *testing.T) {
 	if err := f.ws.Close(); err != nil {
 		t.Fatal(err)
 	}
-	nothingRuns(t)
+	f.nothingRuns(t)
 }
