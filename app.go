@@ -27,7 +27,9 @@ type App struct {
 	want string // vault asked for on the command line
 	cfg  *workspace.Config
 
-	switching sync.Mutex // held while a vault is opened, so that switches do not interleave
+	// switching is held while a vault opens or closes, so that switches
+	// (and the shutdown) do not interleave.
+	switching sync.Mutex
 
 	// mu guards ws; it is never held while a workspace opens or closes.
 	mu sync.Mutex
@@ -60,6 +62,8 @@ func (a *App) startup(ctx context.Context) {
 
 // shutdown closes the open vault, which waits for everything it runs.
 func (a *App) shutdown(context.Context) {
+	a.switching.Lock()
+	defer a.switching.Unlock()
 	a.mu.Lock()
 	ws := a.ws
 	a.ws = nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -51,14 +52,19 @@ type Library struct {
 }
 
 // Open opens the vault at root and its index (created when missing). It
-// reads nothing else: call Sync to index and Watch to follow changes.
+// reads nothing else, so it returns at once even on a large vault: call
+// Sync to index and Watch to follow changes.
 func Open(root string, opts Options) (*Library, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := vault.Scan(abs); err != nil { // fails fast on a missing or unreadable folder
-		return nil, err
+	// Fail fast on a missing folder or a file; reading the folder is
+	// Sync's work, so that opening a large vault does not wait for it.
+	if st, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("open vault: %s is not a folder", abs)
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
