@@ -14,8 +14,9 @@ import (
 
 var binary string
 
-// TestMain builds the real binary once; the command line is tested from
-// outside, as a user or a script runs it.
+// TestMain builds the real binary once. These few tests run it from
+// outside, as a user or a script does; the commands themselves are tested
+// in-process in package cli.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "agentero-cli-")
 	if err != nil {
@@ -32,10 +33,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// run runs the binary with a config and cache folder of the test's own.
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(os.TempDir(), "agentero-test-cache"))
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -47,13 +50,8 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
-func corpusVault(t *testing.T, files ...string) string {
-	t.Helper()
-	return corpustest.Vault(t, files...)
-}
-
 func TestIndexAndSearchJSON(t *testing.T) {
-	root := corpusVault(t, "bitcoin.pdf", "1985-Flajolet-Probabilistic-counting.pdf")
+	root := corpustest.Vault(t, "bitcoin.pdf", "1985-Flajolet-Probabilistic-counting.pdf")
 	os.MkdirAll(filepath.Join(root, "papers", "broken"), 0o755)
 	os.WriteFile(filepath.Join(root, "papers", "broken", "paper.pdf"), []byte("%PDF-1.4 garbage"), 0o644)
 
@@ -104,21 +102,23 @@ func TestIndexAndSearchJSON(t *testing.T) {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-func TestCommandLineErrors(t *testing.T) {
+// The exit statuses a script relies on: 0 ok, 1 failure with one line on
+// stderr, 2 bad usage.
+func TestExitStatuses(t *testing.T) {
 	tests := []struct {
 		args     []string
 		code     int
 		contains string
 	}{
+		{[]string{"version"}, 0, ""},
 		{[]string{"index"}, 2, "want 1 arguments"},
-		{[]string{"search", t.TempDir()}, 2, "want 2 arguments"},
-		{[]string{"search", t.TempDir(), "x", "--limit", "0"}, 2, "--limit"},
 		{[]string{"index", "--bogus", t.TempDir()}, 2, "bogus"},
+		{[]string{"--vault"}, 2, "usage:"},
 		{[]string{"index", filepath.Join(t.TempDir(), "missing")}, 1, "no such file"},
 		{[]string{"search", "/etc/hostname", "x"}, 1, "not a folder"},
 	}
 	for _, tt := range tests {
-		t.Run(strings.Join(tt.args[:1], " "), func(t *testing.T) {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			_, errOut, code := run(t, tt.args...)
 			if code != tt.code || !strings.Contains(errOut, tt.contains) {
 				t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tt.args, code, errOut, tt.code, tt.contains)
@@ -130,50 +130,36 @@ func TestCommandLineErrors(t *testing.T) {
 	}
 }
 
-func TestPlanWritesGrant(t *testing.T) {
-	root := corpusVault(t, "bitcoin.pdf", "peercoin.pdf")
+// `agentero ask` with the built-in agent runs the whole path on a fresh
+// machine: plan, grant, the agentero-context MCP server (this binary
+// again), the agent (this binary again), usage and sources.
+func TestAskBuiltinAgent(t *testing.T) {
+	root := corpustest.Vault(t, "bitcoin.pdf")
 	req := filepath.Join(t.TempDir(), "req.json")
-	os.WriteFile(req, []byte(`{"surface":"sidebar","currentPaper":"papers/bitcoin",
-		"selections":[{"sourcePath":"papers/bitcoin/bitcoin.pdf","page":2,"text":"timestamp server"}],
-		"mentions":[{"kind":"paper","path":"papers/peercoin"},{"kind":"directory","path":"../.."}]}`), 0o644)
-	out, errOut, code := run(t, "plan", root, "--request", req, "--runtime-id", "conv-7", "--json")
+	os.WriteFile(req, []byte(`{"surface":"sidebar","currentPaper":"papers/bitcoin"}`), 0o644)
+	out, errOut, code := run(t, "ask", root, "--request", req, "--json", "How does the network prevent double spending?")
 	if code != 0 {
-		t.Fatalf("plan exit %d: %s", code, errOut)
+		t.Fatalf("ask exit %d: %s", code, errOut)
 	}
-	var p struct {
-		Mode, Fingerprint, Prompt, GrantPath string
-		Allowed                              []struct{ Kind, Ref string }
-		Evidence                             []struct{ Ref, CitationURI string }
-		Refused                              []struct{ Kind, Path string }
-	}
-	if err := json.Unmarshal([]byte(out), &p); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if p.Mode != "mcp" || len(p.Allowed) != 2 || len(p.Refused) != 1 || p.Evidence[0].CitationURI != "papers/bitcoin/bitcoin.pdf#page=2" {
-		t.Errorf("plan = %+v", p)
-	}
-	if want := filepath.Join(root, ".agentero", "context-sessions", "conv-7", "grant.json"); p.GrantPath != want {
-		t.Errorf("grantPath = %q, want %q", p.GrantPath, want)
-	}
-	if _, err := os.Stat(p.GrantPath); err != nil {
-		t.Errorf("grant not written: %v", err)
-	}
-	if !strings.Contains(p.Prompt, "> timestamp server") {
-		t.Errorf("prompt lacks the quote:\n%s", p.Prompt)
-	}
-
-	os.WriteFile(req, []byte(`{"surface":"quickChat","remote":true,"currentPaper":"papers/bitcoin"}`), 0o644)
-	out, _, code = run(t, "plan", root, "--request", req, "--runtime-id", "conv-8", "--json")
-	json.Unmarshal([]byte(out), &p)
-	if code != 0 || p.Mode != "prompt-only" || !strings.Contains(p.Prompt, "cannot read the vault") {
-		t.Errorf("remote plan: exit %d mode %q", code, p.Mode)
-	}
-	if _, err := os.Stat(filepath.Join(root, ".agentero", "context-sessions", "conv-8")); err == nil {
-		t.Error("a prompt-only plan wrote a grant")
-	}
-	for _, bad := range [][]string{{"plan", root}, {"plan", root, "--request", req, "--runtime-id", "../x"}} {
-		if _, _, code := run(t, bad...); code != 2 {
-			t.Errorf("%v: exit %d, want 2", bad, code)
+	var got struct {
+		ConversationID, Content, StopReason, Agent string
+		Sources                                    []string
+		Session                                    struct {
+			Action string
+			MCP    bool
 		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("ask --json: %v\n%s", err, out)
+	}
+	if got.Agent != "builtin" || got.StopReason != "end_turn" || !got.Session.MCP || got.Session.Action != "new" {
+		t.Errorf("ask = %+v", got)
+	}
+	if len(got.Sources) == 0 || !strings.HasPrefix(got.Sources[0], "papers/bitcoin/bitcoin.pdf#page=") ||
+		!strings.Contains(got.Content, got.Sources[0]) {
+		t.Errorf("sources %v do not point into the answer:\n%s", got.Sources, got.Content)
+	}
+	if !strings.Contains(errOut, "[tool] context_search") {
+		t.Errorf("the turn's tool calls were not streamed to stderr:\n%s", errOut)
 	}
 }

@@ -3,13 +3,16 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
 
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/cli"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -28,27 +31,21 @@ var version = "dev"
 func main() {
 	pdf.ServeWorkerIfRequested()
 	if len(os.Args) > 1 {
-		switch name := os.Args[1]; name {
-		case "version", "--version":
+		switch name := os.Args[1]; {
+		case name == "version" || name == "--version":
 			fmt.Println("agentero", version)
 			return
-		case "help", "--help", "-h":
-			fmt.Println(usage)
-			return
-		case "--agentero-context-mcp":
-			os.Exit(runContextMCP(os.Args[2:]))
-		case "--builtin-agent":
-			os.Exit(runBuiltinAgent(os.Args[2:]))
-		default:
-			if _, ok := commands[name]; ok {
-				os.Exit(runCommand(name, os.Args[2:], os.Stdout, os.Stderr))
-			}
+		case cli.Handles(name):
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			code := cli.Run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+			stop()
+			os.Exit(code)
 		}
 	}
 	fs := flag.NewFlagSet("agentero", flag.ContinueOnError)
 	vaultDir := fs.String("vault", "", "vault folder to open (default: the last one, else the example vault)")
 	if err := fs.Parse(os.Args[1:]); err != nil || fs.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, usage)
+		fmt.Fprintln(os.Stderr, cli.Usage)
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -66,6 +63,9 @@ func main() {
 		OnStartup:  app.startup,
 		OnShutdown: app.shutdown,
 		Bind:       []any{app},
+		// Every bound method's error reaches the UI as events.Error: a code
+		// to switch on and a message to show.
+		ErrorFormatter: app.formatError,
 		Linux: &linux.Options{
 			Icon:             icon,
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -39,6 +40,11 @@ type Library struct {
 	opts Options
 	ex   *lazyExtractor
 
+	// syncMu serialises syncs (index and reference lists), which must not
+	// overlap for one vault; it is held for a whole sync.
+	syncMu sync.Mutex
+
+	// mu guards the fields below; nothing blocks while holding it.
 	mu        sync.Mutex
 	status    watch.Status
 	indexing  bool
@@ -46,14 +52,19 @@ type Library struct {
 }
 
 // Open opens the vault at root and its index (created when missing). It
-// reads nothing else: call Sync to index and Watch to follow changes.
+// reads nothing else, so it returns at once even on a large vault: call
+// Sync to index and Watch to follow changes.
 func Open(root string, opts Options) (*Library, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := vault.Scan(abs); err != nil { // fails fast on a missing or unreadable folder
-		return nil, err
+	// Fail fast on a missing folder or a file; reading the folder is
+	// Sync's work, so that opening a large vault does not wait for it.
+	if st, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("open vault: %s is not a folder", abs)
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -75,7 +86,7 @@ func Open(root string, opts Options) (*Library, error) {
 		Workers: opts.Workers,
 		Logger:  opts.Logger,
 		Progress: func(p index.Progress) {
-			opts.Emit(events.IndexProgress, p)
+			opts.Emit(events.IndexProgress, events.IndexProgressEvent{Done: p.Done, Total: p.Total, Current: p.Current})
 		},
 	})
 	return l, nil
@@ -99,6 +110,8 @@ func (l *Library) Close() error {
 
 // Sync scans the vault and indexes what changed, emitting progress.
 func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
 	l.setIndexing(true)
 	defer l.setIndexing(false)
 	snap, err := vault.Scan(l.root)
@@ -117,19 +130,29 @@ func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
 	l.mu.Lock()
 	l.lastStats = st
 	l.mu.Unlock()
-	l.opts.Emit(events.IndexDone, map[string]any{"papers": st.Papers, "pages": st.Pages, "errors": len(st.Errors), "seconds": st.Seconds})
+	l.opts.Emit(events.IndexDone, events.IndexDoneEvent{Papers: st.Papers, Pages: st.Pages, Errors: len(st.Errors), Seconds: st.Seconds})
 	if st.Extracted > 0 || st.Removed > 0 {
 		l.opts.Logger.Info("indexed", "papers", st.Papers, "extracted", st.Extracted, "removed", st.Removed, "seconds", st.Seconds)
 	}
-	l.opts.Emit(events.LibraryChanged, struct{}{})
+	l.opts.Emit(events.LibraryChanged, events.LibraryChangedEvent{})
 	return st, nil
+}
+
+// SyncRelations brings the reference lists and the cited-by scan up to
+// date, as Sync does after indexing; with writeSidecars it also writes each
+// paper's stale or missing source/agentero-cite.json (SPEC §1: only when
+// the user asks).
+func (l *Library) SyncRelations(ctx context.Context, writeSidecars bool) (refs.Stats, error) {
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
+	return refs.Sync(ctx, l.db, l.root, refs.Options{WriteSidecars: writeSidecars, Logger: l.opts.Logger})
 }
 
 func (l *Library) setStatus(s watch.Status) {
 	l.mu.Lock()
 	l.status = s
 	l.mu.Unlock()
-	l.opts.Emit(events.WatchStatus, map[string]any{"mode": s.Mode, "notice": s.Notice})
+	l.opts.Emit(events.WatchStatus, events.WatchStatusEvent{Mode: string(s.Mode), Notice: s.Notice})
 }
 
 func (l *Library) setIndexing(on bool) {

@@ -47,7 +47,7 @@ func addPaper(t *testing.T, root, ref, file string) {
 type recorder struct {
 	mu      sync.Mutex
 	changed chan struct{}
-	status  []map[string]any
+	status  []events.WatchStatusEvent
 }
 
 func (r *recorder) emit(name string, payload any) {
@@ -59,7 +59,7 @@ func (r *recorder) emit(name string, payload any) {
 		}
 	case events.WatchStatus:
 		r.mu.Lock()
-		r.status = append(r.status, payload.(map[string]any))
+		r.status = append(r.status, payload.(events.WatchStatusEvent))
 		r.mu.Unlock()
 	}
 }
@@ -138,7 +138,7 @@ func TestWatchFollowsPaperFolders(t *testing.T) {
 	})
 
 	rec.mu.Lock()
-	if len(rec.status) == 0 || rec.status[0]["mode"] != watch.ModeInotify {
+	if len(rec.status) == 0 || rec.status[0].Mode != string(watch.ModeInotify) {
 		t.Errorf("watch status = %v, want inotify first", rec.status)
 	}
 	rec.mu.Unlock()

@@ -1,5 +1,6 @@
 // Package settings keeps the user's preferences that the backend acts on,
-// in the user's config directory (never in a vault).
+// in a file of the user's config directory (never in a vault; the
+// workspace's Config says which file).
 package settings
 
 import (
@@ -8,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/grant"
@@ -23,15 +23,6 @@ type Settings struct {
 
 // Defaults are the settings of a fresh install.
 func Defaults() Settings { return Settings{Budget: grant.DefaultBudget()} }
-
-// Path is where the settings live.
-func Path() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "agentero", "settings.json"), nil
-}
 
 // Load reads the settings at path; a missing file gives the defaults, and
 // a missing or zero budget value its default.

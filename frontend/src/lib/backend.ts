@@ -5,7 +5,7 @@
 // a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
-import type { acp, compact, docs, events, grant, index, library as libraryModels, main, plan, refs, settings as settingsModels } from "../../wailsjs/go/models";
+import type { acp, compact, docs, events, grant, index, library as libraryModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 
@@ -123,7 +123,7 @@ export type AgentCapabilities = Data<acp.Capabilities>;
 
 /** ask starts a turn; it resolves at once and the answer streams as agent:* events. */
 export async function ask(conversationId: string, agent: string, request: ContextRequest, question: string): Promise<void> {
-  await App.Ask(asGo<main.AskRequest>({ conversationId, agent, request, question }));
+  await App.Ask(asGo<workspace.AskRequest>({ conversationId, agent, request, question }));
 }
 
 export async function cancelTurn(conversationId: string): Promise<void> {
@@ -229,7 +229,7 @@ export type ContextDocList = { docs: ContextDoc[]; problems: ContextDocProblem[]
 
 /** contextDocs lists the open vault's context documents and the files that could not be used. */
 export async function contextDocs(): Promise<ContextDocList> {
-  const l: Wire<main.ContextDocs> | null = await App.ListContextDocs();
+  const l: Wire<workspace.ContextDocs> | null = await App.ListContextDocs();
   return {
     docs: (l?.docs ?? []).map((d) => ({ ...d, preload: Boolean(d.preload), forbidden: Boolean(d.forbidden) })),
     problems: l?.problems ?? [],
@@ -260,23 +260,23 @@ export async function deleteContextDoc(id: string): Promise<void> {
  */
 export type RelationCard = Data<refs.Card>;
 /** Relations are a paper's three lists of relations (SPEC §5). */
-export type Relations = Data<main.Relations>;
+export type Relations = Data<workspace.Relations>;
 export type RelationKind = keyof Relations;
 
 /** CompactionResult is how a conversation's history is reduced before it is handed to a new session (SPEC §8.3). */
 export type CompactionResult = Required<Data<compact.Result>>;
 /** AgentView is what an agent is given for a conversation: the frozen base context and the history. */
-export type AgentView = Omit<Data<main.AgentView>, "history"> & { history: CompactionResult };
+export type AgentView = Omit<Data<workspace.AgentView>, "history"> & { history: CompactionResult };
 
 /** paperRelations lists a paper's references, the library papers citing it and related papers (up to limit of each). */
 export async function paperRelations(ref: string, limit: number): Promise<Relations> {
-  const r: Wire<main.Relations> | null = await App.PaperRelations(ref, limit);
+  const r: Wire<workspace.Relations> | null = await App.PaperRelations(ref, limit);
   return { references: r?.references ?? [], citedBy: r?.citedBy ?? [], related: r?.related ?? [] };
 }
 
 /** whatAgentSees shows what the agent of a conversation is given; the transcript itself is never changed. */
 export async function whatAgentSees(conversationId: string): Promise<AgentView> {
-  const v: Wire<main.AgentView> | null = await App.WhatAgentSees(conversationId);
+  const v: Wire<workspace.AgentView> | null = await App.WhatAgentSees(conversationId);
   const h: Partial<Wire<compact.Result>> = v?.history ?? {};
   return {
     snapshot: v?.snapshot ?? "",

@@ -719,149 +719,6 @@ export namespace library {
 
 }
 
-export namespace main {
-	
-	export class AgentView {
-	    snapshot: string;
-	    issues: string[];
-	    history: compact.Result;
-	    transcript: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new AgentView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.snapshot = source["snapshot"];
-	        this.issues = source["issues"];
-	        this.history = this.convertValues(source["history"], compact.Result);
-	        this.transcript = source["transcript"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class AskRequest {
-	    conversationId: string;
-	    agent: string;
-	    request: plan.Request;
-	    question: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new AskRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.conversationId = source["conversationId"];
-	        this.agent = source["agent"];
-	        this.request = this.convertValues(source["request"], plan.Request);
-	        this.question = source["question"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ContextDocs {
-	    docs: docs.Doc[];
-	    problems: docs.Problem[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ContextDocs(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.docs = this.convertValues(source["docs"], docs.Doc);
-	        this.problems = this.convertValues(source["problems"], docs.Problem);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Relations {
-	    references: refs.Card[];
-	    citedBy: refs.Card[];
-	    related: refs.Card[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Relations(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.references = this.convertValues(source["references"], refs.Card);
-	        this.citedBy = this.convertValues(source["citedBy"], refs.Card);
-	        this.related = this.convertValues(source["related"], refs.Card);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-
-}
-
 export namespace plan {
 	
 	export class Card {
@@ -1065,6 +922,149 @@ export namespace settings {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.budget = this.convertValues(source["budget"], grant.Budget);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace workspace {
+	
+	export class AgentView {
+	    snapshot: string;
+	    issues: string[];
+	    history: compact.Result;
+	    transcript: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.snapshot = source["snapshot"];
+	        this.issues = source["issues"];
+	        this.history = this.convertValues(source["history"], compact.Result);
+	        this.transcript = source["transcript"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AskRequest {
+	    conversationId: string;
+	    agent: string;
+	    request: plan.Request;
+	    question: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AskRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.agent = source["agent"];
+	        this.request = this.convertValues(source["request"], plan.Request);
+	        this.question = source["question"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ContextDocs {
+	    docs: docs.Doc[];
+	    problems: docs.Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextDocs(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.docs = this.convertValues(source["docs"], docs.Doc);
+	        this.problems = this.convertValues(source["problems"], docs.Problem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Relations {
+	    references: refs.Card[];
+	    citedBy: refs.Card[];
+	    related: refs.Card[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Relations(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.references = this.convertValues(source["references"], refs.Card);
+	        this.citedBy = this.convertValues(source["citedBy"], refs.Card);
+	        this.related = this.convertValues(source["related"], refs.Card);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

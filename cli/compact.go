@@ -1,21 +1,18 @@
-package main
+package cli
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
-
-	"github.com/agentero/agentero/backend/acp"
 )
 
-// runCompact prints what would be sent for a conversation's history to a new
-// session: the tiers applied and the turns kept whole, pruned and
+// runCompact is `agentero compact DIR --conversation ID [--window TOKENS]
+// [--agent NAME] [--json]`: what would be sent of a conversation's history
+// to a new session, the tiers applied and the turns kept whole, pruned and
 // summarized. It changes nothing: neither the transcript nor the stored
 // summary.
-func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCompact(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
 	convID := fs.String("conversation", "", "conversation id (required)")
@@ -31,36 +28,26 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *window < 0 {
 		return usageError{"--window must be positive"}
 	}
-	agents, exe, _, err := configuredAgents()
+	ws, err := env.open(pos[0], nil)
 	if err != nil {
 		return err
 	}
-	lib, err := openLibrary(pos[0], stderr, nil)
-	if err != nil {
-		return err
-	}
-	defer lib.Close()
-	host := acp.NewHost(lib.Root(), exe, lib.DB(), agents, acp.HostOptions{PoolSize: -1,
-		Logger: warnLogger(stderr)})
-	defer host.Close()
-	if _, err := os.Stat(host.Store().Dir(*convID)); err != nil {
-		return fmt.Errorf("no conversation %q in this vault", *convID)
-	}
-	res, err := host.Compaction(ctx, *convID, *agentName, *window, false)
+	defer ws.Close()
+	res, err := ws.Compaction(ctx, *convID, *agentName, *window)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return printJSON(stdout, res)
+		return printJSON(env.Stdout, res)
 	}
 	tiers := "none"
 	if len(res.Tiers) > 0 {
 		tiers = strings.Join(res.Tiers, ", ")
 	}
-	fmt.Fprintf(stdout, "tiers: %s\nturns whole %v, pruned %v, summarized %v\nabout %d tokens before, %d after (history limit %d of a %d-token window)\n",
+	fmt.Fprintf(env.Stdout, "tiers: %s\nturns whole %v, pruned %v, summarized %v\nabout %d tokens before, %d after (history limit %d of a %d-token window)\n",
 		tiers, res.Whole, res.Pruned, res.Summarized, res.TokensBefore, res.TokensAfter, res.Limit, res.Window)
 	for _, n := range res.Notes {
-		fmt.Fprintf(stdout, "note: %s\n", n)
+		fmt.Fprintf(env.Stdout, "note: %s\n", n)
 	}
 	return nil
 }

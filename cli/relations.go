@@ -1,15 +1,12 @@
-package main
+package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/refs"
 )
 
@@ -25,7 +22,7 @@ type relationsOutput struct {
 // [--write-sidecars] [--json]`: it brings the index and the reference lists
 // up to date, then prints the paper's references, the library papers that
 // cite it and the related ones.
-func runRelations(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runRelations(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("relations", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
 	kind := fs.String("kind", "", "references, citedBy or related (default: all three)")
@@ -46,36 +43,33 @@ func runRelations(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *limit < 1 || *limit > refs.MaxLimit {
 		return usageError{fmt.Sprintf("--limit must be between 1 and %d", refs.MaxLimit)}
 	}
-	lib, err := syncedLibrary(ctx, pos[0], stderr)
+	ws, err := env.openSynced(ctx, pos[0])
 	if err != nil {
 		return err
 	}
-	defer lib.Close()
-	log := warnLogger(stderr)
-	if _, err := refs.Sync(ctx, lib.DB(), lib.Root(), refs.Options{WriteSidecars: *sidecars, Logger: log}); err != nil {
-		return err
-	}
-	ref := paperRef(lib.Root(), pos[1])
-	var out relationsOutput
-	for _, k := range kinds {
-		cards, err := refs.Relations(ctx, lib.DB(), ref, k, *limit)
-		if errors.Is(err, index.ErrNotFound) {
-			return fmt.Errorf("no paper %s in the vault", ref)
-		}
-		if err != nil {
+	defer ws.Close()
+	if *sidecars {
+		if err := ws.SyncRelations(ctx, true); err != nil {
 			return err
 		}
+	}
+	rel, err := ws.Relations(ctx, paperRef(ws.Root(), pos[1]), *limit, kinds...)
+	if err != nil {
+		return err
+	}
+	var out relationsOutput
+	for _, k := range kinds {
 		switch k {
 		case refs.References:
-			out.References = &cards
+			out.References = &rel.References
 		case refs.CitedBy:
-			out.CitedBy = &cards
+			out.CitedBy = &rel.CitedBy
 		case refs.Related:
-			out.Related = &cards
+			out.Related = &rel.Related
 		}
 	}
 	if *asJSON {
-		return printJSON(stdout, out)
+		return printJSON(env.Stdout, out)
 	}
 	for _, section := range []struct {
 		name  string
@@ -84,27 +78,31 @@ func runRelations(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if section.cards == nil {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s (%d)\n", section.name, len(*section.cards))
+		fmt.Fprintf(env.Stdout, "%s (%d)\n", section.name, len(*section.cards))
 		for _, c := range *section.cards {
-			where := c.PaperPath
-			if where == "" {
-				where = c.CitationURI
-			}
-			year := ""
-			if c.Year > 0 {
-				year = fmt.Sprintf(" (%d)", c.Year)
-			}
-			fmt.Fprintf(stdout, "  %s%s", c.Title, year)
-			if where != "" {
-				fmt.Fprintf(stdout, "  %s", where)
-			}
-			if c.MatchBy != "" {
-				fmt.Fprintf(stdout, "  [%s]", c.MatchBy)
-			}
-			fmt.Fprintln(stdout)
+			printCard(env, c)
 		}
 	}
 	return nil
+}
+
+func printCard(env Env, c refs.Card) {
+	where := c.PaperPath
+	if where == "" {
+		where = c.CitationURI
+	}
+	year := ""
+	if c.Year > 0 {
+		year = fmt.Sprintf(" (%d)", c.Year)
+	}
+	fmt.Fprintf(env.Stdout, "  %s%s", c.Title, year)
+	if where != "" {
+		fmt.Fprintf(env.Stdout, "  %s", where)
+	}
+	if c.MatchBy != "" {
+		fmt.Fprintf(env.Stdout, "  [%s]", c.MatchBy)
+	}
+	fmt.Fprintln(env.Stdout)
 }
 
 // paperRef turns what the user typed into a paper ref: "papers/raft",

@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 type cardT struct {
@@ -23,7 +25,7 @@ func findCard(cards []cardT, ref string) *cardT {
 }
 
 func TestRelationsJSON(t *testing.T) {
-	root := corpusVault(t, "paxos-made-simple.pdf", "in-search-of-an-understandable-consensus-algorithm.pdf",
+	root := corpustest.Vault(t, "paxos-made-simple.pdf", "in-search-of-an-understandable-consensus-algorithm.pdf",
 		"impossibility-of-consensus-with-one-faulty-process.pdf")
 	const (
 		paxos = "papers/paxos-made-simple"

@@ -1,0 +1,194 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/settings"
+)
+
+// Config is the user's configuration, which belongs to the user rather than
+// to any vault: the agents (agents.json), the settings (settings.json) and
+// the vault opened last. It works with no vault open; a Workspace edits it
+// through the same methods and hands changes to its agents' host.
+type Config struct {
+	dir string // holds agents.json, settings.json and last-vault
+	exe string // this executable: the built-in agent
+
+	// mu serialises read-modify-write of the files; it is held only for
+	// file I/O.
+	mu sync.Mutex
+}
+
+// NewConfig returns the configuration kept in dir ("" = the user's config
+// directory, agentero/ in it), with the built-in agent run from exe ("" =
+// this executable).
+func NewConfig(dir, exe string) *Config {
+	if dir == "" {
+		if d, err := os.UserConfigDir(); err == nil {
+			dir = filepath.Join(d, "agentero")
+		} else {
+			dir = filepath.Join(os.TempDir(), "agentero-config")
+		}
+	}
+	if exe == "" {
+		exe = executable()
+	}
+	return &Config{dir: dir, exe: exe}
+}
+
+// executable is this program's path, which the built-in agent and the
+// agentero-context MCP server are started from.
+func executable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return os.Args[0]
+	}
+	return exe
+}
+
+// Dir is where the configuration is kept.
+func (c *Config) Dir() string { return c.dir }
+
+// Executable is the program the built-in agent runs as.
+func (c *Config) Executable() string { return c.exe }
+
+func (c *Config) agentsPath() string   { return filepath.Join(c.dir, "agents.json") }
+func (c *Config) settingsPath() string { return filepath.Join(c.dir, "settings.json") }
+func (c *Config) lastVaultPath() string {
+	return filepath.Join(c.dir, "last-vault")
+}
+
+// Agents reads the configured agents; the built-in one is always there.
+func (c *Config) Agents() (*acp.Agents, error) {
+	a, err := acp.LoadAgents(c.agentsPath(), c.exe)
+	if err != nil {
+		return nil, notConfigured(err)
+	}
+	return a, nil
+}
+
+// edit changes the agents under the lock and saves them.
+func (c *Config) edit(change func(a *acp.Agents) error) (*acp.Agents, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.Agents()
+	if err != nil {
+		return nil, err
+	}
+	if err := change(a); err != nil {
+		return nil, err
+	}
+	if err := a.Save(c.agentsPath()); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// SaveAgent adds or changes an agent and optionally makes it the default;
+// it returns the configuration saved.
+func (c *Config) SaveAgent(ag acp.Agent, makeDefault bool) (*acp.Agents, error) {
+	return c.edit(func(a *acp.Agents) error {
+		if err := a.Put(ag); err != nil {
+			return invalid(err)
+		}
+		if makeDefault {
+			a.Default = strings.TrimSpace(ag.Name)
+		}
+		return nil
+	})
+}
+
+// SetDefaultAgent makes a configured agent the default.
+func (c *Config) SetDefaultAgent(name string) (*acp.Agents, error) {
+	return c.edit(func(a *acp.Agents) error {
+		if a.Find(name) == nil {
+			return notFound(fmt.Errorf("no agent named %q", name))
+		}
+		a.Default = name
+		return nil
+	})
+}
+
+// DeleteAgent removes an agent (never the built-in one); the built-in agent
+// becomes the default if the removed one was.
+func (c *Config) DeleteAgent(name string) (*acp.Agents, error) {
+	if name == acp.BuiltinName {
+		return nil, invalid(errors.New("the built-in agent cannot be removed"))
+	}
+	return c.edit(func(a *acp.Agents) error {
+		kept := a.List[:0]
+		for _, ag := range a.List {
+			if ag.Name != name {
+				kept = append(kept, ag)
+			}
+		}
+		a.List = kept
+		if a.Default == name {
+			a.Default = acp.BuiltinName
+		}
+		return nil
+	})
+}
+
+// TestAgent starts an agent, initializes it, stops it and reports what it
+// can do.
+func (c *Config) TestAgent(ctx context.Context, ag acp.Agent, log *slog.Logger) (acp.Capabilities, error) {
+	p, err := acp.Start(ctx, ag, log)
+	if err != nil {
+		return acp.Capabilities{}, err
+	}
+	defer p.Stop()
+	return p.Capabilities(), nil
+}
+
+// Settings reads the user's settings. A file that cannot be used is an
+// error, returned with the defaults, which are then in force.
+func (c *Config) Settings() (settings.Settings, error) {
+	s, err := settings.Load(c.settingsPath())
+	if err != nil {
+		return s, invalid(err)
+	}
+	return s, nil
+}
+
+// SaveSettings checks and stores the settings.
+func (c *Config) SaveSettings(s settings.Settings) error {
+	if err := s.Budget.Valid(); err != nil {
+		return invalid(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return settings.Save(c.settingsPath(), s)
+}
+
+// LastVault is the vault opened last, or "" when there is none or it is
+// gone.
+func (c *Config) LastVault() string {
+	b, err := os.ReadFile(c.lastVaultPath())
+	if err != nil {
+		return ""
+	}
+	p := strings.TrimSpace(string(b))
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return ""
+	}
+	return p
+}
+
+// RememberVault records root as the vault opened last.
+func (c *Config) RememberVault(root string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(c.lastVaultPath(), []byte(root+"\n"), 0o644)
+}

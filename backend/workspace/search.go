@@ -1,0 +1,52 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// Search searches the whole vault: the library's search box and `agentero
+// search`. Snippets mark matches with index.MarkStart and index.MarkEnd.
+// This is the one place the adapters reach the index's search.
+func (w *Workspace) Search(ctx context.Context, query string, limit int) ([]index.Hit, error) {
+	return call(ctx, w, func(ctx context.Context) ([]index.Hit, error) {
+		return w.lib.DB().Search(ctx, query, limit)
+	})
+}
+
+// Papers lists the vault's papers with their index health.
+func (w *Workspace) Papers(ctx context.Context) ([]index.Paper, error) {
+	return call(ctx, w, w.lib.DB().Papers)
+}
+
+// Complete lists @-mention candidates for what the user typed.
+func (w *Workspace) Complete(ctx context.Context, query string, limit int) ([]index.Completion, error) {
+	return call(ctx, w, func(ctx context.Context) ([]index.Completion, error) {
+		return w.lib.DB().Complete(ctx, query, limit)
+	})
+}
+
+// SourceExists reports whether a citation URI still opens: its file is in
+// the vault. External DOI and arXiv links always "exist".
+func (w *Workspace) SourceExists(uri string) bool {
+	if IsExternal(uri) {
+		return true
+	}
+	file, _, _ := strings.Cut(uri, "#")
+	abs, err := vault.Resolve(w.Root(), file)
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(abs)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// IsExternal reports whether uri is one of the external links a card may
+// carry (SPEC §1): a DOI or an arXiv page.
+func IsExternal(uri string) bool {
+	return strings.HasPrefix(uri, "https://doi.org/") || strings.HasPrefix(uri, "https://arxiv.org/abs/")
+}

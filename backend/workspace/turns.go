@@ -1,0 +1,186 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/context/snapshot"
+	"github.com/agentero/agentero/backend/events"
+)
+
+// AskRequest is one question from the sidebar, Quick Chat or `agentero ask`.
+type AskRequest struct {
+	ConversationID string       `json:"conversationId"`
+	Agent          string       `json:"agent"` // "" = the default agent
+	Request        plan.Request `json:"request"`
+	Question       string       `json:"question"`
+}
+
+// check refuses what no turn can run: an empty question, a conversation id
+// that cannot name a folder, an agents file that cannot be read.
+func (w *Workspace) check(req AskRequest) error {
+	if strings.TrimSpace(req.Question) == "" {
+		return invalid(errors.New("type a question first"))
+	}
+	if !grant.ValidRuntimeID(req.ConversationID) {
+		return invalid(acp.ErrBadConversationID)
+	}
+	return w.errNoAgents()
+}
+
+// Ask starts a turn in the background and returns at once: the answer
+// streams as agent:* events and ends with agent:completed or agent:error,
+// after which the conversation takes the next question. A conversation runs
+// one turn at a time (ErrBusy); CancelTurn and Close stop it, and Close
+// waits for it.
+func (w *Workspace) Ask(req AskRequest) error {
+	if err := w.check(req); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, busy := w.turns[req.ConversationID]; busy {
+		return ErrBusy
+	}
+	t := &turn{}
+	cancel, err := w.tasks.start(func(ctx context.Context) {
+		defer w.endTurn(req.ConversationID, t)
+		// The conversation is free again when the UI learns the turn
+		// ended, not a moment later.
+		emit := func(name string, payload any) {
+			if name == events.AgentCompleted || name == events.AgentError {
+				w.endTurn(req.ConversationID, t)
+			}
+			w.emit(name, payload)
+		}
+		_, err := w.host.Turn(ctx, w.turnRequest(req), emit)
+		var te *acp.TurnError
+		if err != nil && !errors.As(err, &te) { // the host already sent the turn's own errors
+			emit(events.AgentError, events.AgentErrorEvent{ConversationID: req.ConversationID, Code: Code(err), Error: err.Error()})
+		}
+	})
+	if err != nil {
+		return err
+	}
+	t.cancel = cancel
+	w.turns[req.ConversationID] = t
+	return nil
+}
+
+// Turn runs one turn in the foreground (`agentero ask`); emit receives its
+// events as they stream. Like Ask, it is refused while the conversation is
+// answering, and CancelTurn and Close stop it.
+func (w *Workspace) Turn(ctx context.Context, req AskRequest, emit events.Emitter) (*acp.Result, error) {
+	if err := w.check(req); err != nil {
+		return nil, err
+	}
+	return call(ctx, w, func(ctx context.Context) (*acp.Result, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		t := &turn{cancel: cancel}
+		w.mu.Lock()
+		if _, busy := w.turns[req.ConversationID]; busy {
+			w.mu.Unlock()
+			return nil, ErrBusy
+		}
+		w.turns[req.ConversationID] = t
+		w.mu.Unlock()
+		defer w.endTurn(req.ConversationID, t)
+		return w.host.Turn(ctx, w.turnRequest(req), emit)
+	})
+}
+
+// turn is a running turn of a conversation.
+type turn struct {
+	cancel context.CancelFunc
+}
+
+func (w *Workspace) turnRequest(req AskRequest) acp.TurnRequest {
+	return acp.TurnRequest{ConversationID: req.ConversationID, Agent: req.Agent, Request: req.Request, Question: req.Question}
+}
+
+// endTurn frees the conversation of turn t (if a later turn has not
+// taken it already).
+func (w *Workspace) endTurn(conversationID string, t *turn) {
+	w.mu.Lock()
+	if w.turns[conversationID] == t {
+		delete(w.turns, conversationID)
+	}
+	w.mu.Unlock()
+}
+
+// CancelTurn stops the conversation's running turn, if any.
+func (w *Workspace) CancelTurn(conversationID string) {
+	w.mu.Lock()
+	t := w.turns[conversationID]
+	w.mu.Unlock()
+	if t != nil {
+		t.cancel()
+	}
+}
+
+// Conversation returns a stored conversation (empty when new).
+func (w *Workspace) Conversation(id string) (*acp.Conversation, error) {
+	return call(context.Background(), w, func(context.Context) (*acp.Conversation, error) {
+		return w.host.Store().Load(id)
+	})
+}
+
+// Compaction is what a new session of a stored conversation would be handed
+// of its history: the tiers applied and the turns kept whole, pruned and
+// summarized, for the window of agentName ("" = the conversation's agent)
+// or window tokens (0 = the agent's). It changes nothing.
+func (w *Workspace) Compaction(ctx context.Context, conversationID, agentName string, window int) (compact.Result, error) {
+	return call(ctx, w, func(ctx context.Context) (compact.Result, error) {
+		if !grant.ValidRuntimeID(conversationID) {
+			return compact.Result{}, invalid(acp.ErrBadConversationID)
+		}
+		if _, err := os.Stat(w.host.Store().Dir(conversationID)); err != nil {
+			return compact.Result{}, notFound(fmt.Errorf("no conversation %q in this vault", conversationID))
+		}
+		return w.host.Compaction(ctx, conversationID, agentName, window, false)
+	})
+}
+
+// AgentView is what a new session of a conversation would be given: the
+// frozen context, then the history as compacted for the agent's window.
+type AgentView struct {
+	Snapshot   string         `json:"snapshot"`
+	Issues     []string       `json:"issues"`
+	History    compact.Result `json:"history"`
+	Transcript string         `json:"transcript"`
+}
+
+// WhatAgentSees shows what the agent gets for a conversation ("what the
+// agent sees" in the UI): the conversation's frozen snapshot, or the one a
+// first session would get, and its compacted history. It changes nothing.
+func (w *Workspace) WhatAgentSees(ctx context.Context, conversationID string) (*AgentView, error) {
+	return call(ctx, w, func(ctx context.Context) (*AgentView, error) {
+		if !grant.ValidRuntimeID(conversationID) {
+			return nil, invalid(acp.ErrBadConversationID)
+		}
+		dir := w.host.Store().Dir(conversationID)
+		snap, err := snapshot.Load(dir)
+		if err != nil {
+			if snap, err = snapshot.Build(w.Root(), snapshot.Options{}); err != nil {
+				return nil, err
+			}
+		}
+		view := &AgentView{Snapshot: snap.Render(), Issues: []string{}, Transcript: filepath.Join(dir, "transcript.jsonl")}
+		for _, is := range snap.Issues {
+			view.Issues = append(view.Issues, is.Path+": "+is.Problem)
+		}
+		if view.History, err = w.host.Compaction(ctx, conversationID, "", 0, false); err != nil {
+			return nil, err
+		}
+		return view, nil
+	})
+}

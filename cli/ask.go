@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/workspace"
+)
+
+// runAsk is `agentero ask DIR [--agent NAME | --agent-cmd CMD]
+// [--conversation ID] [--request FILE] [--json] QUESTION`: one turn, its
+// answer streamed to stderr, its agent:completed payload and session
+// printed.
+func runAsk(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	agentName := fs.String("agent", "", "configured agent to ask (default: the configured default)")
+	agentCmd := fs.String("agent-cmd", "", "command line of an ACP agent to ask instead of a configured one")
+	convID := fs.String("conversation", "", "continue this conversation (default: a new one)")
+	reqFile := fs.String("request", "", "ContextRequest JSON file (default: Quick Chat with nothing pointed at)")
+	pos, err := parseArgs(fs, args, 2)
+	if err != nil {
+		return err
+	}
+	if *agentName != "" && *agentCmd != "" {
+		return usageError{"give --agent or --agent-cmd, not both"}
+	}
+	var agentCommand []string
+	if *agentCmd != "" {
+		if agentCommand = strings.Fields(*agentCmd); len(agentCommand) == 0 {
+			return usageError{"--agent-cmd is empty"}
+		}
+	}
+	q := workspace.AskRequest{ConversationID: *convID, Agent: *agentName, Request: workspace.QuickChat(), Question: pos[1]}
+	if *reqFile != "" {
+		if q.Request, err = readRequest(*reqFile); err != nil {
+			return err
+		}
+	}
+	if q.ConversationID == "" {
+		q.ConversationID = "cli-" + randomHex(6)
+	}
+	ws, err := env.open(pos[0], nil)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	if agentCommand != nil {
+		ag := acp.Agent{Name: "command-line", Command: agentCommand[0], Args: agentCommand[1:]}
+		ws.AddAgent(ag)
+		q.Agent = ag.Name
+	}
+	if q.Agent != "" && ws.Agent(q.Agent) == nil {
+		return fmt.Errorf("no agent named %q is configured (%s)", q.Agent, filepath.Join(env.Workspace.Config.Dir(), "agents.json"))
+	}
+	if _, err := ws.Sync(ctx); err != nil {
+		return err
+	}
+	res, err := ws.Turn(ctx, q, streamTo(env.Stderr))
+	if err != nil {
+		var te *acp.TurnError
+		if errors.As(err, &te) && *asJSON {
+			printJSON(env.Stdout, map[string]any{"conversationId": q.ConversationID, "error": err.Error(), "session": te.Session})
+		}
+		return err
+	}
+	fmt.Fprintln(env.Stderr)
+	out := struct {
+		acp.Completed
+		Session acp.SessionInfo `json:"session"`
+	}{res.Completed, res.Session}
+	if *asJSON {
+		return printJSON(env.Stdout, out)
+	}
+	fmt.Fprintf(env.Stdout, "%s\n", res.Completed.Content)
+	fmt.Fprintf(env.Stdout, "conversation %s, session %s (%s)\n", res.Completed.ConversationID, res.Session.ProviderSessionID, res.Session.Action)
+	return nil
+}
+
+// streamTo writes a turn's answer, tool calls and session notes to w as
+// they arrive.
+func streamTo(w io.Writer) events.Emitter {
+	return func(name string, p any) {
+		switch name {
+		case events.AgentChunk:
+			if e, ok := p.(events.AgentChunkEvent); ok && e.Kind == events.ChunkMessage {
+				fmt.Fprint(w, e.Text)
+			}
+		case events.AgentTool:
+			if e, ok := p.(events.AgentToolEvent); ok && e.Title != "" {
+				fmt.Fprintf(w, "[tool] %s\n", e.Title)
+			}
+		case events.AgentStatus:
+			if e, ok := p.(events.AgentStatusEvent); ok && e.Note != "" {
+				fmt.Fprintf(w, "[session] %s\n", e.Note)
+			}
+		}
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
