@@ -19,6 +19,9 @@ const (
 	AgentPlan      = "agent:plan"      // AgentPlanEvent: the agent's plan entries
 	AgentCompleted = "agent:completed" // AgentCompletedEvent: a turn's end
 	AgentError     = "agent:error"     // AgentErrorEvent: a failed turn's end
+	// AgentPermission is AgentPermissionEvent: the agent asks before a tool
+	// call; sent again, with its Outcome, once decided.
+	AgentPermission = "agent:permission"
 )
 
 // Emitter sends one event to the UI. The desktop app passes Wails'
@@ -76,15 +79,77 @@ type AgentChunkEvent struct {
 	Text           string `json:"text"`
 }
 
-// AgentToolEvent is a tool call or an update of one. An update carries only
-// what changed: an empty Title or Status means unchanged.
+// AgentToolEvent is a tool call or an update of one (ACP tool_call and
+// tool_call_update). An update carries only what changed: an empty field
+// means unchanged; Content and Locations, when present, replace the
+// call's.
 type AgentToolEvent struct {
-	ConversationID string `json:"conversationId"`
-	MessageID      string `json:"messageId"`
-	ToolCallID     string `json:"toolCallId"`
-	Title          string `json:"title,omitempty"`
-	Status         string `json:"status,omitempty"` // pending, in_progress, completed or failed
-	Kind           string `json:"kind,omitempty"`
+	ConversationID string         `json:"conversationId"`
+	MessageID      string         `json:"messageId"`
+	ToolCallID     string         `json:"toolCallId"`
+	Title          string         `json:"title,omitempty"`
+	Status         string         `json:"status,omitempty"` // pending, in_progress, completed or failed
+	Kind           string         `json:"kind,omitempty"`   // read, edit, delete, move, search, execute, think, fetch, other
+	Input          string         `json:"input,omitempty"`  // the call's raw input as JSON text, capped
+	Content        []ToolContent  `json:"content,omitempty"`
+	Locations      []ToolLocation `json:"locations,omitempty"`
+}
+
+// ToolContent is one piece of what a tool call produced: text, or a diff
+// of a file (other ACP content is shown as text).
+type ToolContent struct {
+	Type    string `json:"type"` // text or diff
+	Text    string `json:"text,omitempty"`
+	Path    string `json:"path,omitempty"` // a diff's file
+	OldText string `json:"oldText,omitempty"`
+	NewText string `json:"newText,omitempty"`
+}
+
+// ToolLocation is a file (and line) a tool call or a permission request
+// names. Inside the vault, CitationURI opens it (at the page when it is a
+// paper's PDF); a path outside the vault is shown, never opened.
+type ToolLocation struct {
+	Path        string `json:"path"` // as the agent sent it
+	Line        int    `json:"line,omitempty"`
+	InVault     bool   `json:"inVault"`
+	CitationURI string `json:"citationUri,omitempty"`
+}
+
+// PermissionOption is one of the answers an agent offers to a permission
+// request. Kind is allow_once, allow_always, reject_once or reject_always.
+type PermissionOption struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+// Permission outcomes.
+const (
+	PermissionSelected  = "selected"  // an option was chosen (OptionID)
+	PermissionCancelled = "cancelled" // the turn was cancelled before an answer
+)
+
+// AgentPermissionEvent is a permission request of the agent (ACP
+// session/request_permission). It is sent when the request waits for the
+// user (Outcome empty), and again once decided. Requests for the turn's own
+// agentero-context tools, and every request when no one can answer (the
+// command line), are decided by Agentero's policy: Auto is set and only the
+// decided event is sent. InVault marks a request that names paths inside
+// the vault, which reaches outside what the turn was granted.
+type AgentPermissionEvent struct {
+	ConversationID string             `json:"conversationId"`
+	MessageID      string             `json:"messageId"`
+	RequestID      string             `json:"requestId"`
+	ToolCallID     string             `json:"toolCallId,omitempty"`
+	Title          string             `json:"title"`
+	Kind           string             `json:"kind,omitempty"`
+	Input          string             `json:"input,omitempty"` // the tool's raw input as JSON text, capped
+	Locations      []ToolLocation     `json:"locations,omitempty"`
+	Options        []PermissionOption `json:"options"`
+	InVault        bool               `json:"inVault"`
+	Outcome        string             `json:"outcome,omitempty"`  // "" while waiting, then PermissionSelected or PermissionCancelled
+	OptionID       string             `json:"optionId,omitempty"` // the chosen option
+	Auto           bool               `json:"auto"`
 }
 
 // PlanEntry is one entry of an agent's plan.
@@ -108,7 +173,8 @@ type AgentCompletedEvent struct {
 	TurnID         string   `json:"turnId"`
 	MessageID      string   `json:"messageId"`
 	Content        string   `json:"content"`
-	Sources        []string `json:"sources"`
+	Sources        []string `json:"sources"`   // the citations the answer uses
+	Consulted      []string `json:"consulted"` // what the tools returned that the answer does not use
 	StopReason     string   `json:"stopReason"`
 	Agent          string   `json:"agent"` // the agent that answered
 }
@@ -149,16 +215,17 @@ type Error struct {
 // binding generator emits their TypeScript classes (App.EventPayloads
 // returns it). Each field is named for its event.
 type Payloads struct {
-	IndexProgress  IndexProgressEvent  `json:"index:progress"`
-	IndexDone      IndexDoneEvent      `json:"index:done"`
-	LibraryChanged LibraryChangedEvent `json:"library:changed"`
-	WatchStatus    WatchStatusEvent    `json:"watch:status"`
-	AgentStatus    AgentStatusEvent    `json:"agent:status"`
-	AgentChunk     AgentChunkEvent     `json:"agent:chunk"`
-	AgentTool      AgentToolEvent      `json:"agent:tool"`
-	AgentPlan      AgentPlanEvent      `json:"agent:plan"`
-	AgentCompleted AgentCompletedEvent `json:"agent:completed"`
-	AgentError     AgentErrorEvent     `json:"agent:error"`
+	IndexProgress   IndexProgressEvent   `json:"index:progress"`
+	IndexDone       IndexDoneEvent       `json:"index:done"`
+	LibraryChanged  LibraryChangedEvent  `json:"library:changed"`
+	WatchStatus     WatchStatusEvent     `json:"watch:status"`
+	AgentStatus     AgentStatusEvent     `json:"agent:status"`
+	AgentChunk      AgentChunkEvent      `json:"agent:chunk"`
+	AgentTool       AgentToolEvent       `json:"agent:tool"`
+	AgentPlan       AgentPlanEvent       `json:"agent:plan"`
+	AgentCompleted  AgentCompletedEvent  `json:"agent:completed"`
+	AgentError      AgentErrorEvent      `json:"agent:error"`
+	AgentPermission AgentPermissionEvent `json:"agent:permission"`
 	// Error is what a bound method's promise rejects with; not an event.
 	Error Error `json:"error"`
 }
