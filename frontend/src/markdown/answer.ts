@@ -264,11 +264,11 @@ export function createAnswerView(options: AnswerOptions = {}): AnswerView {
   function onClick(event: MouseEvent): void {
     const target = event.target instanceof Element ? event.target : null;
     if (!target || !element.contains(target)) return;
-    const chip = target.closest<HTMLElement>("[data-cite-uri]");
+    const chip = target.closest<HTMLElement>("button.md-cite[data-cite-path]");
     if (chip && element.contains(chip) && event.type === "click") {
       event.preventDefault();
       const d = chip.dataset;
-      options.onCitation?.({ uri: d.citeUri ?? "", path: d.citePath ?? "", page: Number(d.citePage) || 1, quote: d.citeQuote ?? "" }, event);
+      options.onCitation?.({ uri: d.uri ?? "", path: d.citePath ?? "", page: Number(d.citePage) || 1, quote: d.citeQuote ?? "" }, event);
       return;
     }
     const link = target.closest("a");

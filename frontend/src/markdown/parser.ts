@@ -320,7 +320,7 @@ function chipOpen(t: Token, esc: (s: string) => string): string {
   const title = c.quote ? `${c.uri}\nHighlights “${c.quote}”` : c.uri;
   const label = `${meta.label}: ${describeTarget(c)}`;
   return (
-    `<button type="button" class="md-cite" data-cite-uri="${esc(c.uri)}" data-cite-path="${esc(c.path)}" ` +
+    `<button type="button" class="md-cite" data-testid="cite" data-uri="${esc(c.uri)}" data-cite-path="${esc(c.path)}" ` +
     `data-cite-page="${c.page}" data-cite-quote="${esc(c.quote)}" title="${esc(title)}" aria-label="${esc(label)}">`
   );
 }

@@ -22,7 +22,7 @@ const katexTags = [
 ];
 const markdownAttrs = [
   "class", "style", "href", "title", "rel", "type", "role", "start", "aria-label", "aria-hidden",
-  "data-cite-uri", "data-cite-path", "data-cite-page", "data-cite-quote", "data-md-action", "data-md-block",
+  "data-testid", "data-uri", "data-cite-path", "data-cite-page", "data-cite-quote", "data-md-action", "data-md-block",
 ];
 const katexAttrs = [
   // SVG

@@ -1,16 +1,62 @@
-// Hostile answers: what an agent (or a paper it quotes) might send to get
-// code run or a live link into the app. Shared by the unit tests
-// (src/markdown/hostile.test.ts, jsdom) and the Chromium e2e suite, which
-// can send each text through a scripted agent and then run inertProblems
-// on the rendered answer in the real page:
+// Answers for tests that render them: a Markdown sample with every kind of
+// element, and hostile answers — what an agent (or a paper it quotes) might
+// send to get code run or a live link into the app. Shared by the unit tests
+// (src/markdown/*.test.ts, jsdom) and the Chromium e2e suite, which can send
+// each text through a scripted agent and check the rendered answer in the
+// real page:
 //
-//   import { hostileAnswers, inertProblems, Sentinel } from "../../frontend/src/markdown/testdata/hostile.mjs";
+//   import { hostileAnswers, inertProblems } from "../../frontend/src/markdown/testdata/answers.mjs";
 //   const problems = await page.evaluate(inertProblems, '[data-testid="answer-text"]');
+//   assert.deepEqual(problems, []);
 //
 // Every payload that could run runs SentinelScript: it sets window[Sentinel]
 // and, for DOM-only environments like jsdom whose script globals the test
 // cannot see, the data-agentero-pwned attribute of <html>.
 // Plain JavaScript with no imports, so Node, Vite and the browser all load it.
+
+/**
+ * sampleAnswer is a well-formed answer; each selector in `expect` matches
+ * what it must render (in the rendered answer, with the count given).
+ */
+export const sampleAnswer = {
+  text: [
+    "## Leader election",
+    "",
+    "Raft **decomposes** consensus [Raft, p. 3](papers/raft/paper.pdf#page=3&quote=Raft%20decomposes) and",
+    "times out at random papers/raft/paper.pdf#page=6&quote=election+timeout, see [papers/paxos/paxos.pdf#page=2].",
+    "",
+    "1. Followers wait for heartbeats.",
+    "2. A candidate asks for votes, winning with $\\lfloor n/2 \\rfloor + 1$.",
+    "",
+    "| Protocol | Year |",
+    "|:--|--:|",
+    "| Raft | 2014 |",
+    "| Paxos | 1998 |",
+    "",
+    "$$",
+    "\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}",
+    "$$",
+    "",
+    "```go",
+    "func elect() {}",
+    "```",
+    "",
+    "More at [the site](https://raft.github.io).",
+  ].join("\n"),
+  expect: {
+    "h2": 1,
+    "ol > li": 2,
+    "table th": 2,
+    "table tbody tr": 2,
+    "pre > code.language-go": 1,
+    "li > .md-math .katex": 1,
+    ".md-math-block .katex-display": 1,
+    'button.md-cite[data-cite-page="3"][data-cite-quote="Raft decomposes"]': 1,
+    'button.md-cite[data-cite-page="6"][data-cite-quote="election timeout"]': 1,
+    'button.md-cite[data-cite-path="papers/paxos/paxos.pdf"][data-cite-page="2"]': 1,
+    'a.md-link[href="https://raft.github.io"]': 1,
+  },
+};
 
 /** Sentinel is the global every payload tries to set. */
 export const Sentinel = "__agenteroPwned";
@@ -123,7 +169,7 @@ export const hostileAnswers = [
   { name: "deep blockquotes", text: `${">".repeat(5000)} deep` },
   { name: "deep lists", text: Array.from({ length: 300 }, (_, i) => `${"  ".repeat(i)}- level ${i}`).join("\n") },
   { name: "many brackets", text: "[".repeat(20000) + "x" + "]".repeat(20000) },
-  { name: "many emphasis markers", text: "*_".repeat(20000) },
+  { name: "many emphasis markers", text: "*_".repeat(5000) },
   { name: "many dollars", text: "$a ".repeat(10000) },
   {
     name: "table of 5000 rows",

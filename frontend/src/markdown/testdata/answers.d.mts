@@ -1,4 +1,7 @@
-// Types for hostile.mjs (the project compiles TypeScript only).
+// Types for answers.mjs (the project compiles TypeScript only).
+
+/** sampleAnswer is a well-formed answer and, per selector, how many elements it renders. */
+export declare const sampleAnswer: { text: string; expect: Record<string, number> };
 
 /** Sentinel is the global every payload tries to set. */
 export declare const Sentinel: "__agenteroPwned";
