@@ -349,6 +349,14 @@ describe("streaming", () => {
     expect(view.element.textContent).toBe("one two three");
   });
 
+  it("is aria-busy while it streams", () => {
+    const view = mount(createAnswerView());
+    view.update("Partial");
+    expect(view.element.getAttribute("aria-busy")).toBe("true");
+    view.finish("Partial answer.");
+    expect(view.element.hasAttribute("aria-busy")).toBe(false);
+  });
+
   it("draws text that got shorter (a trailing source list removed at the end)", () => {
     const view = mount(createAnswerView());
     view.update("Answer [papers/a/a.pdf#page=1].\n\nSources:\n- papers/a/a.pdf#page=1");
@@ -381,6 +389,35 @@ describe("long answers", () => {
     click(el.querySelector('[data-md-action="all-rows"]')!);
     expect(el.querySelectorAll("tbody tr").length).toBe(12);
     expect(el.querySelector(".md-table-note")).toBeNull();
+  });
+
+  it("streams a table under the streaming cap, draws up to maxTableRows at the end", () => {
+    const view = mount(createAnswerView());
+    const text = table(300);
+    view.update(text);
+    view.flush();
+    expect(view.element.querySelectorAll("tbody tr").length).toBe(200);
+    expect(view.element.querySelector(".md-count")!.textContent).toBe("Showing the first 200 of 300 rows (100 more in the answer’s text).");
+    view.finish(text);
+    expect(view.element.querySelectorAll("tbody tr").length).toBe(300);
+    expect(view.element.querySelector(".md-table-note")).toBeNull();
+    // A late update keeps the final limits.
+    view.update(text + " More.");
+    view.flush();
+    expect(view.element.querySelectorAll("tbody tr").length).toBe(300);
+  });
+
+  it("keeps all rows once asked, while the answer still streams", () => {
+    const view = mount(createAnswerView({ maxTableRows: 3 }));
+    const text = table(10);
+    view.update(text.slice(0, text.indexOf("| 6 |")));
+    view.flush();
+    click(view.element.querySelector('[data-md-action="all-rows"]')!);
+    expect(view.element.querySelectorAll("tbody tr").length).toBe(6);
+    view.update(text);
+    view.flush();
+    expect(view.element.querySelectorAll("tbody tr").length).toBe(10);
+    expect(view.element.querySelector(".md-table-note")).toBeNull();
   });
 
   it("keeps a capped table's rows while it streams and updates the count", () => {

@@ -56,7 +56,10 @@ export interface AnswerView {
   update(text: string): void;
   /** flush draws a scheduled update now. */
   flush(): void;
-  /** finish draws the final text at once, from a full parse. */
+  /**
+   * finish draws the final text at once, from a full parse, and lifts the
+   * streaming limits (MaxStreamingTableRows, MaxStreamingParagraph) for good.
+   */
   finish(text: string): void;
   /** destroy cancels a scheduled draw and stops handling clicks. */
   destroy(): void;
@@ -77,7 +80,11 @@ export function createAnswerView(options: AnswerOptions = {}): AnswerView {
   const element = document.createElement("div");
   element.className = "md-answer";
   const maxChars = options.maxMarkdownChars ?? MaxMarkdownChars;
-  let maxRows = options.maxTableRows ?? MaxTableRows;
+  const maxRows = options.maxTableRows ?? MaxTableRows;
+  // final: finish was called, the streaming limits are off. expanded: the
+  // reader asked for all rows of the tables.
+  let final = false;
+  let expanded = false;
 
   let source = ""; // formatted part of the text last drawn (normalised)
   let blocks: DrawnBlock[] = [];
@@ -87,30 +94,32 @@ export function createAnswerView(options: AnswerOptions = {}): AnswerView {
   let notBefore = 0;
   let destroyed = false;
 
-  const env = (full: boolean): AnswerEnv => ({
-    maxTableRows: full ? maxRows : Math.min(maxRows, MaxStreamingTableRows),
+  const env = (): AnswerEnv => ({
+    maxTableRows: expanded ? Infinity : final ? maxRows : Math.min(maxRows, MaxStreamingTableRows),
     label: (t) => options.citationLabel?.(t) ?? "",
-    deferInline: full ? Infinity : MaxStreamingParagraph,
+    deferInline: final ? Infinity : MaxStreamingParagraph,
   });
 
-  function draw(text: string, full: boolean): void {
+  // draw draws text; reparse parses all of it instead of only what the new
+  // text can have changed.
+  function draw(text: string, reparse: boolean): void {
     const started = performance.now();
     const normal = normalize(text);
     const cut = splitAt(normal, maxChars);
     const md = normal.slice(0, cut);
-    drawMarkdown(md, full);
+    drawMarkdown(md, reparse);
     drawRest(normal.slice(cut));
     // Keep drawing to about a third of the time: a slow draw (a huge table
     // while "Show all rows" is on, a very long answer) spaces out the next.
     notBefore = performance.now() + 2 * (performance.now() - started);
   }
 
-  function drawMarkdown(md: string, full: boolean): void {
+  function drawMarkdown(md: string, reparse: boolean): void {
     // The first block the new text can change: after the last "cut" block,
     // when the text only grew and holds no reference definitions (which
     // change links anywhere).
     let keep = 0;
-    if (!full && md.startsWith(source) && !md.includes("]:")) {
+    if (!reparse && md.startsWith(source) && !md.includes("]:")) {
       for (let i = blocks.length - 1; i > 0; i--) {
         if (blocks[i].cut && lineComplete(source, blocks[i].start)) {
           keep = i;
@@ -120,7 +129,7 @@ export function createAnswerView(options: AnswerOptions = {}): AnswerView {
     }
     const base = keep > 0 ? blocks[keep].start : 0;
     const tail = md.slice(base);
-    const e = env(full);
+    const e = env();
     const tokens = parser().parse(tail, e);
     const found = blocksOf(tokens);
     const starts = lineStarts(tail);
@@ -282,7 +291,7 @@ export function createAnswerView(options: AnswerOptions = {}): AnswerView {
     }
     const action = target.closest<HTMLElement>("[data-md-action]");
     if (action?.dataset.mdAction === "all-rows" && event.type === "click") {
-      maxRows = Infinity;
+      expanded = true;
       const text = pending ?? current();
       pending = null;
       draw(text, true);
@@ -299,6 +308,8 @@ export function createAnswerView(options: AnswerOptions = {}): AnswerView {
     element,
     update(text) {
       if (destroyed) return;
+      // Screen readers wait for the answer instead of reading every redraw.
+      if (!final) element.setAttribute("aria-busy", "true");
       pending = text;
       if (!scheduled()) schedule();
     },
@@ -313,6 +324,8 @@ export function createAnswerView(options: AnswerOptions = {}): AnswerView {
       if (destroyed) return;
       unschedule();
       pending = null;
+      final = true;
+      element.removeAttribute("aria-busy");
       draw(text, true);
     },
     destroy() {
