@@ -304,6 +304,32 @@ describe("streaming", () => {
     }
   }
 
+  // Random answers made of lines that start, continue or end blocks, cut
+  // into random chunks: what streaming draws always equals a fresh draw.
+  it("draws random answers in random chunks as a full parse would", { timeout: 120_000 }, () => {
+    const lines = [
+      "", "", "", "para text", "more *text", "end* here", "# heading", "#tag", "- item", "  nested", "1. first", "2", "2.", "3) x",
+      "> quote", ">", "lazy", "```", "```js", "~~~", "    code", "$$", "$$ x^2 $$", "x = 1", "---", "===", "| a | b |", "|---|---|",
+      "| 1 | 2 |", "[papers/a/a.pdf#page=2]", "see papers/b/b.pdf#page=3.", "[t](papers/c/c.pdf#page=4)", "<https://example.com>", "***", "\\",
+    ];
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let doc = 0; doc < 12; doc++) {
+      const text = Array.from({ length: 10 + rand(10) }, () => lines[rand(lines.length)]).join("\n");
+      const view = mount(createAnswerView());
+      for (let at = 0; at < text.length; ) {
+        at = Math.min(text.length, at + 1 + rand(8));
+        const prefix = text.slice(0, at);
+        view.update(prefix);
+        view.flush();
+        expect(view.element.innerHTML, `doc ${doc} after ${JSON.stringify(prefix)}`).toBe(fresh(prefix));
+      }
+    }
+  });
+
   it("keeps the nodes of blocks that did not change", () => {
     const view = mount(createAnswerView());
     view.update("First paragraph with $x$.\n\nSecond");
