@@ -4,7 +4,7 @@
 // cited passage is quoted next to its citation, its first words go into the
 // link's quote so the viewer can highlight it.
 
-import { formatCitation, parseCitation, type Citation } from "../lib/citation";
+import { citedFile, formatCitation, parseCitation, type Citation } from "../lib/citation";
 
 /**
  * QuoteWords is how many opening words of a quoted passage a link carries:
@@ -33,17 +33,11 @@ const quoted = /“([^“”]+)”|"([^"\n]+)"/g;
 
 /**
  * isCitation tells a bracketed citation from other brackets ("[1]", "[sic]"):
- * it must be one of the turn's sources, or parse and name a file (a dot in
- * the last segment) or an allowed external link.
+ * it must be one of the turn's sources, or a cited file (lib/citation.ts).
  */
 function isCitation(inner: string, sources: ReadonlySet<string>): boolean {
   const text = inner.trim();
-  if (sources.has(text)) return true;
-  const c = parseCitation(text);
-  if (c === null) return false;
-  if (c.kind === "external") return true;
-  const last = c.path.split("/").pop() ?? "";
-  return c.path.includes("/") && /\.[A-Za-z0-9]{1,8}$/.test(last);
+  return sources.has(text) || citedFile(text) !== null;
 }
 
 /** splitAnswer cuts answer text into plain text and inline citations, in order. */
