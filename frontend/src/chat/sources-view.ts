@@ -11,14 +11,18 @@ export interface SourcesDeps {
   openSource(link: SourceLink): void;
 }
 
-/** consultedLinks lists the consulted URIs that are not already among the cited ones and can be opened. */
-export function consultedLinks(consulted: readonly string[], cited: readonly SourceLink[]): SourceLink[] {
+/**
+ * consultedLinks lists the consulted URIs that are not already among the
+ * cited ones and can be opened, with the passages the tools returned for
+ * their pages (read).
+ */
+export function consultedLinks(consulted: readonly string[], cited: readonly SourceLink[], read: ReadonlyMap<string, string> = new Map()): SourceLink[] {
   const seen = new Set(cited.map((l) => l.uri));
   const out: SourceLink[] = [];
   for (const uri of consulted) {
     if (seen.has(uri)) continue;
     seen.add(uri);
-    const link = sourceLink(uri, "");
+    const link = sourceLink(uri, "", read);
     if (link) out.push(link);
   }
   return out;

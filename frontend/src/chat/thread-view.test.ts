@@ -147,6 +147,19 @@ describe("answers as Markdown and math", () => {
     expect(calls.opened[0].target).toBe("papers/raft/raft.pdf#page=5&quote=Raft%20uses%20randomized%20election%20timeouts");
   });
 
+  it("a link with no quote next to it highlights the passage the search returned for its page", () => {
+    const cards = { cards: [{ ref: "papers/raft", page: 5, snippet: "…Raft uses randomized election timeouts…", citationUri: "papers/raft/raft.pdf#page=5" }] };
+    show(
+      sent,
+      { type: "tool", ...turn, toolCallId: "t1", title: "mcp__agentero-context__context_search", status: "completed", content: [{ type: "text", text: JSON.stringify(cards) }] },
+      completed("The closest passage is in *Raft* ([p. 5](papers/raft/raft.pdf#page=5)).", ["papers/raft/raft.pdf#page=5"]),
+    );
+    const chip = one('[data-testid="cite"]');
+    expect(chip.textContent).toBe("p. 5");
+    chip.click();
+    expect(calls.opened.map((l) => l.target)).toEqual(["papers/raft/raft.pdf#page=5&quote=Raft%20uses%20randomized%20election%20timeouts"]);
+  });
+
   it("an https link goes to the system browser; a javascript: one goes nowhere", () => {
     show(sent, completed(`${markdown}\n\n[bad](javascript:alert(1))`));
     const links = all('[data-testid="answer-text"] a');

@@ -16,9 +16,9 @@ import { grantChanged, sessionText, summarize } from "./context";
 import { disclosure, remember, type Opened } from "./disclosure";
 import { describeError } from "./errors";
 import { permissionCards } from "./permission-view";
-import { sourceLink, sourceLinks, withoutSourceList, type SourceLink } from "./sources";
+import { cardQuotes, sourceLink, sourceLinks, withoutSourceList, type SourceLink } from "./sources";
 import { consultedLinks, sourceList } from "./sources-view";
-import { canRetry, planProgress, waitingPermissions, type ChatMessage, type PlanEntry, type PlanStatus, type Thread } from "./state";
+import { canRetry, planProgress, waitingPermissions, type ChatMessage, type PlanEntry, type PlanStatus, type Thread, type ToolActivity } from "./state";
 import { toolActivity } from "./tool-view";
 
 export interface ThreadDeps {
@@ -53,6 +53,9 @@ interface Drawn {
   finished: string | null;
   /** The message's sources by URI, with the quotes the answer gives next to them. */
   links: Map<string, SourceLink>;
+  /** The passages the message's tools returned, by page (cardQuotes), and the tool calls they were read from. */
+  read: Map<string, string>;
+  readFrom: ToolActivity[] | null;
   opened: Opened;
 }
 
@@ -69,7 +72,19 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
   function entry(m: ChatMessage): Drawn {
     let d = drawn.get(m.key);
     if (!d) {
-      d = { message: null, exists: {}, retry: false, cancelling: false, el: h("li"), answer: null, finished: null, links: new Map(), opened: new Set() };
+      d = {
+        message: null,
+        exists: {},
+        retry: false,
+        cancelling: false,
+        el: h("li"),
+        answer: null,
+        finished: null,
+        links: new Map(),
+        read: new Map(),
+        readFrom: null,
+        opened: new Set(),
+      };
       drawn.set(m.key, d);
     }
     return d;
@@ -90,7 +105,7 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
   // answer gives next to it, through the same path as its sources.
   function openCitation(d: Drawn) {
     return (target: CitationTarget) => {
-      const link = d.links.get(target.uri) ?? sourceLink(target.uri, target.quote);
+      const link = d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read);
       if (link) void deps.openSource(link);
     };
   }
@@ -188,7 +203,11 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
   if (m.thought) {
     li.append(disclosure(d.opened, "thought", { class: "msg-thought" }, ["Thinking"], () => [h("div", { class: "msg-text" }, m.thought)]));
   }
-  const links = sourceLinks(m.content, m.sources);
+  if (d.readFrom !== m.tools) {
+    d.read = cardQuotes(m.tools.flatMap((x) => x.content.flatMap((c) => (c.type === "text" && c.text ? [c.text] : []))));
+    d.readFrom = m.tools;
+  }
+  const links = sourceLinks(m.content, m.sources, d.read);
   d.links = new Map(links.map((l) => [l.uri, l]));
   if (m.content) li.append(answerText(m, t, d, deps, openCitation));
   const cards = permissionCards(m.permissions, t.cancelling, d.opened, { openLocation, answer: deps.answerPermission });
@@ -210,7 +229,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
     li.append(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
   }
   if (m.status !== "streaming") {
-    const sources = sourceList(links, consultedLinks(m.consulted, links), t.exists, d.opened, { titleOfPath: deps.titleOfPath, openSource: (l) => void deps.openSource(l) });
+    const sources = sourceList(links, consultedLinks(m.consulted, links, d.read), t.exists, d.opened, { titleOfPath: deps.titleOfPath, openSource: (l) => void deps.openSource(l) });
     if (sources) li.append(sources);
   }
   return li;
