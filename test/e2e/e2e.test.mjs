@@ -8,13 +8,21 @@
 // source that no longer exists, an agent that is not set up; the per-turn
 // agent picker (remembered per surface, falling back when the agent is
 // removed); the reading budget in Settings; and the context documents
-// editor in Settings (create, a refused front matter, delete).
+// editor in Settings (create, a refused front matter, delete). Then, in a
+// 1024×700 window, answers as Markdown and math, and hostile answers that
+// must stay inert; and an agent that behaves like Claude Code's ACP adapter
+// (the scripted peer, PEER_STYLE=claude): its context tools allowed without
+// asking, an edit of a vault file shown as a permission card that Reject
+// ends, a citation link inside its Markdown answer that opens the page with
+// the passage marked, a turn cancelled while its card waits, and all of it
+// the same after the conversation is reopened.
 
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { guidance, shot, start } from "./harness.mjs";
+import { hostileAnswers, inertProblems, sampleAnswer, Sentinel } from "../../frontend/src/markdown/testdata/answers.mjs";
+import { guidance, repo, shot, start } from "./harness.mjs";
 
 let env;
 let page;
@@ -726,6 +734,277 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       rmSync(join(folder, "typo.md"));
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+});
+
+const raft = "papers/in-search-of-an-understandable-consensus-algorithm";
+const raftPdf = `${raft}/in-search-of-an-understandable-consensus-algorithm.pdf`;
+
+/**
+ * emitTurn plays a turn of an agent into the UI as the backend's events
+ * would (status, the text in chunks, completed), for answers no agent of
+ * the suite writes; nothing reaches an agent or the stored conversation.
+ */
+async function emitTurn(conversationId, turn, text, chunks = 7) {
+  await page.evaluate(
+    ({ conversationId, turn, text, chunks }) => {
+      const emit = window.runtime.EventsEmit;
+      const ids = { conversationId, messageId: turn };
+      emit("agent:status", { ...ids, action: "new", note: "", mode: "prompt-only", allowed: [], fingerprint: "" });
+      const step = Math.max(1, Math.ceil(text.length / chunks));
+      for (let at = 0; at < text.length; at += step) emit("agent:chunk", { ...ids, kind: "message", text: text.slice(at, at + step) });
+      emit("agent:completed", { conversationId, turnId: turn, messageId: `${turn}.a`, content: text, sources: [], consulted: [], stopReason: "end_turn", agent: "" });
+    },
+    { conversationId, turn, text, chunks },
+  );
+}
+
+/** openPaper opens a library paper and waits for the sidebar to show its conversation. */
+async function openPaperInSidebar(ref, title) {
+  await page.click(`[data-testid="library-item"][data-ref="${ref}"]`);
+  await page.waitForFunction(
+    ({ sidebar, title }) => title.test(document.querySelector(`${sidebar} [data-testid="chat-paper"]`)?.textContent ?? ""),
+    { sidebar, title },
+  );
+}
+
+/** waitForCard waits for the newest answer of the sidebar to show a permission card that waits. */
+async function waitForCard() {
+  const card = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last().locator('[data-testid="permission"][data-state="waiting"]');
+  await card.waitFor({ timeout: 60_000 });
+  return card;
+}
+
+test("answers from agents as they really behave", { timeout: 600_000 }, async (t) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+
+  await t.test("a Markdown answer with math renders in the thread", () =>
+    failShot(t, async () => {
+      await openPaperInSidebar("papers/bitcoin", /Bitcoin/);
+      // The stored conversation is on screen before a turn is played into it.
+      await page.locator(`${sidebar} [data-testid="msg-user"]`).first().waitFor();
+      await emitTurn("paper.papers_bitcoin", "sample-1", sampleAnswer.text);
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status === "done", sidebar);
+      const text = answer.locator('[data-testid="answer-text"]');
+      for (const [selector, n] of Object.entries(sampleAnswer.expect)) {
+        assert.equal(await text.locator(selector).count(), n, selector);
+      }
+      assert.deepEqual(await page.evaluate(inertProblems, `${sidebar} [data-testid="msg-assistant"]:last-child [data-testid="answer-text"]`), []);
+      // KaTeX's own styles are in the page: the formula is laid out, not raw TeX.
+      const display = text.locator(".katex-display").first();
+      assert.ok((await display.boundingBox()).height > 20, "the display formula is laid out");
+      await answer.scrollIntoViewIfNeeded();
+      await shot(page, "16-markdown-answer");
+    }),
+  );
+
+  await t.test("hostile answers render inert in the real page", () =>
+    failShot(t, async () => {
+      await page.evaluate(() => {
+        const w = window;
+        w.__external = [];
+        w.go.main.App.OpenExternal = async (url) => void w.__external.push(url);
+      });
+      const dialogs = [];
+      const onDialog = (d) => (dialogs.push(d.message()), void d.dismiss());
+      page.on("dialog", onDialog);
+      const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);
+      const before = await answers.count();
+      for (const [i, a] of hostileAnswers.entries()) await emitTurn("paper.papers_bitcoin", `hostile-${i}`, a.text, i % 2 ? 40 : 1);
+      await page.waitForFunction(
+        ({ sidebar, n }) => {
+          const all = document.querySelectorAll(`${sidebar} [data-testid="msg-assistant"]`);
+          return all.length === n && all[all.length - 1].dataset.status === "done";
+        },
+        { sidebar, n: before + hostileAnswers.length },
+        { timeout: 60_000 },
+      );
+      // Hover, focus and "load" everything drawn, then give any payload the time to run.
+      await page.evaluate((s) => {
+        for (const el of document.querySelectorAll(`${s} [data-testid="answer-text"] *`)) {
+          for (const type of ["mouseover", "focus", "load", "error", "toggle", "animationstart"]) el.dispatchEvent(new Event(type, { bubbles: true }));
+        }
+      }, sidebar);
+      await new Promise((r) => setTimeout(r, 1000));
+      const problems = await page.evaluate(inertProblems, `${sidebar} [data-testid="chat-messages"]`);
+      assert.deepEqual(problems, []);
+      assert.equal(await page.evaluate((name) => window[name], Sentinel), undefined, "the sentinel global stays unset");
+      const live = await page.evaluate(() => ({
+        on: [...document.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `<${el.localName} ${a.name}>`)),
+        javascript: [...document.querySelectorAll("[href]")].map((el) => el.getAttribute("href")).filter((h) => /^\s*javascript:/i.test(h)),
+      }));
+      assert.deepEqual(live, { on: [], javascript: [] });
+      assert.deepEqual(dialogs, []);
+      assert.deepEqual(await page.evaluate(() => window.__external), []);
+      page.off("dialog", onDialog);
+      await answers.nth(before).scrollIntoViewIfNeeded();
+      await shot(page, "17-hostile-answers");
+    }),
+  );
+
+  await t.test("an agent that asks like Claude Code: its context tools are allowed, the edit waits for a card that Reject ends", () =>
+    failShot(t, async () => {
+      const edited = join(env.vault, "notes", "consensus", "raft.md");
+      const original = readFileSync(edited, "utf8");
+      await page.evaluate(
+        ({ command, script, edited }) =>
+          window.go.main.App.SaveAgent(
+            { name: "claude-like", command, args: [script], env: { PEER_STYLE: "claude", PEER_EDIT: "1", PEER_EDIT_PATH: edited } },
+            false,
+          ),
+        { command: process.execPath, script: join(repo, "test", "peeragent", "agent.mjs"), edited },
+      );
+      await openPaperInSidebar(raft, /Consensus/);
+      const picker = page.locator(`${sidebar} [data-testid="agent-picker"]`);
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="agent-picker"] option[value="claude-like"]`), sidebar);
+      await picker.selectOption("claude-like");
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).fill("How is a leader elected?");
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).press("Enter");
+
+      const card = await waitForCard();
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      assert.match(await card.locator('[data-testid="permission-title"]').innerText(), /^Edit .*raft\.md/);
+      assert.equal(await card.locator('[data-testid="permission-kind"]').innerText(), "edit");
+      assert.equal(await card.getAttribute("data-in-vault"), "true");
+      assert.match(await card.locator('[data-testid="permission-outside"]').innerText(), /Outside this question’s grant/);
+      assert.deepEqual(await card.locator('[data-testid="permission-option"]').allInnerTexts(), ["Always Allow", "Allow", "Reject"]);
+      assert.equal(await card.locator('[data-testid="location"]').first().getAttribute("data-uri"), "notes/consensus/raft.md");
+      // The focus is on Reject: the request reaches outside the turn's grant.
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.optionId), "reject");
+      // The turn's own context tools were allowed without asking, and say so.
+      const auto = answer.locator('[data-testid="permission-auto"]');
+      assert.ok((await auto.count()) >= 1, "the context tools were decided without a card");
+      assert.equal(await auto.first().innerText(), "allowed agentero-context search automatically");
+      assert.equal(await answer.locator('[data-testid="permission"]').count(), 1, "only the edit became a card");
+      assert.match(await answer.locator(".msg-progress").innerText(), /Waiting for your answer/);
+      // The input is there, collapsed.
+      const input = card.locator('[data-testid="permission-input"]');
+      assert.equal(await input.evaluate((d) => d.open), false);
+      await card.scrollIntoViewIfNeeded();
+      await shot(page, "18-permission-card");
+
+      // Keyboard only: the arrows move between the options, Enter answers.
+      await page.keyboard.press("ArrowLeft");
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.optionId), "allow");
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.optionId), "reject");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status === "done", sidebar, { timeout: 60_000 });
+      const decided = answer.locator('[data-testid="permission"]');
+      assert.equal(await decided.getAttribute("data-state"), "selected");
+      assert.equal(await decided.locator('[data-testid="permission-outcome"]').innerText(), "Rejected: you chose “Reject”.");
+      assert.equal(await decided.locator('[data-testid="permission-option"]').count(), 0);
+      assert.match(await answer.locator('[data-testid="answer-text"]').innerText(), /edit outcome: reject/);
+      assert.equal(readFileSync(edited, "utf8"), original, "nothing was written");
+      // The edit's tool call failed once it was rejected.
+      const editTool = answer.locator('[data-testid="tool"][data-kind="edit"]');
+      assert.equal(await editTool.getAttribute("data-status"), "failed");
+    }),
+  );
+
+  await t.test("the agent's Markdown answer renders, and its citation link opens the page with the passage marked", () =>
+    failShot(t, async () => {
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      const text = answer.locator('[data-testid="answer-text"]');
+      assert.equal(await text.locator("h2").innerText(), "What your papers say");
+      assert.equal(await text.locator("ul > li").count(), 2);
+      assert.ok((await text.locator("table tbody tr").count()) >= 1, "a table");
+      assert.match(await text.locator("pre > code").innerText(), /^read through agentero-context\s*$/);
+
+      // Tool activity: collapsed, expandable to the call's input and what it returned.
+      const search = answer.locator('[data-testid="tool"]', { hasText: "mcp__agentero-context__context_search" }).first();
+      assert.equal(await search.getAttribute("data-status"), "completed");
+      const details = search.locator('[data-testid="tool-details"]');
+      assert.equal(await details.evaluate((d) => d.open), false);
+      await details.locator("summary").click();
+      assert.match(await search.locator(".tool-input").innerText(), /"query"/);
+      assert.match(await search.locator('[data-testid="tool-text"]').innerText(), /citationUri/);
+      // The edit's diff, before and after.
+      const editTool = answer.locator('[data-testid="tool"][data-kind="edit"]');
+      await editTool.locator("summary").click();
+      assert.match(await editTool.locator('[data-testid="tool-diff"] .diff-add').last().innerText(), /A note the agent would add\./);
+      await editTool.scrollIntoViewIfNeeded();
+      await shot(page, "19-tool-activity");
+
+      // The chip of the link "[p. N](…)" inside the text.
+      const chip = text.locator('[data-testid="cite"]').first();
+      const uri = await chip.getAttribute("data-uri");
+      assert.ok(uri.startsWith(`${raftPdf}#page=`), uri);
+      const cited = Number(/#page=(\d+)/.exec(uri)[1]);
+      await page.evaluate(() => (document.querySelector(".viewer-scroll").scrollTop = 0));
+      await chip.click();
+      await page.waitForFunction((n) => document.querySelector('[data-testid="page-input"]')?.value === String(n), cited, { timeout: 20_000 });
+      const mark = page.locator(`[data-page="${cited}"] mark.quote-mark`).first();
+      await mark.waitFor({ timeout: 20_000 });
+      const marked = (await page.locator(`[data-page="${cited}"] mark.quote-mark`).allTextContents()).join(" ");
+      const fold = (s) => s.normalize("NFKD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+      assert.ok(fold(marked).length >= 12, `a passage is marked: ${marked}`);
+      // What is marked is the passage the search returned for that page: the answer quotes nothing there.
+      const sources = answer.locator('[data-testid="sources"]');
+      const quote = /Highlights “(.+)”/.exec((await sources.locator(`[data-testid="source"][data-uri="${uri}"]`).getAttribute("title")) ?? "")?.[1] ?? "";
+      const cards = await search.locator('[data-testid="tool-text"]').innerText();
+      const snippet = JSON.parse(cards).cards.find((c) => c.citationUri === uri)?.snippet ?? "";
+      assert.ok(quote && fold(snippet).includes(fold(quote)), `the quote “${quote}” is the card's snippet: ${snippet}`);
+      assert.ok(fold(quote).startsWith(fold(marked)), `marked “${marked}” is the quote “${quote}”`);
+      await shot(page, "20-citation-link-opened");
+
+      // Sources: the cited ones, and the rest on demand.
+      assert.ok((await sources.locator('[data-testid="source"]').count()) >= 1, "the cited sources are listed");
+      const consulted = sources.locator('[data-testid="consulted"]');
+      if ((await consulted.count()) > 0) {
+        assert.match(await consulted.locator("summary").innerText(), /^\d+ more consulted$/);
+        assert.equal(await sources.locator('[data-testid="consulted-source"]').count(), 0);
+        await consulted.locator("summary").click();
+        assert.ok((await sources.locator('[data-testid="consulted-source"]').count()) >= 1);
+      }
+    }),
+  );
+
+  await t.test("cancelling a turn whose card waits answers it cancelled", () =>
+    failShot(t, async () => {
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).fill("What happens when a leader fails?");
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).press("Enter");
+      const card = await waitForCard();
+      await page.locator(`${sidebar} [data-testid="cancel"]`).click();
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status !== "streaming", sidebar, {
+        timeout: 60_000,
+      });
+      assert.equal(await card.getAttribute("data-state"), "cancelled");
+      assert.equal(await card.locator('[data-testid="permission-outcome"]').innerText(), "Cancelled: the turn ended before an answer.");
+    }),
+  );
+
+  await t.test("reopened, the conversation shows the same tool activity, decisions and sources", () =>
+    failShot(t, async () => {
+      const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);
+      const n = await answers.count();
+      const answered = answers.nth(n - 2);
+      const seen = {
+        tools: await answered.locator('[data-testid="tool"]').evaluateAll((els) => els.map((e) => [e.querySelector(".tool-title").textContent, e.dataset.status])),
+        auto: await answered.locator('[data-testid="permission-auto"]').allInnerTexts(),
+        outcome: await answered.locator('[data-testid="permission-outcome"]').allInnerTexts(),
+        sources: await answered.locator('[data-testid="source"]').evaluateAll((els) => els.map((e) => e.dataset.uri)),
+        text: await answered.locator('[data-testid="answer-text"]').innerText(),
+      };
+      await page.reload();
+      await openPaperInSidebar(raft, /Consensus/);
+      await answers.nth(n - 1).waitFor();
+      assert.equal(await answers.count(), n);
+      const again = answers.nth(n - 2);
+      assert.deepEqual(
+        {
+          tools: await again.locator('[data-testid="tool"]').evaluateAll((els) => els.map((e) => [e.querySelector(".tool-title").textContent, e.dataset.status])),
+          auto: await again.locator('[data-testid="permission-auto"]').allInnerTexts(),
+          outcome: await again.locator('[data-testid="permission-outcome"]').allInnerTexts(),
+          sources: await again.locator('[data-testid="source"]').evaluateAll((els) => els.map((e) => e.dataset.uri)),
+          text: await again.locator('[data-testid="answer-text"]').innerText(),
+        },
+        seen,
+      );
+      await again.scrollIntoViewIfNeeded();
+      await shot(page, "21-reopened");
     }),
   );
 });

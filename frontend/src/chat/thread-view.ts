@@ -3,9 +3,13 @@
 // activity as ACP describes it and the agent's plan, permission cards for
 // what the agent asks, the per-turn context indicator, errors that say what
 // happened, and the sources as clickable locations. Messages are immutable,
-// so each one's element is kept by identity and only the message that
-// changed is drawn again; its rendered answer, and which of its parts the
-// reader opened, live as long as the message does.
+// so a message is drawn again only when it changed, and only its own
+// element changes in the list. An answer's element and its rendered text stay
+// in place while the parts around them are drawn anew, so that a long answer
+// is not laid out again for every streamed chunk; they, and which parts the
+// reader opened, live as long as the message does. The thread follows new
+// text while the reader is at its end (the list's size is watched, so that
+// drawing never waits on a layout).
 
 import "./activity.css";
 import { h } from "../lib/dom";
@@ -42,12 +46,16 @@ export interface ThreadView {
 
 // Drawn is what the view keeps for one message: the element it drew, what
 // it was drawn from, the rendered answer and the parts the reader opened.
+// An answer's element holds top (what came before the text), the answer
+// view's element, and bottom (what follows it).
 interface Drawn {
   message: ChatMessage | null;
   exists: Record<string, boolean>;
   retry: boolean;
   cancelling: boolean;
   el: HTMLElement;
+  top: HTMLElement;
+  bottom: HTMLElement;
   answer: AnswerView | null;
   /** The text the answer view finished with; null while it streams. */
   finished: string | null;
@@ -78,6 +86,8 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
         retry: false,
         cancelling: false,
         el: h("li"),
+        top: h("div", { class: "msg-top" }),
+        bottom: h("div", { class: "msg-bottom" }),
         answer: null,
         finished: null,
         links: new Map(),
@@ -97,7 +107,8 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
     d.exists = t.exists;
     d.retry = retry;
     d.cancelling = t.cancelling;
-    d.el = m.role === "user" ? userMessage(m) : answer(m, t, retry, d, deps, openCitation(d));
+    if (m.role === "user") d.el = userMessage(m);
+    else answer(m, t, retry, d, deps, openCitation(d));
     return d.el;
   }
 
@@ -118,6 +129,17 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
     }
   }
 
+  // The reader is at the end of the thread: new text scrolls into view.
+  let atEnd = true;
+  el.addEventListener("scroll", () => {
+    atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  });
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(() => {
+      if (atEnd) el.scrollTop = el.scrollHeight;
+    }).observe(list);
+  }
+
   return {
     el,
     render(thread, empty) {
@@ -125,24 +147,31 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
         forget(new Set());
         drawn = new Map();
         threadId = thread?.id ?? "";
+        atEnd = true;
       }
       const messages = thread?.messages ?? [];
       placeholder.textContent = thread?.phase === "error" ? `Couldn’t load this conversation: ${thread.loadError}` : empty;
       placeholder.classList.toggle("error", thread?.phase === "error");
       placeholder.hidden = messages.length > 0 || (thread?.phase === "loading" && empty === "");
       const retryAt = thread && canRetry(thread) ? messages.length - 1 : -1;
-      const stick = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      const focus = focusKey(list);
       const nodes = messages.map((m, i) => draw(m, thread!, i === retryAt));
       forget(new Set(messages.map((m) => m.key)));
-      if (nodes.length !== list.children.length || nodes.some((n, i) => list.children[i] !== n)) {
-        const focus = focusKey(list);
-        list.replaceChildren(...nodes);
-        if (focus) list.querySelector<HTMLElement>(focus)?.focus();
-      }
-      if (stick) el.scrollTop = el.scrollHeight;
+      place(nodes);
+      if (focus && !list.contains(document.activeElement)) list.querySelector<HTMLElement>(focus)?.focus();
       focusNewRequest(messages);
     },
   };
+
+  // place puts the messages' elements in order, moving only what changed.
+  function place(nodes: HTMLElement[]) {
+    const keep = new Set<Element>(nodes);
+    for (const child of Array.from(list.children)) if (!keep.has(child)) child.remove();
+    nodes.forEach((n, i) => {
+      const here = list.children[i] ?? null;
+      if (here !== n) list.insertBefore(n, here);
+    });
+  }
 
   // focusNewRequest moves the focus to a permission card the first time it
   // is drawn: the turn waits for it.
@@ -189,32 +218,45 @@ function userMessage(m: ChatMessage): HTMLElement {
   return h("li", { class: "msg msg-user", "data-testid": "msg-user" }, h("div", { class: "msg-text" }, m.content));
 }
 
-function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget) => void): HTMLElement {
-  const li = h("li", { class: `msg msg-assistant status-${m.status}`, "data-testid": "msg-assistant", "data-status": m.status });
+// answer draws an answer into its element: top holds who answered, the
+// turn's context, tool activity, plan and thoughts; then the rendered text;
+// bottom holds permission cards, progress, what went wrong and the sources.
+function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget) => void): void {
+  if (d.el.dataset.testid !== "msg-assistant") {
+    d.el = h("li", { "data-testid": "msg-assistant" }, d.top, d.bottom);
+  }
+  const li = d.el;
+  li.className = `msg msg-assistant status-${m.status}`;
+  li.dataset.status = m.status;
   const openLocation = (uri: string) => {
     const link = sourceLink(uri, "");
     if (link) void deps.openSource(link);
   };
-  if (m.agent) li.append(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent)));
-  if (m.context) li.append(contextIndicator(m, d.opened, deps));
-  const tools = toolActivity(m.tools, m.permissions, d.opened, { openLocation });
-  if (tools) li.append(tools);
-  if (m.plan.length > 0) li.append(planList(m.plan));
+  const top: (Node | null)[] = [];
+  if (m.agent) top.push(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent)));
+  if (m.context) top.push(contextIndicator(m, d.opened, deps));
+  top.push(toolActivity(m.tools, m.permissions, d.opened, { openLocation }));
+  if (m.plan.length > 0) top.push(planList(m.plan));
   if (m.thought) {
-    li.append(disclosure(d.opened, "thought", { class: "msg-thought" }, ["Thinking"], () => [h("div", { class: "msg-text" }, m.thought)]));
+    top.push(disclosure(d.opened, "thought", { class: "msg-thought" }, ["Thinking"], () => [h("div", { class: "msg-text" }, m.thought)]));
   }
+  d.top.replaceChildren(...top.filter((n): n is Node => n !== null));
+
   if (d.readFrom !== m.tools) {
     d.read = cardQuotes(m.tools.flatMap((x) => x.content.flatMap((c) => (c.type === "text" && c.text ? [c.text] : []))));
     d.readFrom = m.tools;
   }
   const links = sourceLinks(m.content, m.sources, d.read);
   d.links = new Map(links.map((l) => [l.uri, l]));
-  if (m.content) li.append(answerText(m, t, d, deps, openCitation));
-  const cards = permissionCards(m.permissions, t.cancelling, d.opened, { openLocation, answer: deps.answerPermission });
-  if (cards) li.append(cards);
+  if (m.content) {
+    const text = answerText(m, t, d, deps, openCitation);
+    if (text.parentElement !== li) li.insertBefore(text, d.bottom);
+  }
+
+  const bottom: (Node | null)[] = [permissionCards(m.permissions, t.cancelling, d.opened, { openLocation, answer: deps.answerPermission })];
   if (m.status === "streaming") {
     const waiting = waitingPermissions(m).length > 0;
-    li.append(
+    bottom.push(
       h(
         "div",
         { class: "msg-progress", role: "progressbar", "aria-label": "Answering" },
@@ -223,16 +265,13 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
       ),
     );
   }
-  if (m.status === "error") li.append(problem(m.errorCode || "internal", m.error));
-  if (m.status === "cancelled") li.append(h("p", { class: "msg-note" }, "Cancelled. What arrived before is kept."));
-  if (retry) {
-    li.append(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
-  }
+  if (m.status === "error") bottom.push(problem(m.errorCode || "internal", m.error));
+  if (m.status === "cancelled") bottom.push(h("p", { class: "msg-note" }, "Cancelled. What arrived before is kept."));
+  if (retry) bottom.push(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
   if (m.status !== "streaming") {
-    const sources = sourceList(links, consultedLinks(m.consulted, links, d.read), t.exists, d.opened, { titleOfPath: deps.titleOfPath, openSource: (l) => void deps.openSource(l) });
-    if (sources) li.append(sources);
+    bottom.push(sourceList(links, consultedLinks(m.consulted, links, d.read), t.exists, d.opened, { titleOfPath: deps.titleOfPath, openSource: (l) => void deps.openSource(l) }));
   }
-  return li;
+  d.bottom.replaceChildren(...bottom.filter((n): n is Node => n !== null));
 }
 
 // answerText is the message's rendered answer: one view per message, updated
