@@ -111,7 +111,7 @@ func (p *Process) startError(err error, elapsed time.Duration) error {
 	case errors.Is(err, context.Canceled):
 		return fail(fmt.Sprintf("starting %s was cancelled", label), ErrNotStarted, context.Canceled)
 	case junk != "" && (errors.Is(err, ErrAgentExited) || errors.Is(err, context.DeadlineExceeded)):
-		return fail(fmt.Sprintf("%s is not an ACP agent: it does not answer initialize (it printed %q)", label, junk), ErrNotStarted, ErrNotACP)
+		return fail(fmt.Sprintf("%s is not an ACP agent: it does not answer initialize (it printed “%s”)", label, junk), ErrNotStarted, ErrNotACP)
 	case errors.Is(err, ErrAgentExited):
 		return fail(fmt.Sprintf("%s exited before answering initialize%s", label, p.exitDetail()), ErrNotStarted, ErrAgentExited)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -119,7 +119,7 @@ func (p *Process) startError(err error, elapsed time.Duration) error {
 	case errors.As(err, &re) && re.Code == authRequired:
 		return p.needsLogin()
 	case errors.As(err, &re):
-		return fail(fmt.Sprintf("%s is not an ACP agent: it does not answer initialize (it answered %q)", label, rpcText(re)), ErrNotStarted, ErrNotACP)
+		return fail(fmt.Sprintf("%s is not an ACP agent: it does not answer initialize (it answered “%s”)", label, rpcText(re)), ErrNotStarted, ErrNotACP)
 	}
 	p.log.Warn("initialize an agent", "agent", p.agent.Name, "err", err)
 	return fail(fmt.Sprintf("%s could not be started", label), ErrNotStarted, err)
