@@ -69,15 +69,16 @@ func Check(ctx context.Context, ag Agent, opts StartOptions) (*Report, error) {
 		return nil, fmt.Errorf("make a folder for the test: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	sctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	asked := time.Now()
+	sctx, cancel := context.WithTimeout(ctx, opts.timeout())
+	deadline, _ := sctx.Deadline()
 	_, err = call(sctx, p, func(ctx context.Context) (sdk.NewSessionResponse, error) {
 		return p.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
 	})
 	cancel()
 	if err != nil {
 		p.Kill()
-		return nil, p.sessionError(err, time.Since(asked))
+		return nil, p.sessionError(err, deadline.Sub(asked))
 	}
 	p.Stop()
 	in := p.init
@@ -99,11 +100,12 @@ func runError(ag Agent, path string, err error, log *slog.Logger) error {
 	return fail(msg, ErrNotStarted, ErrCommandNotFound)
 }
 
-// startError says why initialize failed, in the user's words: the start
+// startError says why initialize failed, in the user's words (allowed is
+// the time it was given): the start
 // was cancelled; the program printed something that is not ACP; it exited
 // first; it did not answer in time; it answered with an error (it wants a
 // login first, or it is not an ACP agent).
-func (p *Process) startError(err error, elapsed time.Duration) error {
+func (p *Process) startError(err error, allowed time.Duration) error {
 	label := p.agent.label()
 	junk := p.out.firstJunk()
 	var re *sdk.RequestError
@@ -115,7 +117,7 @@ func (p *Process) startError(err error, elapsed time.Duration) error {
 	case errors.Is(err, ErrAgentExited):
 		return fail(fmt.Sprintf("%s exited before answering initialize%s", label, p.exitDetail()), ErrNotStarted, ErrAgentExited)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fail(fmt.Sprintf("%s did not answer initialize in %s", label, seconds(elapsed)), ErrNotStarted, context.DeadlineExceeded)
+		return fail(fmt.Sprintf("%s did not answer initialize in %s", label, seconds(allowed)), ErrNotStarted, context.DeadlineExceeded)
 	case errors.As(err, &re) && re.Code == authRequired:
 		return p.needsLogin()
 	case errors.As(err, &re):
@@ -125,16 +127,17 @@ func (p *Process) startError(err error, elapsed time.Duration) error {
 	return fail(fmt.Sprintf("%s could not be started", label), ErrNotStarted, err)
 }
 
-// sessionError says why Check's session/new failed: cancelled, no answer
-// in time, the agent stopped, it needs a login, or it refused.
-func (p *Process) sessionError(err error, elapsed time.Duration) error {
+// sessionError says why Check's session/new failed (allowed is the time it
+// was given): cancelled, no answer in time, the agent stopped, it needs a
+// login, or it refused.
+func (p *Process) sessionError(err error, allowed time.Duration) error {
 	label := p.agent.label()
 	var re *sdk.RequestError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return fail(fmt.Sprintf("the test of %s was cancelled", label), context.Canceled)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fail(fmt.Sprintf("%s answered initialize but did not open a session in %s", label, seconds(elapsed)), ErrTimeout, context.DeadlineExceeded)
+		return fail(fmt.Sprintf("%s answered initialize but did not open a session in %s", label, seconds(allowed)), ErrTimeout, context.DeadlineExceeded)
 	case errors.Is(err, ErrAgentExited):
 		return fail(fmt.Sprintf("%s stopped before it opened a session%s", label, p.exitDetail()), ErrAgentExited)
 	case errors.As(err, &re):

@@ -221,7 +221,8 @@ func (p *Process) initialize(ctx context.Context, timeout time.Duration) error {
 		})
 	})
 	if err != nil {
-		return p.startError(err, time.Since(began))
+		deadline, _ := ctx.Deadline() // ours, or the caller's when sooner
+		return p.startError(err, deadline.Sub(began))
 	}
 	p.out.stop()
 	if int(resp.ProtocolVersion) > sdk.ProtocolVersionNumber {
