@@ -422,3 +422,27 @@ func TestTurnThroughWrapper(t *testing.T) {
 	h.Close()
 	agentGone(t, goodPID, goodRec)
 }
+
+// TestTurnNeedsLogin asks an agent that wants a login first: the turn ends
+// with code auth-required and a message naming the agent's login methods,
+// not the JSON-RPC error it sent.
+func TestTurnNeedsLogin(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	ag, _ := peer(t, "locked", "", "")
+	ag.Env["PEER_START"] = "auth"
+	h := newHost(t, root, db, ag)
+	var sent []events.AgentErrorEvent
+	_, err := h.Turn(context.Background(), acp.TurnRequest{ConversationID: "c", Agent: "locked", Request: sidebar, Question: "q"},
+		func(_ string, payload any) {
+			if e, ok := payload.(events.AgentErrorEvent); ok {
+				sent = append(sent, e)
+			}
+		})
+	want := `"locked" needs you to log in; it offers: Log in with Peer; Peer API key (set PEER_API_KEY).`
+	if !errors.Is(err, acp.ErrNeedsLogin) || !strings.Contains(err.Error(), want) || strings.ContainsAny(err.Error(), "{}") {
+		t.Errorf("turn error %v, want one saying %q", err, want)
+	}
+	if len(sent) != 1 || sent[0].Code != events.CodeAuthRequired || sent[0].Error != err.Error() {
+		t.Errorf("agent:error events %+v, want one with code %q", sent, events.CodeAuthRequired)
+	}
+}
