@@ -25,6 +25,7 @@ const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
   messageId: "m-reply",
   content,
   sources: ["papers/bitcoin/bitcoin.pdf#page=2"],
+  consulted: [],
   stopReason,
   agent: "builtin",
 });
@@ -366,6 +367,7 @@ describe("which agent answered", () => {
       messageId: "m-a",
       content: "answer",
       sources: [],
+      consulted: [],
       stopReason: "end_turn",
       agent: "builtin",
     });

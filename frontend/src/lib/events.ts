@@ -57,6 +57,8 @@ export const errorCodes = [
   "crashed",
   "timeout",
   "refused",
+  "auth-required",
+  "unverified",
   "cancelled",
   "internal",
 ] as const;

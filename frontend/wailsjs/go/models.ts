@@ -52,10 +52,37 @@ export namespace acp {
 		    return a;
 		}
 	}
+	export class AuthMethod {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    kind: string;
+	    vars?: string[];
+	    link?: string;
+	    command?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AuthMethod(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.kind = source["kind"];
+	        this.vars = source["vars"];
+	        this.link = source["link"];
+	        this.command = source["command"];
+	    }
+	}
 	export class Capabilities {
 	    loadSession: boolean;
 	    resume: boolean;
 	    close: boolean;
+	    mcpStdio: boolean;
+	    mcpHttp: boolean;
+	    mcpSse: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Capabilities(source);
@@ -66,6 +93,9 @@ export namespace acp {
 	        this.loadSession = source["loadSession"];
 	        this.resume = source["resume"];
 	        this.close = source["close"];
+	        this.mcpStdio = source["mcpStdio"];
+	        this.mcpHttp = source["mcpHttp"];
+	        this.mcpSse = source["mcpSse"];
 	    }
 	}
 	export class PlanStep {
@@ -180,6 +210,79 @@ export namespace acp {
 		}
 	}
 	
+	
+	export class Preset {
+	    id: string;
+	    name: string;
+	    command: string;
+	    args: string[];
+	    install: string;
+	    login: string;
+	    website: string;
+	    path: string;
+	    found: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.install = source["install"];
+	        this.login = source["login"];
+	        this.website = source["website"];
+	        this.path = source["path"];
+	        this.found = source["found"];
+	    }
+	}
+	export class Report {
+	    command: string;
+	    name: string;
+	    title: string;
+	    version: string;
+	    protocolVersion: number;
+	    capabilities: Capabilities;
+	    authMethods: AuthMethod[];
+	    seconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.version = source["version"];
+	        this.protocolVersion = source["protocolVersion"];
+	        this.capabilities = this.convertValues(source["capabilities"], Capabilities);
+	        this.authMethods = this.convertValues(source["authMethods"], AuthMethod);
+	        this.seconds = source["seconds"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -293,6 +396,7 @@ export namespace events {
 	    messageId: string;
 	    content: string;
 	    sources: string[];
+	    consulted: string[];
 	    stopReason: string;
 	    agent: string;
 	
@@ -307,6 +411,7 @@ export namespace events {
 	        this.messageId = source["messageId"];
 	        this.content = source["content"];
 	        this.sources = source["sources"];
+	        this.consulted = source["consulted"];
 	        this.stopReason = source["stopReason"];
 	        this.agent = source["agent"];
 	    }
@@ -328,6 +433,94 @@ export namespace events {
 	        this.code = source["code"];
 	        this.error = source["error"];
 	    }
+	}
+	export class PermissionOption {
+	    id: string;
+	    name: string;
+	    kind: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PermissionOption(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	    }
+	}
+	export class ToolLocation {
+	    path: string;
+	    line?: number;
+	    inVault: boolean;
+	    citationUri?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolLocation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.inVault = source["inVault"];
+	        this.citationUri = source["citationUri"];
+	    }
+	}
+	export class AgentPermissionEvent {
+	    conversationId: string;
+	    messageId: string;
+	    requestId: string;
+	    toolCallId?: string;
+	    title: string;
+	    kind?: string;
+	    input?: string;
+	    locations?: ToolLocation[];
+	    options: PermissionOption[];
+	    inVault: boolean;
+	    outcome?: string;
+	    optionId?: string;
+	    auto: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentPermissionEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.requestId = source["requestId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.title = source["title"];
+	        this.kind = source["kind"];
+	        this.input = source["input"];
+	        this.locations = this.convertValues(source["locations"], ToolLocation);
+	        this.options = this.convertValues(source["options"], PermissionOption);
+	        this.inVault = source["inVault"];
+	        this.outcome = source["outcome"];
+	        this.optionId = source["optionId"];
+	        this.auto = source["auto"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class PlanEntry {
 	    content: string;
@@ -421,6 +614,26 @@ export namespace events {
 		    return a;
 		}
 	}
+	export class ToolContent {
+	    type: string;
+	    text?: string;
+	    path?: string;
+	    oldText?: string;
+	    newText?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolContent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.path = source["path"];
+	        this.oldText = source["oldText"];
+	        this.newText = source["newText"];
+	    }
+	}
 	export class AgentToolEvent {
 	    conversationId: string;
 	    messageId: string;
@@ -428,6 +641,9 @@ export namespace events {
 	    title?: string;
 	    status?: string;
 	    kind?: string;
+	    input?: string;
+	    content?: ToolContent[];
+	    locations?: ToolLocation[];
 	
 	    static createFrom(source: any = {}) {
 	        return new AgentToolEvent(source);
@@ -441,7 +657,28 @@ export namespace events {
 	        this.title = source["title"];
 	        this.status = source["status"];
 	        this.kind = source["kind"];
+	        this.input = source["input"];
+	        this.content = this.convertValues(source["content"], ToolContent);
+	        this.locations = this.convertValues(source["locations"], ToolLocation);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Error {
 	    code: string;
@@ -529,6 +766,7 @@ export namespace events {
 	    "agent:plan": AgentPlanEvent;
 	    "agent:completed": AgentCompletedEvent;
 	    "agent:error": AgentErrorEvent;
+	    "agent:permission": AgentPermissionEvent;
 	    error: Error;
 	
 	    static createFrom(source: any = {}) {
@@ -547,6 +785,7 @@ export namespace events {
 	        this["agent:plan"] = this.convertValues(source["agent:plan"], AgentPlanEvent);
 	        this["agent:completed"] = this.convertValues(source["agent:completed"], AgentCompletedEvent);
 	        this["agent:error"] = this.convertValues(source["agent:error"], AgentErrorEvent);
+	        this["agent:permission"] = this.convertValues(source["agent:permission"], AgentPermissionEvent);
 	        this.error = this.convertValues(source["error"], Error);
 	    }
 	
@@ -568,6 +807,9 @@ export namespace events {
 		    return a;
 		}
 	}
+	
+	
+	
 	
 
 }
@@ -1065,6 +1307,42 @@ export namespace workspace {
 	        this.references = this.convertValues(source["references"], refs.Card);
 	        this.citedBy = this.convertValues(source["citedBy"], refs.Card);
 	        this.related = this.convertValues(source["related"], refs.Card);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SaveAgentRequest {
+	    agent: acp.Agent;
+	    makeDefault: boolean;
+	    force: boolean;
+	    checkId: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SaveAgentRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = this.convertValues(source["agent"], acp.Agent);
+	        this.makeDefault = source["makeDefault"];
+	        this.force = source["force"];
+	        this.checkId = source["checkId"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
