@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/plan"
@@ -60,8 +59,10 @@ func (a *App) startup(ctx context.Context) {
 	}
 }
 
-// shutdown closes the open vault, which waits for everything it runs.
+// shutdown cancels the agent tests in progress and closes the open vault,
+// each waiting for what it runs.
 func (a *App) shutdown(context.Context) {
+	a.cfg.Close()
 	a.switching.Lock()
 	defer a.switching.Unlock()
 	a.mu.Lock()
@@ -263,7 +264,7 @@ func (a *App) OpenExternal(url string) error {
 // does it and hands the change to its agents; with no vault open, the
 // configuration alone does.
 type preferences interface {
-	SaveAgent(ag acp.Agent, makeDefault bool) (*acp.Agents, error)
+	SaveAgent(ctx context.Context, req workspace.SaveAgentRequest) (*acp.Agents, error)
 	SetDefaultAgent(name string) (*acp.Agents, error)
 	DeleteAgent(name string) (*acp.Agents, error)
 	SaveSettings(s settings.Settings) error
@@ -280,8 +281,12 @@ func (a *App) prefs() preferences {
 func (a *App) Agents() (*acp.Agents, error) { return a.cfg.Agents() }
 
 // SaveAgent adds or changes an agent and optionally makes it the default.
-func (a *App) SaveAgent(ag acp.Agent, makeDefault bool) error {
-	_, err := a.prefs().SaveAgent(ag, makeDefault)
+// Its command is stored as an absolute path. Unless req.force, it is
+// checked first (CancelTestAgent(req.checkId) stops the check): one that
+// fails is not saved and the call rejects with code "unverified" and the
+// check's message, for a "Save anyway" that sends force.
+func (a *App) SaveAgent(req workspace.SaveAgentRequest) error {
+	_, err := a.prefs().SaveAgent(a.ctx, req)
 	return err
 }
 
@@ -297,12 +302,19 @@ func (a *App) DeleteAgent(name string) error {
 	return err
 }
 
-// TestAgent starts an agent, initializes it and reports what it can do.
-func (a *App) TestAgent(ag acp.Agent) (acp.Capabilities, error) {
-	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
-	defer cancel()
-	return a.cfg.TestAgent(ctx, ag, a.log)
+// AgentPresets lists the agents Settings offers (Claude Code, Gemini CLI,
+// Codex, OpenCode, goose), each with whether its command is on PATH.
+func (a *App) AgentPresets() []acp.Preset { return a.cfg.AgentPresets() }
+
+// TestAgent is Test connection: it starts the agent, runs initialize and
+// session/new, stops it and reports what it is and can do. testID names the
+// run, for CancelTestAgent.
+func (a *App) TestAgent(testID string, ag acp.Agent) (*acp.Report, error) {
+	return a.cfg.TestAgent(a.ctx, testID, ag, a.log)
 }
+
+// CancelTestAgent stops the test (or Save's check) running under testID.
+func (a *App) CancelTestAgent(testID string) { a.cfg.CancelTestAgent(testID) }
 
 // WhatAgentSees shows what the agent gets for a conversation ("what the
 // agent sees" in the UI). It changes nothing.

@@ -55,7 +55,15 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	}
 	defer ws.Close()
 	if agentCommand != nil {
-		ag := acp.Agent{Name: "command-line", Command: agentCommand[0], Args: agentCommand[1:]}
+		// A relative path is the user's, from the shell's folder: the agent
+		// itself starts elsewhere, so it is made absolute here.
+		command := agentCommand[0]
+		if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
+			if command, err = filepath.Abs(command); err != nil {
+				return err
+			}
+		}
+		ag := acp.Agent{Name: "command-line", Command: command, Args: agentCommand[1:]}
 		ws.AddAgent(ag)
 		q.Agent = ag.Name
 	}

@@ -10,9 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentero/agentero/backend/atomicfile"
@@ -30,6 +33,18 @@ type Agent struct {
 	// ContextWindow is the agent's context window in tokens, which
 	// compaction fits the handed-over history into; 0 = DefaultContextWindow.
 	ContextWindow int `json:"contextWindow,omitempty"`
+}
+
+// label names the agent in messages: its name, or its command's when it
+// has none yet (a form being tested).
+func (ag Agent) label() string {
+	if name := strings.TrimSpace(ag.Name); name != "" {
+		return strconv.Quote(name)
+	}
+	if c := strings.TrimSpace(ag.Command); c != "" {
+		return strconv.Quote(filepath.Base(c))
+	}
+	return "the agent"
 }
 
 // Builtin is the built-in agent: this executable with --builtin-agent.
@@ -111,13 +126,8 @@ func (a *Agents) Find(name string) *Agent {
 // Put adds or replaces an agent after checking it.
 func (a *Agents) Put(ag Agent) error {
 	ag.Name = strings.TrimSpace(ag.Name)
-	switch {
-	case ag.Name == "":
-		return errors.New("an agent needs a name")
-	case ag.Name == BuiltinName:
-		return errors.New("the built-in agent cannot be changed")
-	case strings.TrimSpace(ag.Command) == "":
-		return errors.New("an agent needs a command")
+	if err := ag.valid(); err != nil {
+		return err
 	}
 	if ag.Args == nil {
 		ag.Args = []string{}
@@ -130,4 +140,46 @@ func (a *Agents) Put(ag Agent) error {
 	}
 	a.List = append(a.List, ag)
 	return nil
+}
+
+// Prepare checks an agent the user is about to save and returns it as it
+// is to be stored: its name trimmed, its args never nil, and its command
+// resolved to an absolute path (ResolveCommand), so that it never depends
+// on the folder it starts in or a PATH that changes later. A name missing
+// or taken by the built-in agent is ErrInvalidAgent; a command that is not
+// found or relative fails as ResolveCommand says.
+func Prepare(ag Agent) (Agent, error) {
+	ag.Name = strings.TrimSpace(ag.Name)
+	if err := ag.valid(); err != nil {
+		return Agent{}, err
+	}
+	path, err := ResolveCommand(ag.Command, ag.Env)
+	if err != nil {
+		return Agent{}, err
+	}
+	ag.Command = path
+	if ag.Args == nil {
+		ag.Args = []string{}
+	}
+	return ag, nil
+}
+
+// valid checks what every saved agent needs; the name is trimmed already.
+func (ag Agent) valid() error {
+	switch {
+	case ag.Name == "":
+		return fail("an agent needs a name", ErrInvalidAgent)
+	case ag.Name == BuiltinName:
+		return fail("the built-in agent cannot be changed", ErrInvalidAgent)
+	case strings.TrimSpace(ag.Command) == "":
+		return fail("an agent needs a command", ErrInvalidAgent)
+	}
+	return nil
+}
+
+// SameLaunch reports whether two agents start the same program the same
+// way: command, arguments and environment (names and context windows
+// aside).
+func SameLaunch(a, b Agent) bool {
+	return a.Command == b.Command && slices.Equal(a.Args, b.Args) && maps.Equal(a.Env, b.Env)
 }

@@ -30,14 +30,46 @@ var (
 	ErrEmptyQuestion = errors.New("the question is empty")
 	// ErrClosed means the host was closed: it starts nothing any more.
 	ErrClosed = errors.New("the agent host is closed")
+
+	// ErrInvalidAgent means an agent the form cannot save as it is: no
+	// name, the built-in agent's name, or no command.
+	ErrInvalidAgent = errors.New("invalid agent")
+	// ErrCommandNotFound means the agent's command is not a program that
+	// can be run: not on PATH, or not at the absolute path given.
+	ErrCommandNotFound = errors.New("the agent's command was not found")
+	// ErrRelativeCommand means the agent's command is a relative path,
+	// which would depend on the folder the agent starts in.
+	ErrRelativeCommand = errors.New("the agent's command is a relative path")
+	// ErrNotACP means the program does not speak ACP: it answered
+	// initialize with an error, or printed something that is not ACP.
+	ErrNotACP = errors.New("the program is not an ACP agent")
+	// ErrNeedsLogin means the agent will not open a session until the user
+	// logs in (ACP's auth_required error).
+	ErrNeedsLogin = errors.New("the agent needs you to log in")
 )
 
+// userError is a failure told in the user's words. It is each of kinds for
+// errors.Is and errors.As — a domain error, and the cause underneath (a
+// context error, the agent's exit) — whose own messages it does not repeat:
+// they are Go's or JSON-RPC's, not the user's.
+type userError struct {
+	msg   string
+	kinds []error
+}
+
+func (e *userError) Error() string   { return e.msg }
+func (e *userError) Unwrap() []error { return e.kinds }
+
+// fail returns an error that reads msg and is each of kinds.
+func fail(msg string, kinds ...error) error { return &userError{msg: msg, kinds: kinds} }
+
 // ErrorCode returns the events code that classifies err for the UI ("" for
-// nil): the user cancelled, the request was invalid, the agent is not
-// usable, timed out, refused or crashed. Anything else is CodeInternal, and
-// its details belong in the log. The order matters where an error wraps
-// several: a start that timed out is a configuration problem, and a
-// cancellation is never reported as the failure it interrupted.
+// nil): the user cancelled, the request was invalid, the agent needs a
+// login, is not usable, timed out, refused or crashed. Anything else is
+// CodeInternal, and its details belong in the log. The order matters where
+// an error wraps several: a start that timed out is a configuration
+// problem, a refusal to log in is a login to do, and a cancellation is
+// never reported as the failure it interrupted.
 func ErrorCode(err error) string {
 	switch {
 	case err == nil:
@@ -46,9 +78,13 @@ func ErrorCode(err error) string {
 		return events.CodeCancelled
 	case errors.Is(err, ErrBusy):
 		return events.CodeBusy
-	case errors.Is(err, ErrEmptyQuestion), errors.Is(err, ErrBadConversationID), errors.Is(err, plan.ErrBadRequest):
+	case errors.Is(err, ErrEmptyQuestion), errors.Is(err, ErrBadConversationID), errors.Is(err, plan.ErrBadRequest),
+		errors.Is(err, ErrInvalidAgent):
 		return events.CodeInvalid
-	case errors.Is(err, ErrUnknownAgent), errors.Is(err, ErrNotStarted):
+	case errors.Is(err, ErrNeedsLogin):
+		return events.CodeAuthRequired
+	case errors.Is(err, ErrUnknownAgent), errors.Is(err, ErrNotStarted), errors.Is(err, ErrCommandNotFound),
+		errors.Is(err, ErrRelativeCommand), errors.Is(err, ErrNotACP):
 		return events.CodeNotConfigured
 	case errors.Is(err, ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return events.CodeTimeout

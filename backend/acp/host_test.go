@@ -308,8 +308,8 @@ func TestFaults(t *testing.T) {
 		{"hang", "did not answer", events.CodeTimeout, acp.ErrTimeout},
 		{"garbage", "stopped", events.CodeCrashed, acp.ErrAgentExited},
 		{"reject-new", "refused a new session", events.CodeRefused, acp.ErrRefused},
-		{"missing-command", "could not be started", events.CodeNotConfigured, acp.ErrNotStarted},
-		{"not-acp", "could not be started", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
+		{"missing-command", "was not found", events.CodeNotConfigured, acp.ErrCommandNotFound},
+		{"not-acp", "did not answer initialize in 3 s", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault, func(t *testing.T) {

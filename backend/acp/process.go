@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -19,15 +21,22 @@ type Capabilities struct {
 	LoadSession bool `json:"loadSession"`
 	Resume      bool `json:"resume"`
 	Close       bool `json:"close"`
+	// The MCP transports the agent takes in session/new: stdio (which
+	// every ACP agent must), HTTP and SSE.
+	MCPStdio bool `json:"mcpStdio"`
+	MCPHTTP  bool `json:"mcpHttp"`
+	MCPSSE   bool `json:"mcpSse"`
 }
 
-// How long an agent gets to exit by itself after its input is closed or its
-// connection drops, before it is killed.
+// How long an agent gets to exit by itself after its input is closed, and
+// again after SIGTERM, before its process group is killed; also how long
+// its pipes may stay open after it exited (see wait).
 const exitGrace = 2 * time.Second
 
-// initTimeout bounds initialize: an agent that has not answered by then is
-// not an ACP agent, or is hung.
-const initTimeout = 60 * time.Second
+// DefaultStartTimeout bounds initialize: an agent that has not answered by
+// then is not an ACP agent, or is hung. Check gives session/new as long
+// again.
+const DefaultStartTimeout = 30 * time.Second
 
 // writeStall is how long a write to the agent's input may block. An agent
 // that takes none of its input for this long has stopped reading: it is
@@ -35,22 +44,46 @@ const initTimeout = 60 * time.Second
 // instead of leaving them (and the SDK's write lock) blocked for good.
 const writeStall = 30 * time.Second
 
+// StartOptions tunes Start and Check. Zero values mean defaults.
+type StartOptions struct {
+	Logger  *slog.Logger
+	Timeout time.Duration // for initialize, and for Check's session/new; 0 = DefaultStartTimeout
+}
+
+func (o StartOptions) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return DefaultStartTimeout
+	}
+	return o.Timeout
+}
+
 // Process is one running agent and its ACP connection. Updates for a session
 // go to the sink registered for it while a request on that session runs.
 //
-// The process owns one goroutine, which waits for the agent to exit and
-// then closes exited; Stop and Kill return only after it has. The SDK
-// connection's own goroutines end when the agent's output closes, which
-// happens when the agent exits.
+// The agent leads a process group of its own, so that stopping it stops
+// what it started (npx runs the real agent as its child). Its three pipes
+// are plain files, read by goroutines the process owns: the SDK's reader
+// for stdout, and one for stderr. The process's own goroutine (wait) reaps
+// the agent, kills what is left of its group, gives the pipes exitGrace to
+// end and then closes them — a process that left the group and holds them
+// cannot keep anything waiting — and closes exited. Stop and Kill return
+// only after that.
 type Process struct {
-	agent  Agent
-	cmd    *exec.Cmd
-	stdin  *os.File // our end of the agent's input
-	conn   *sdk.ClientSideConnection
-	caps   Capabilities // set by initialize, before the process is shared; read-only after
-	log    *slog.Logger
-	stderr *tailBuffer
-	exited chan struct{} // closed once the agent has exited and its connection is closed
+	agent      Agent
+	cmd        *exec.Cmd
+	stdin      *os.File // our end of the agent's input
+	stdout     *os.File // our end of the agent's output, which the connection reads through out
+	stderrPipe *os.File // our end of the agent's stderr, copied into stderr
+	out        *sniffer
+	conn       *sdk.ClientSideConnection
+	init       initialized // set by initialize, before the process is shared; read-only after
+	log        *slog.Logger
+	stderr     *tailBuffer
+	stderrDone chan struct{} // closed when the stderr copy has ended
+	exited     chan struct{} // closed once the agent has exited and its pipes are closed
+
+	reaped      atomic.Bool // the agent's process has been reaped: its pid is no longer ours to signal
+	writeFailed atomic.Bool // a write to the agent's input failed: the agent is gone or was killed
 
 	// mu guards the fields below. It is held only to read or update them:
 	// sinks are called after it is released, so a sink may block.
@@ -60,77 +93,125 @@ type Process struct {
 	err   error                  // why the process exited; set before exited is closed
 }
 
-// Start spawns the agent and initializes the connection: protocol 1, no
-// file system and no terminal offered, since a turn may only read through
-// its grant. The caller owns the process and ends it with Stop or Kill.
-func Start(ctx context.Context, ag Agent, log *slog.Logger) (*Process, error) {
-	p, err := spawn(ag, log)
+// initialized is what an agent said about itself at initialize.
+type initialized struct {
+	caps     Capabilities
+	name     string // agentInfo
+	title    string
+	version  string
+	protocol int
+	auth     []AuthMethod
+}
+
+// Start spawns the agent and initializes the connection (within
+// opts.Timeout and ctx): protocol 1, no file system and no terminal offered,
+// since a turn may only read through its grant. A failure is told in the
+// user's words (see startError) and leaves nothing running. The caller owns
+// the process and ends it with Stop or Kill.
+func Start(ctx context.Context, ag Agent, opts StartOptions) (*Process, error) {
+	p, err := spawn(ag, opts.Logger)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.initialize(ctx); err != nil {
+	if err := p.initialize(ctx, opts.timeout()); err != nil {
 		p.Kill()
 		return nil, err
 	}
 	return p, nil
 }
 
-// spawn starts the agent's command and connects to it, without a request.
+// spawn starts the agent's command, in a process group of its own, and
+// connects to it, without a request. The command is resolved first
+// (ResolveCommand), so that one not found is reported as such.
 func spawn(ag Agent, log *slog.Logger) (*Process, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	cmd := exec.Command(ag.Command, ag.Args...)
+	path, err := ResolveCommand(ag.Command, ag.Env)
+	if err != nil {
+		return nil, fail(err.Error(), ErrNotStarted, err)
+	}
+	cmd := exec.Command(path, ag.Args...)
 	cmd.Env = os.Environ()
 	for k, v := range ag.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Dir = os.TempDir()
-	// Children of the agent (its MCP servers) may hold its output open
-	// after it exits: Wait does not wait for them longer than this.
-	cmd.WaitDelay = exitGrace
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %w", ErrNotStarted, ag.Name, err)
+	inOwnGroup(cmd)
+	var pipes [3][2]*os.File // [stdin, stdout, stderr][read end, write end]
+	for i := range pipes {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, p := range pipes[:i] {
+				p[0].Close()
+				p[1].Close()
+			}
+			log.Error("make a pipe for an agent", "agent", ag.Name, "err", err)
+			return nil, fail(fmt.Sprintf("%s could not be started: the system refused a pipe", ag.label()), ErrNotStarted, err)
+		}
+		pipes[i] = [2]*os.File{r, w}
 	}
-	cmd.Stdin = inR
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, fmt.Errorf("%w: %q: %w", ErrNotStarted, ag.Name, err)
-	}
-	p := &Process{agent: ag, cmd: cmd, stdin: inW, log: log, stderr: &tailBuffer{max: 8 << 10}, exited: make(chan struct{}),
-		sinks: map[sdk.SessionId]func(sdk.SessionUpdate){}, live: map[sdk.SessionId]bool{}}
-	cmd.Stderr = p.stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
 	err = cmd.Start()
-	inR.Close() // the agent has its own copy
+	// The agent has its own copies of its ends.
+	pipes[0][0].Close()
+	pipes[1][1].Close()
+	pipes[2][1].Close()
 	if err != nil {
-		inW.Close()
-		return nil, fmt.Errorf("%w: %q: %w", ErrNotStarted, ag.Name, err)
+		pipes[0][1].Close()
+		pipes[1][0].Close()
+		pipes[2][0].Close()
+		return nil, runError(ag, path, err, log)
 	}
-	p.conn = sdk.NewClientSideConnection(&client{p: p}, stdinWriter{p}, bufio.NewReader(stdout))
+	p := &Process{agent: ag, cmd: cmd, stdin: pipes[0][1], stdout: pipes[1][0], stderrPipe: pipes[2][0],
+		out: &sniffer{r: pipes[1][0]}, log: log, stderr: &tailBuffer{max: 8 << 10},
+		stderrDone: make(chan struct{}), exited: make(chan struct{}),
+		sinks: map[sdk.SessionId]func(sdk.SessionUpdate){}, live: map[sdk.SessionId]bool{}}
+	go func() {
+		defer close(p.stderrDone)
+		io.Copy(p.stderr, p.stderrPipe)
+	}()
+	p.conn = sdk.NewClientSideConnection(&client{p: p}, stdinWriter{p}, bufio.NewReader(p.out))
 	p.conn.SetLogger(log)
 	go p.wait()
 	return p, nil
 }
 
-// wait is the process's goroutine: it reaps the agent, then waits for the
-// connection to close (Wait closes the agent's output, which ends the SDK's
-// reader) and marks the process exited.
+// wait is the process's goroutine. It reaps the agent and kills what is
+// left of its process group. The agent's output and stderr then end at
+// once, unless a process outside the group still holds them: after
+// exitGrace they are closed on our side, which ends the SDK's reader and
+// the stderr copy all the same. Then the process is marked exited.
 func (p *Process) wait() {
 	err := p.cmd.Wait()
+	p.reaped.Store(true)
+	killGroup(p.cmd)
 	p.stdin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), exitGrace)
+	defer cancel()
+	select {
+	case <-p.conn.Done():
+	case <-ctx.Done():
+	}
+	p.stdout.Close()
 	<-p.conn.Done()
+	select {
+	case <-p.stderrDone:
+	case <-ctx.Done():
+	}
+	p.stderrPipe.Close()
+	<-p.stderrDone
 	p.mu.Lock()
 	p.err = err
 	p.mu.Unlock()
 	close(p.exited)
 }
 
-// initialize opens the ACP connection (within initTimeout and ctx).
-func (p *Process) initialize(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, initTimeout)
+// initialize opens the ACP connection within timeout and ctx, and keeps
+// what the agent said about itself.
+func (p *Process) initialize(ctx context.Context, timeout time.Duration) error {
+	began := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	resp, err := call(ctx, p, func(ctx context.Context) (sdk.InitializeResponse, error) {
 		return p.conn.Initialize(ctx, sdk.InitializeRequest{
@@ -140,30 +221,54 @@ func (p *Process) initialize(ctx context.Context) error {
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("%w: initialize %q: %w", ErrNotStarted, p.agent.Name, err)
+		deadline, _ := ctx.Deadline() // ours, or the caller's when sooner
+		return p.startError(err, deadline.Sub(began))
 	}
-	sc := resp.AgentCapabilities.SessionCapabilities
-	p.caps = Capabilities{LoadSession: resp.AgentCapabilities.LoadSession, Resume: sc.Resume != nil, Close: sc.Close != nil}
+	p.out.stop()
+	if int(resp.ProtocolVersion) > sdk.ProtocolVersionNumber {
+		return fail(fmt.Sprintf("%s speaks version %d of ACP, and Agentero version %d: update Agentero, or use an older version of the agent",
+			p.agent.label(), resp.ProtocolVersion, sdk.ProtocolVersionNumber), ErrNotStarted, ErrNotACP)
+	}
+	ac := resp.AgentCapabilities
+	p.init = initialized{
+		caps: Capabilities{LoadSession: ac.LoadSession, Resume: ac.SessionCapabilities.Resume != nil, Close: ac.SessionCapabilities.Close != nil,
+			MCPStdio: true, MCPHTTP: ac.McpCapabilities.Http, MCPSSE: ac.McpCapabilities.Sse},
+		protocol: int(resp.ProtocolVersion),
+		auth:     authMethods(resp.AuthMethods, p.cmd.Path),
+	}
+	if i := resp.AgentInfo; i != nil {
+		p.init.name, p.init.version = i.Name, i.Version
+		if i.Title != nil {
+			p.init.title = *i.Title
+		}
+	}
 	return nil
 }
 
 // call runs one request in the caller's goroutine and says what went wrong
 // in the user's terms. The SDK returns when the answer arrives, when ctx
 // ends (it then sends $/cancel_request) or when the connection closes; a
-// closed connection means the agent is exiting, so call waits for the exit
-// (within exitGrace, then kills it) and reports why it ended. An ended ctx
-// is returned as ctx.Err(), so that callers can tell a deadline from a
-// cancellation with errors.Is.
+// closed connection, or a request that could not be written, means the
+// agent is exiting, so call waits for the exit (within exitGrace, then
+// kills it) and reports why it ended. An ended ctx is returned as
+// ctx.Err(), so that callers can tell a deadline from a cancellation with
+// errors.Is.
 func call[T any](ctx context.Context, p *Process, f func(context.Context) (T, error)) (T, error) {
 	v, err := f(ctx)
 	if err == nil {
 		return v, nil
 	}
+	if ctx.Err() == nil && p.writeFailed.Load() {
+		t := time.NewTimer(exitGrace)
+		select {
+		case <-p.conn.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	select {
 	case <-p.conn.Done():
-		select {
-		case <-p.exited:
-		case <-time.After(exitGrace):
+		if !p.waitExit(exitGrace) {
 			p.Kill()
 		}
 		return v, p.exitError()
@@ -184,15 +289,20 @@ type stdinWriter struct{ p *Process }
 func (w stdinWriter) Write(b []byte) (int, error) {
 	w.p.stdin.SetWriteDeadline(time.Now().Add(writeStall))
 	n, err := w.p.stdin.Write(b)
+	if err != nil {
+		w.p.writeFailed.Store(true)
+	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		w.p.log.Warn("the agent stopped reading its input: killing it", "agent", w.p.agent.Name)
-		w.p.cmd.Process.Kill()
+		if !w.p.reaped.Load() {
+			killGroup(w.p.cmd)
+		}
 	}
 	return n, err
 }
 
 // Capabilities reports what the agent can do.
-func (p *Process) Capabilities() Capabilities { return p.caps }
+func (p *Process) Capabilities() Capabilities { return p.init.caps }
 
 // Agent is the configuration the process was started from.
 func (p *Process) Agent() Agent { return p.agent }
@@ -207,33 +317,45 @@ func (p *Process) Exited() bool {
 	}
 }
 
-func (p *Process) exitError() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	msg := ""
-	if p.err != nil {
-		msg += " (" + p.err.Error() + ")"
-	}
-	if tail := p.stderr.String(); tail != "" {
-		msg += ": " + lastLine(tail)
-	}
-	return fmt.Errorf("%w%s", ErrAgentExited, msg)
-}
+// exitError is ErrAgentExited with how the agent ended.
+func (p *Process) exitError() error { return fmt.Errorf("%w%s", ErrAgentExited, p.exitDetail()) }
 
-// Kill ends the agent process and waits until it has exited.
+// Kill ends the agent's process group at once and waits until the agent
+// has exited.
 func (p *Process) Kill() {
-	p.cmd.Process.Kill()
+	if !p.reaped.Load() { // after the reap, wait has ended the group
+		killGroup(p.cmd)
+	}
 	<-p.exited
 }
 
-// Stop closes the agent's input, gives it exitGrace to exit, then kills it.
-// It returns once the agent has exited; calling it again is harmless.
+// Stop ends the agent politely, then less so: its input is closed (an ACP
+// agent exits when its input ends); after exitGrace its process group gets
+// SIGTERM, and after another exitGrace SIGKILL. It returns once the agent
+// has exited and its pipes are closed; calling it again is harmless.
 func (p *Process) Stop() {
 	p.stdin.Close()
+	if p.waitExit(exitGrace) {
+		return
+	}
+	if !p.reaped.Load() {
+		terminateGroup(p.cmd)
+	}
+	if p.waitExit(exitGrace) {
+		return
+	}
+	p.Kill()
+}
+
+// waitExit waits at most d for the agent to exit and reports whether it did.
+func (p *Process) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
 	case <-p.exited:
-	case <-time.After(exitGrace):
-		p.Kill()
+		return true
+	case <-t.C:
+		return false
 	}
 }
 
@@ -269,57 +391,4 @@ func (p *Process) isLive(id sdk.SessionId) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.live[id] && !p.Exited()
-}
-
-// tailBuffer keeps the last max bytes written to it (an agent's stderr).
-type tailBuffer struct {
-	max int
-
-	mu  sync.Mutex // guards buf; held only to append or copy it
-	buf []byte
-}
-
-func (t *tailBuffer) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > t.max {
-		t.buf = t.buf[len(t.buf)-t.max:]
-	}
-	return len(b), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
-
-func lastLine(s string) string {
-	lines := splitLines(s)
-	for i := len(lines) - 1; i >= 0; i-- {
-		if lines[i] != "" {
-			return lines[i]
-		}
-	}
-	return ""
-}
-
-func splitLines(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			out = append(out, trimCR(s[start:i]))
-			start = i + 1
-		}
-	}
-	return append(out, trimCR(s[start:]))
-}
-
-func trimCR(s string) string {
-	if len(s) > 0 && s[len(s)-1] == '\r' {
-		return s[:len(s)-1]
-	}
-	return s
 }

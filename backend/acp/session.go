@@ -88,7 +88,7 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 		})
 		var refusal *sdk.RequestError
 		if errors.As(err, &refusal) {
-			return s, fmt.Errorf("%w: %w", ErrRefused, err)
+			return s, proc.refusal(refusal) // a login it needs, or a refusal in its words
 		}
 		if err != nil {
 			return s, err

@@ -88,7 +88,7 @@ func (s *supervisor) process(ctx context.Context, ag Agent) (*Process, error) {
 	}
 	s.procs[ag.Name] = p
 	s.mu.Unlock()
-	if err := p.initialize(ctx); err != nil {
+	if err := p.initialize(ctx, DefaultStartTimeout); err != nil {
 		p.Kill()
 		return nil, err
 	}

@@ -200,6 +200,8 @@ const (
 	CodeCrashed       = "crashed"        // the agent process died or spoke garbage
 	CodeTimeout       = "timeout"        // the agent did not answer in time
 	CodeRefused       = "refused"        // the agent refused the session
+	CodeAuthRequired  = "auth-required"  // the agent needs the user to log in; the message names its login methods
+	CodeUnverified    = "unverified"     // an agent failed the check Save runs; it is saved only when forced ("Save anyway")
 	CodeCancelled     = "cancelled"      // the user cancelled
 	CodeInternal      = "internal"       // anything else; the log has the details
 )

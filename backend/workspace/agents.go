@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"context"
+
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/settings"
 )
@@ -8,10 +10,10 @@ import (
 // Agents reads the configured agents.
 func (w *Workspace) Agents() (*acp.Agents, error) { return w.cfg.Agents() }
 
-// SaveAgent adds or changes an agent (and optionally makes it the default);
-// the vault's next turns use it.
-func (w *Workspace) SaveAgent(ag acp.Agent, makeDefault bool) (*acp.Agents, error) {
-	return w.useAgents(w.cfg.SaveAgent(ag, makeDefault))
+// SaveAgent adds or changes an agent (and optionally makes it the default)
+// as Config.SaveAgent does; the vault's next turns use it.
+func (w *Workspace) SaveAgent(ctx context.Context, req SaveAgentRequest) (*acp.Agents, error) {
+	return w.useAgents(w.cfg.SaveAgent(ctx, req))
 }
 
 // SetDefaultAgent makes a configured agent the default.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +24,8 @@ type Config struct {
 	// mu serialises read-modify-write of the files; it is held only for
 	// file I/O.
 	mu sync.Mutex
+
+	checks *checks // agent checks in progress (Test connection, Save)
 }
 
 // NewConfig returns the configuration kept in dir ("" = the user's config
@@ -41,7 +42,7 @@ func NewConfig(dir, exe string) *Config {
 	if exe == "" {
 		exe = executable()
 	}
-	return &Config{dir: dir, exe: exe}
+	return &Config{dir: dir, exe: exe, checks: newChecks()}
 }
 
 // executable is this program's path, which the built-in agent and the
@@ -92,15 +93,43 @@ func (c *Config) edit(change func(a *acp.Agents) error) (*acp.Agents, error) {
 	return a, nil
 }
 
+// SaveAgentRequest is the Settings form's Save.
+type SaveAgentRequest struct {
+	Agent       acp.Agent `json:"agent"`
+	MakeDefault bool      `json:"makeDefault"`
+	// Force saves the agent without its check, or after the check failed:
+	// the user saw the warning and chose "Save anyway".
+	Force bool `json:"force"`
+	// CheckID names the check Save runs, so that CancelTestAgent(CheckID)
+	// can stop it; the form's test id will do.
+	CheckID string `json:"checkId"`
+}
+
 // SaveAgent adds or changes an agent and optionally makes it the default;
-// it returns the configuration saved.
-func (c *Config) SaveAgent(ag acp.Agent, makeDefault bool) (*acp.Agents, error) {
+// it returns the configuration saved. The command is stored as an absolute
+// path (acp.Prepare): one not found is refused. Unless req.Force, the agent
+// is checked first as Test connection does (see verify), and one that
+// fails is not saved: the error is ErrUnverified, with the check's own
+// message, and the UI offers "Save anyway".
+func (c *Config) SaveAgent(ctx context.Context, req SaveAgentRequest) (*acp.Agents, error) {
+	ag, err := acp.Prepare(req.Agent)
+	switch {
+	case errors.Is(err, acp.ErrInvalidAgent), errors.Is(err, acp.ErrRelativeCommand):
+		return nil, invalid(err)
+	case err != nil:
+		return nil, err
+	}
+	if !req.Force {
+		if err := c.verify(ctx, req.CheckID, ag); err != nil {
+			return nil, err
+		}
+	}
 	return c.edit(func(a *acp.Agents) error {
 		if err := a.Put(ag); err != nil {
 			return invalid(err)
 		}
-		if makeDefault {
-			a.Default = strings.TrimSpace(ag.Name)
+		if req.MakeDefault {
+			a.Default = ag.Name
 		}
 		return nil
 	})
@@ -138,16 +167,9 @@ func (c *Config) DeleteAgent(name string) (*acp.Agents, error) {
 	})
 }
 
-// TestAgent starts an agent, initializes it, stops it and reports what it
-// can do.
-func (c *Config) TestAgent(ctx context.Context, ag acp.Agent, log *slog.Logger) (acp.Capabilities, error) {
-	p, err := acp.Start(ctx, ag, log)
-	if err != nil {
-		return acp.Capabilities{}, err
-	}
-	defer p.Stop()
-	return p.Capabilities(), nil
-}
+// AgentPresets lists the agents Settings offers, each with whether its
+// command is found on this program's PATH.
+func (c *Config) AgentPresets() []acp.Preset { return acp.Presets(os.Getenv("PATH")) }
 
 // Settings reads the user's settings. A file that cannot be used is an
 // error, returned with the defaults, which are then in force.

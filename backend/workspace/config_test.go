@@ -20,7 +20,7 @@ func TestAgentsAndSettings(t *testing.T) {
 	if err != nil || agents.Default != acp.BuiltinName || agents.Find(acp.BuiltinName).Command != binary {
 		t.Fatalf("fresh agents = %+v, %v", agents, err)
 	}
-	if _, err := f.ws.SaveAgent(acp.Agent{Name: "", Command: "x"}, false); workspace.Code(err) != events.CodeInvalid {
+	if _, err := f.ws.SaveAgent(background(), workspace.SaveAgentRequest{Agent: acp.Agent{Name: "", Command: "x"}}); workspace.Code(err) != events.CodeInvalid {
 		t.Errorf("nameless agent: %v", err)
 	}
 	if _, err := f.ws.DeleteAgent(acp.BuiltinName); workspace.Code(err) != events.CodeInvalid {
@@ -31,7 +31,7 @@ func TestAgentsAndSettings(t *testing.T) {
 	}
 
 	ag, rec := peer(t, "peer", "")
-	if _, err := f.ws.SaveAgent(ag, true); err != nil {
+	if _, err := f.ws.SaveAgent(background(), workspace.SaveAgentRequest{Agent: ag, MakeDefault: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(f.cfg.Dir(), "agents.json")); err != nil {

@@ -51,6 +51,8 @@ func Code(err error) string {
 	switch {
 	case err == nil:
 		return ""
+	case errors.Is(err, ErrUnverified): // before the check's own failure, which it wraps
+		return events.CodeUnverified
 	case errors.Is(err, ErrNoVault), errors.Is(err, ErrClosed):
 		return events.CodeNoVault
 	case errors.Is(err, ErrBusy):

@@ -161,8 +161,10 @@ func open(t *testing.T, root string, opts workspace.Options, agents ...acp.Agent
 	for _, c := range children(t) {
 		f.before[c] = true
 	}
+	// The tests' agents include broken ones on purpose: they are saved as
+	// "Save anyway" would, without the check.
 	for _, ag := range agents {
-		if _, err := f.cfg.SaveAgent(ag, true); err != nil {
+		if _, err := f.cfg.SaveAgent(background(), workspace.SaveAgentRequest{Agent: ag, MakeDefault: true, Force: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

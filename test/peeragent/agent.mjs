@@ -7,6 +7,14 @@
 //   PEER_PLAN    "first": send a plan (agent_plan) before the first turn's answer
 //   PEER_BURST   N: before each answer, send N rounds of text, a tool call, text and the
 //                tool call's update, as fast as the connection takes them
+//   PEER_START   how it starts, as agents that are not ready do:
+//                auth      offers two login methods and answers session/new with auth_required
+//                hang      never answers initialize
+//                garbage   prints a usage text on stdout and never answers initialize
+//                exit      says why on stderr and exits with status 2 before reading anything
+//                error     answers initialize with a JSON-RPC error
+//   PEER_STUBBORN  "1": ignores SIGTERM and stays alive when its input ends, so that only
+//                SIGKILL ends it (a wrapper's child that outlives its parent)
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
@@ -14,6 +22,16 @@ import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
 const record = process.env.PEER_RECORD;
 const caps = new Set((process.env.PEER_CAPS || "").split(",").filter(Boolean));
 const fault = process.env.PEER_FAULT || "";
+const start = process.env.PEER_START || "";
+if (process.env.PEER_STUBBORN === "1") {
+  process.on("SIGTERM", () => {});
+  setInterval(() => {}, 1 << 30);
+}
+if (start === "exit") {
+  process.stderr.write("peer: no configuration found, cannot start\n");
+  process.exit(2);
+}
+if (start === "garbage") process.stdout.write("Usage: peer [--acp] [--verbose]\n");
 let sessions = 0;
 let turns = 0;
 
@@ -35,20 +53,31 @@ async function say(client, sessionId, t) {
 const app = agent()
   .onRequest("initialize", ({ params }) => {
     log("initialize", params);
+    if (start === "hang" || start === "garbage") return new Promise(() => {});
+    if (start === "error") throw RequestError.methodNotFound("initialize");
     return {
       protocolVersion: 1,
+      agentInfo: { name: "peeragent", title: "Peer Agent", version: "2.4.0-test" },
       agentCapabilities: {
         loadSession: caps.has("load"),
+        mcpCapabilities: { http: caps.has("http"), sse: false },
         sessionCapabilities: {
           ...(caps.has("resume") ? { resume: {} } : {}),
           ...(caps.has("close") ? { close: {} } : {}),
         },
       },
-      authMethods: [],
+      authMethods:
+        start === "auth"
+          ? [
+              { id: "peer-login", name: "Log in with Peer", description: "Opens a browser" },
+              { id: "peer-key", name: "Peer API key", type: "env_var", vars: [{ name: "PEER_API_KEY" }] },
+            ]
+          : [],
     };
   })
   .onRequest("session/new", ({ params }) => {
     log("session/new", params);
+    if (start === "auth") throw RequestError.authRequired();
     if (fault === "reject-new") throw RequestError.internalError(undefined, "peer refuses new sessions");
     sessions++;
     return { sessionId: `peer-${process.pid}-${sessions}` };

@@ -30,6 +30,14 @@ const problems: Record<ErrorCode, { title: string; hint: string }> = {
     title: "The agent refused the session",
     hint: "Retry; if it keeps refusing, test the agent in Settings → Agents.",
   },
+  "auth-required": {
+    title: "The agent needs you to log in",
+    hint: "The details say how; then retry.",
+  },
+  unverified: {
+    title: "The agent did not pass its check",
+    hint: "Fix it and test again, or save it anyway.",
+  },
   busy: {
     title: "This conversation is still answering",
     hint: "Wait for the answer or cancel it.",

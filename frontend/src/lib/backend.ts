@@ -120,6 +120,10 @@ export type Conversation = Omit<Data<acp.Conversation>, "messages"> & { messages
 export type AgentConfig = Data<acp.Agent>;
 export type AgentList = Data<acp.Agents>;
 export type AgentCapabilities = Data<acp.Capabilities>;
+/** AgentReport is what Test connection found: agentInfo, capabilities and login methods. */
+export type AgentReport = Data<acp.Report>;
+/** AgentPreset is a known agent Settings offers, with whether its command is on PATH. */
+export type AgentPreset = Data<acp.Preset>;
 
 /** ask starts a turn; it resolves at once and the answer streams as agent:* events. */
 export async function ask(conversationId: string, agent: string, request: ContextRequest, question: string): Promise<void> {
@@ -179,8 +183,13 @@ export async function agents(): Promise<AgentList> {
   return { ...a, agents: (a.agents ?? []).map((ag) => ({ ...ag, args: ag.args ?? [], env: ag.env ?? {} })) };
 }
 
-export async function saveAgent(agent: AgentConfig, makeDefault: boolean): Promise<void> {
-  await App.SaveAgent(asGo<acp.Agent>(agent), makeDefault);
+/**
+ * saveAgent saves an agent (its command as an absolute path). Unless force, it
+ * is checked first (cancelTestAgent(checkId) stops the check); one that fails
+ * rejects with code "unverified", and force saves it anyway.
+ */
+export async function saveAgent(agent: AgentConfig, makeDefault: boolean, force = false, checkId = "settings"): Promise<void> {
+  await App.SaveAgent(asGo<workspace.SaveAgentRequest>({ agent, makeDefault, force, checkId }));
 }
 
 export async function setDefaultAgent(name: string): Promise<void> {
@@ -191,9 +200,21 @@ export async function deleteAgent(name: string): Promise<void> {
   await App.DeleteAgent(name);
 }
 
-/** testAgent starts the agent, initializes it and reports its capabilities. */
-export async function testAgent(agent: AgentConfig): Promise<AgentCapabilities> {
-  return App.TestAgent(asGo<acp.Agent>(agent));
+/** testAgent is Test connection: start, initialize, session/new, stop; testId names the run for cancelTestAgent. */
+export async function testAgent(agent: AgentConfig, testId = "settings"): Promise<AgentReport> {
+  const r: Wire<acp.Report> = await App.TestAgent(testId, asGo<acp.Agent>(agent));
+  return { ...r, authMethods: (r.authMethods ?? []).map((m) => ({ ...m, vars: m.vars ?? [] })) };
+}
+
+/** cancelTestAgent stops the test (or Save's check) running under testId. */
+export async function cancelTestAgent(testId = "settings"): Promise<void> {
+  await App.CancelTestAgent(testId);
+}
+
+/** agentPresets lists the agents Settings offers. */
+export async function agentPresets(): Promise<AgentPreset[]> {
+  const list: Wire<acp.Preset>[] = (await App.AgentPresets()) ?? [];
+  return list.map((p) => ({ ...p, args: p.args ?? [] }));
 }
 
 // --- settings -------------------------------------------------------------------

@@ -66,6 +66,8 @@ export const errorCodes = [
   "crashed",
   "timeout",
   "refused",
+  "auth-required",
+  "unverified",
   "cancelled",
   "internal",
 ] as const;

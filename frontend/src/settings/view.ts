@@ -2,7 +2,7 @@
 // connection, choose the default), the tools' reading budget, the vault's
 // context documents and the theme.
 
-import { errorText, type AgentCapabilities, type AgentConfig, type AgentList } from "../lib/backend";
+import { errorText, type AgentCapabilities, type AgentConfig, type AgentList, type AgentReport } from "../lib/backend";
 import { h } from "../lib/dom";
 import { agentProblem, formatArgs, formatEnv, parseArgs, parseEnv } from "./agents";
 import { createBudgetSection, type BudgetDeps } from "./budget-view";
@@ -14,7 +14,7 @@ export interface SettingsDeps extends BudgetDeps, ContextDocsDeps {
   saveAgent(agent: AgentConfig, makeDefault: boolean): Promise<void>;
   setDefaultAgent(name: string): Promise<void>;
   deleteAgent(name: string): Promise<void>;
-  testAgent(agent: AgentConfig): Promise<AgentCapabilities>;
+  testAgent(agent: AgentConfig): Promise<AgentReport>;
   /** agentsChanged is told when an agent was added, edited, removed or made the default. */
   agentsChanged(): void;
 }
@@ -110,8 +110,8 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     out.textContent = "Starting the agent…";
     out.className = "agent-test busy";
     try {
-      const caps = await deps.testAgent(a);
-      out.textContent = `Connected. ${capabilityText(caps)}`;
+      const report = await deps.testAgent(a);
+      out.textContent = `Connected. ${capabilityText(report.capabilities)}`;
       out.className = "agent-test ok";
     } catch (err) {
       out.textContent = `Couldn’t connect: ${errorText(err)}`;

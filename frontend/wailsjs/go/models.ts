@@ -52,10 +52,37 @@ export namespace acp {
 		    return a;
 		}
 	}
+	export class AuthMethod {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    kind: string;
+	    vars?: string[];
+	    link?: string;
+	    command?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AuthMethod(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.kind = source["kind"];
+	        this.vars = source["vars"];
+	        this.link = source["link"];
+	        this.command = source["command"];
+	    }
+	}
 	export class Capabilities {
 	    loadSession: boolean;
 	    resume: boolean;
 	    close: boolean;
+	    mcpStdio: boolean;
+	    mcpHttp: boolean;
+	    mcpSse: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Capabilities(source);
@@ -66,6 +93,9 @@ export namespace acp {
 	        this.loadSession = source["loadSession"];
 	        this.resume = source["resume"];
 	        this.close = source["close"];
+	        this.mcpStdio = source["mcpStdio"];
+	        this.mcpHttp = source["mcpHttp"];
+	        this.mcpSse = source["mcpSse"];
 	    }
 	}
 	export class PlanStep {
@@ -180,6 +210,79 @@ export namespace acp {
 		}
 	}
 	
+	
+	export class Preset {
+	    id: string;
+	    name: string;
+	    command: string;
+	    args: string[];
+	    install: string;
+	    login: string;
+	    website: string;
+	    path: string;
+	    found: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.install = source["install"];
+	        this.login = source["login"];
+	        this.website = source["website"];
+	        this.path = source["path"];
+	        this.found = source["found"];
+	    }
+	}
+	export class Report {
+	    command: string;
+	    name: string;
+	    title: string;
+	    version: string;
+	    protocolVersion: number;
+	    capabilities: Capabilities;
+	    authMethods: AuthMethod[];
+	    seconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.version = source["version"];
+	        this.protocolVersion = source["protocolVersion"];
+	        this.capabilities = this.convertValues(source["capabilities"], Capabilities);
+	        this.authMethods = this.convertValues(source["authMethods"], AuthMethod);
+	        this.seconds = source["seconds"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -1204,6 +1307,42 @@ export namespace workspace {
 	        this.references = this.convertValues(source["references"], refs.Card);
 	        this.citedBy = this.convertValues(source["citedBy"], refs.Card);
 	        this.related = this.convertValues(source["related"], refs.Card);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SaveAgentRequest {
+	    agent: acp.Agent;
+	    makeDefault: boolean;
+	    force: boolean;
+	    checkId: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SaveAgentRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = this.convertValues(source["agent"], acp.Agent);
+	        this.makeDefault = source["makeDefault"];
+	        this.force = source["force"];
+	        this.checkId = source["checkId"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

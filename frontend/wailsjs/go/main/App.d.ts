@@ -8,11 +8,15 @@ import {events} from '../models';
 import {plan} from '../models';
 import {library} from '../models';
 
+export function AgentPresets():Promise<Array<acp.Preset>>;
+
 export function Agents():Promise<acp.Agents>;
 
 export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function Ask(arg1:workspace.AskRequest):Promise<void>;
+
+export function CancelTestAgent(arg1:string):Promise<void>;
 
 export function CancelTurn(arg1:string):Promise<void>;
 
@@ -44,7 +48,7 @@ export function PreviewPlan(arg1:plan.Request):Promise<plan.Plan>;
 
 export function Reindex():Promise<void>;
 
-export function SaveAgent(arg1:acp.Agent,arg2:boolean):Promise<void>;
+export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
 
@@ -58,7 +62,7 @@ export function Settings():Promise<settings.Settings>;
 
 export function SourceExists(arg1:string):Promise<boolean>;
 
-export function TestAgent(arg1:acp.Agent):Promise<acp.Capabilities>;
+export function TestAgent(arg1:string,arg2:acp.Agent):Promise<acp.Report>;
 
 export function Vault():Promise<library.State>;
 

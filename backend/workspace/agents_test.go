@@ -1,0 +1,210 @@
+package workspace_test
+
+import (
+	"context"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/workspace"
+	"github.com/agentero/agentero/internal/proctest"
+)
+
+// wrappedPeer is the peer agent started through a shell wrapper that stays
+// its parent, as npx stays the parent of the adapter it runs; env is added
+// to the peer's. The pid file names the agent's process group.
+func wrappedPeer(t *testing.T, name string, env map[string]string) (ag acp.Agent, rec, pidFile string) {
+	t.Helper()
+	ag, rec = peer(t, name, "")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	script, pidFile := proctest.Wrapper(t, t.TempDir(), node, ag.Args)
+	ag.Command, ag.Args = script, nil
+	maps.Copy(ag.Env, env)
+	return ag, rec, pidFile
+}
+
+// initializes counts the initialize requests a peer received: one per start.
+func initializes(rec string) int {
+	data, _ := os.ReadFile(rec)
+	return strings.Count(string(data), `"method":"initialize"`)
+}
+
+// TestTestAgentCancel: Test connection runs under the form's id, which
+// cancels it; a second test under the same id replaces the first; Close
+// cancels what runs and waits for it. Each time the agent's process group
+// is gone when the call returns.
+func TestTestAgentCancel(t *testing.T) {
+	cfg := workspace.NewConfig(t.TempDir(), binary)
+	hangs := map[string]string{"PEER_START": "hang", "PEER_STUBBORN": "1"}
+	run := func(id string, ag acp.Agent) chan error {
+		done := make(chan error, 1)
+		go func() {
+			_, err := cfg.TestAgent(background(), id, ag, nil)
+			done <- err
+		}()
+		return done
+	}
+	ended := func(what string, done chan error) error {
+		t.Helper()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s did not return", what)
+			return nil
+		}
+	}
+
+	slow, rec, pidFile := wrappedPeer(t, "slow", hangs)
+	done := run("form-1", slow)
+	received(t, rec, "initialize")
+	cfg.CancelTestAgent("form-2") // another form's id: nothing happens
+	cfg.CancelTestAgent("form-1")
+	if err := ended("the cancelled test", done); workspace.Code(err) != events.CodeCancelled {
+		t.Errorf("cancelled test: %v (code %q), want cancelled", err, workspace.Code(err))
+	}
+	proctest.GroupGone(t, proctest.PID(t, pidFile), time.Second)
+
+	slow, rec, pidFile = wrappedPeer(t, "slow", hangs)
+	done = run("form-1", slow)
+	received(t, rec, "initialize")
+	good, _, _ := wrappedPeer(t, "good", nil)
+	if rep, err := cfg.TestAgent(background(), "form-1", good, nil); err != nil || rep.Name != "peeragent" {
+		t.Errorf("second test under the same id: %+v, %v", rep, err)
+	}
+	if err := ended("the replaced test", done); workspace.Code(err) != events.CodeCancelled {
+		t.Errorf("replaced test: %v, want cancelled", err)
+	}
+	proctest.GroupGone(t, proctest.PID(t, pidFile), time.Second)
+
+	slow, rec, pidFile = wrappedPeer(t, "slow", hangs)
+	done = run("form-1", slow)
+	received(t, rec, "initialize")
+	cfg.Close()
+	proctest.GroupGone(t, proctest.PID(t, pidFile), time.Second)
+	if err := ended("the test running at Close", done); workspace.Code(err) != events.CodeCancelled {
+		t.Errorf("test running at Close: %v, want cancelled", err)
+	}
+	if _, err := cfg.TestAgent(background(), "form-1", good, nil); err == nil {
+		t.Error("a test after Close ran")
+	}
+}
+
+// TestSaveAgent: Save stores the command as an absolute path, refuses one
+// that is relative or not found, and saves an agent that fails its check
+// only when forced ("Save anyway"), after telling why it failed. A test
+// that passed, or an agent saved before as it is, is not checked again.
+func TestSaveAgent(t *testing.T) {
+	cfg := workspace.NewConfig(t.TempDir(), binary)
+	save := func(ag acp.Agent, force bool) error {
+		_, err := cfg.SaveAgent(background(), workspace.SaveAgentRequest{Agent: ag, Force: force, CheckID: "form"})
+		return err
+	}
+	saved := func(name string) *acp.Agent {
+		a, err := cfg.Agents()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Find(name)
+	}
+
+	refused := []struct {
+		name    string
+		command string
+		code    string
+		says    string
+	}{
+		{"relative", "bin/agent", events.CodeInvalid, `the command "bin/agent" is a relative path`},
+		{"not found", "agentero-no-such-agent", events.CodeNotConfigured, `the command "agentero-no-such-agent" was not found: it must be on PATH`},
+	}
+	for _, tt := range refused {
+		for _, force := range []bool{false, true} {
+			err := save(acp.Agent{Name: tt.name, Command: tt.command}, force)
+			if workspace.Code(err) != tt.code || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("save %s (force %v): %v (code %q); want %q saying %q", tt.name, force, err, workspace.Code(err), tt.code, tt.says)
+			}
+			if saved(tt.name) != nil {
+				t.Errorf("%s was saved", tt.name)
+			}
+		}
+	}
+
+	locked, _, _ := wrappedPeer(t, "locked", map[string]string{"PEER_START": "auth"})
+	err := save(locked, false)
+	if workspace.Code(err) != events.CodeUnverified || !strings.Contains(err.Error(), `"locked" needs you to log in`) ||
+		!strings.Contains(err.Error(), "PEER_API_KEY") {
+		t.Errorf("save an agent that needs a login: %v (code %q); want unverified, naming its login methods", err, workspace.Code(err))
+	}
+	if saved("locked") != nil {
+		t.Error("an agent that failed its check was saved without force")
+	}
+	if err := save(locked, true); err != nil || saved("locked") == nil {
+		t.Errorf("Save anyway: %v", err)
+	}
+
+	// A bare command is stored as the absolute path PATH gives it.
+	node, _ := exec.LookPath("node")
+	plain, rec := peer(t, "plain", "")
+	if err := save(plain, false); err != nil {
+		t.Fatalf("save a working agent: %v", err)
+	}
+	if got := saved("plain"); got == nil || got.Command != node || !filepath.IsAbs(got.Command) {
+		t.Errorf("saved %+v, want the command %s", got, node)
+	}
+	if n := initializes(rec); n != 1 {
+		t.Errorf("Save started the agent %d times, want once (its check)", n)
+	}
+	if _, err := cfg.SaveAgent(background(), workspace.SaveAgentRequest{Agent: plain, MakeDefault: true}); err != nil || initializes(rec) != 1 {
+		t.Errorf("saving it again unchanged: %v, %d starts; want no second check", err, initializes(rec))
+	}
+
+	// Test connection, then Save: the test vouches for the agent.
+	tested, rec := peer(t, "tested", "")
+	if _, err := cfg.TestAgent(background(), "form", tested, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(tested, false); err != nil || initializes(rec) != 1 {
+		t.Errorf("save after a passed test: %v, %d starts; want no second check", err, initializes(rec))
+	}
+}
+
+// TestPresetOnPATH: a preset whose command is on the user's PATH is found
+// there, and saving it stores that absolute path.
+func TestPresetOnPATH(t *testing.T) {
+	bin := t.TempDir()
+	ag, rec := peer(t, "peer", "")
+	node, _ := exec.LookPath("node")
+	script, _ := proctest.Wrapper(t, bin, node, ag.Args)
+	if err := os.Rename(script, filepath.Join(bin, "gemini")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cfg := workspace.NewConfig(t.TempDir(), binary)
+	var gemini *acp.Preset
+	for _, p := range cfg.AgentPresets() {
+		if p.ID == "gemini" {
+			gemini = &p
+		}
+	}
+	if gemini == nil || !gemini.Found || gemini.Path != filepath.Join(bin, "gemini") {
+		t.Fatalf("gemini preset = %+v, want it found in %s", gemini, bin)
+	}
+	preset := acp.Agent{Name: gemini.Name, Command: gemini.Command, Args: gemini.Args, Env: ag.Env}
+	if _, err := cfg.SaveAgent(context.Background(), workspace.SaveAgentRequest{Agent: preset}); err != nil {
+		t.Fatalf("save the preset: %v", err)
+	}
+	received(t, rec, "session/new")
+	a, _ := cfg.Agents()
+	if got := a.Find(gemini.Name); got == nil || got.Command != gemini.Path {
+		t.Errorf("saved %+v, want the command %s", got, gemini.Path)
+	}
+}

@@ -1,0 +1,172 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/events"
+)
+
+// ErrUnverified marks an agent that failed the check Save runs; it keeps
+// the check's own error, whose message says what is wrong. Saving it needs
+// SaveAgentRequest.Force (the UI's "Save anyway").
+var ErrUnverified = errors.New("the agent failed its check")
+
+func unverified(err error) error { return &kindError{ErrUnverified, err} }
+
+// passFor is how long a passed test vouches for an agent's launch settings
+// at Save.
+const passFor = 10 * time.Minute
+
+// TestAgent is Test connection (acp.Check) on the agent as the form has it:
+// start, initialize, session/new, stop, within the default deadlines. It
+// runs under id: CancelTestAgent(id) stops it, and a second test under the
+// same id cancels the first. A test that passes is remembered for a while,
+// so that saving the same agent right after runs no second check. After
+// Close it fails with acp.ErrClosed.
+func (c *Config) TestAgent(ctx context.Context, id string, ag acp.Agent, log *slog.Logger) (*acp.Report, error) {
+	ctx, done, err := c.checks.start(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	rep, err := acp.Check(ctx, ag, acp.StartOptions{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	ag.Command = rep.Command
+	c.checks.pass(ag, time.Now())
+	return rep, nil
+}
+
+// CancelTestAgent cancels the test (or Save's check) running under id, if
+// any; it returns at once, and the test's call fails as cancelled once its
+// agent has stopped.
+func (c *Config) CancelTestAgent(id string) { c.checks.cancel(id) }
+
+// Close cancels the checks in progress and waits until each has stopped its
+// agent; later ones fail. The app calls it when it quits: an agent runs in a
+// process group of its own, which would outlive the app.
+func (c *Config) Close() { c.checks.close() }
+
+// verify is the check Save runs on a prepared agent: none when its launch
+// settings passed a test lately or are those it is saved with already (the
+// user was warned then, if it failed), else Test connection under id. A
+// failure other than a cancellation is ErrUnverified.
+func (c *Config) verify(ctx context.Context, id string, ag acp.Agent) error {
+	if c.checks.passedLately(ag, time.Now()) {
+		return nil
+	}
+	if a, err := c.Agents(); err == nil {
+		if old := a.Find(ag.Name); old != nil && acp.SameLaunch(*old, ag) {
+			return nil
+		}
+	}
+	_, err := c.TestAgent(ctx, id, ag, nil)
+	if err == nil || Code(err) == events.CodeCancelled {
+		return err
+	}
+	return unverified(err)
+}
+
+// checks are the agent checks in progress — Test connection, and the check
+// Save runs — by the id the UI gave each, so that one can be cancelled; and
+// the launch settings that passed one lately.
+type checks struct {
+	// mu guards the fields below; it is held only to read or update them.
+	mu      sync.Mutex
+	running map[string]*runningCheck
+	passed  map[string]time.Time // launchKey → when it passed
+	closed  bool                 // set by close: no check starts after it
+
+	// wg counts the running checks. Add is called under mu while closed is
+	// false, so that none starts after close has begun waiting.
+	wg sync.WaitGroup
+}
+
+type runningCheck struct{ cancel context.CancelFunc }
+
+func newChecks() *checks {
+	return &checks{running: map[string]*runningCheck{}, passed: map[string]time.Time{}}
+}
+
+// start registers a check under id, cancelling one already there, and
+// returns its context and the func that ends it.
+func (cs *checks) start(ctx context.Context, id string) (context.Context, func(), error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.closed {
+		return nil, nil, acp.ErrClosed
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	rc := &runningCheck{cancel: cancel}
+	if old := cs.running[id]; old != nil {
+		old.cancel()
+	}
+	cs.running[id] = rc
+	cs.wg.Add(1)
+	return ctx, func() {
+		cancel()
+		cs.mu.Lock()
+		if cs.running[id] == rc {
+			delete(cs.running, id)
+		}
+		cs.mu.Unlock()
+		cs.wg.Done()
+	}, nil
+}
+
+func (cs *checks) cancel(id string) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if rc := cs.running[id]; rc != nil {
+		rc.cancel()
+	}
+}
+
+func (cs *checks) close() {
+	cs.mu.Lock()
+	cs.closed = true
+	for _, rc := range cs.running {
+		rc.cancel()
+	}
+	cs.mu.Unlock()
+	cs.wg.Wait()
+}
+
+// pass records that ag's launch settings passed a check at now, and forgets
+// passes older than passFor.
+func (cs *checks) pass(ag acp.Agent, now time.Time) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for k, at := range cs.passed {
+		if now.Sub(at) > passFor {
+			delete(cs.passed, k)
+		}
+	}
+	cs.passed[launchKey(ag)] = now
+}
+
+func (cs *checks) passedLately(ag acp.Agent, now time.Time) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	at, ok := cs.passed[launchKey(ag)]
+	return ok && now.Sub(at) <= passFor
+}
+
+// launchKey identifies how an agent is started: command, args and env.
+func launchKey(ag acp.Agent) string {
+	if len(ag.Args) == 0 {
+		ag.Args = nil
+	}
+	if len(ag.Env) == 0 {
+		ag.Env = nil
+	}
+	b, _ := json.Marshal([]any{ag.Command, ag.Args, ag.Env})
+	return string(b)
+}
