@@ -97,6 +97,8 @@ const settings = mountSettings(slot("settings"), {
   setDefaultAgent: backend.setDefaultAgent,
   deleteAgent: backend.deleteAgent,
   testAgent: backend.testAgent,
+  cancelTestAgent: backend.cancelTestAgent,
+  agentPresets: backend.agentPresets,
   agentsChanged: () => {
     sidebar.refreshAgents();
     quick.refreshAgents();

@@ -457,7 +457,8 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       // Test connection starts the built-in agent and reports what it can do.
       await builtin.getByRole("button", { name: "Test connection" }).click();
       await builtin.locator(".agent-test.ok").waitFor({ timeout: 30_000 });
-      assert.match(await builtin.locator(".agent-test").innerText(), /^Connected\./);
+      assert.match(await builtin.locator(".agent-test").innerText(), /^Connected to /);
+      assert.equal(await builtin.locator('[data-testid="check-abilities"] li', { hasText: "MCP over stdio" }).getAttribute("data-can"), "true");
       // The theme follows the system unless overridden.
       await dialog.getByLabel("Dark").check();
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
@@ -468,6 +469,12 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       await dialog.getByLabel("Command").fill("/nonexistent/agent-that-is-not-installed");
       await dialog.getByText("Use it for new questions").click();
       await dialog.getByRole("button", { name: "Save", exact: true }).click();
+      // Save checks the agent first: it is saved only after the warning, with Save anyway.
+      const anyway = dialog.locator('[data-testid="agent-save-anyway"]');
+      await anyway.waitFor({ timeout: 30_000 });
+      assert.match(await dialog.locator('[data-testid="check-problem"]').innerText(), /^Not saved: .*not found/);
+      assert.equal(await dialog.locator('[data-testid="agent-row"][data-name="broken"]').count(), 0);
+      await anyway.click();
       await dialog.locator('[data-testid="agent-row"][data-name="broken"]').waitFor();
       await shot(page, "6-settings");
       await page.keyboard.press("Escape");
@@ -844,16 +851,71 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
     }),
   );
 
+  await t.test("settings: known agents, and Test connection with its deadline, Cancel and the login an agent needs", () =>
+    failShot(t, async () => {
+      const dialog = page.locator('[data-testid="settings"]');
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      const presets = dialog.locator('[data-testid="preset"]');
+      await presets.first().waitFor();
+      assert.deepEqual(await presets.evaluateAll((els) => els.map((e) => e.dataset.id)), ["claude", "gemini", "codex", "opencode", "goose"]);
+      for (const p of await presets.all()) {
+        assert.match(await p.locator('[data-testid="preset-found"]').innerText(), /^(found|not found) on PATH$/);
+        assert.match(await p.locator('[data-testid="preset-install"]').innerText(), /^Install: .{10,}/);
+        assert.match(await p.locator('[data-testid="preset-login"]').innerText(), /^Log in: .{10,}/);
+      }
+      const claude = presets.filter({ has: page.locator("strong", { hasText: "Claude Code" }) });
+      assert.match(await claude.locator(".agent-command").innerText(), /claude-agent-acp/);
+      await claude.getByRole("button", { name: "Add Claude Code…" }).click();
+      assert.equal(await dialog.getByLabel("Name").inputValue(), "Claude Code");
+      assert.match(await dialog.getByLabel("Arguments").inputValue(), /claude-agent-acp/);
+      await presets.first().scrollIntoViewIfNeeded();
+      await shot(page, "22-settings-presets");
+
+      // An agent that never answers initialize: the clock runs against the deadline until Cancel.
+      const peer = join(repo, "test", "peeragent", "agent.mjs");
+      await dialog.getByLabel("Name").fill("hanging");
+      await dialog.getByLabel("Command").fill(process.execPath);
+      await dialog.getByLabel("Arguments").fill(peer);
+      await dialog.getByLabel("Environment").fill("PEER_START=hang");
+      const form = dialog.locator(".agent-form");
+      await form.getByRole("button", { name: "Test connection" }).click();
+      const result = form.locator('[data-testid="agent-form-result"]');
+      await page.waitForFunction(() => /^[1-9]\d* s of at most 60 s$/.test(document.querySelector('[data-testid="agent-form-result"] [data-testid="check-clock"]')?.textContent ?? ""));
+      await result.scrollIntoViewIfNeeded();
+      await shot(page, "23-test-connection-running");
+      const cancelled = Date.now();
+      await result.locator('[data-testid="check-cancel"]').click();
+      await result.locator('[data-testid="check-problem"]').waitFor({ timeout: 15_000 });
+      assert.equal(await result.locator('[data-testid="check-problem"]').innerText(), "Cancelled: the agent was stopped.");
+      assert.ok(Date.now() - cancelled < 15_000, "Cancel stops the test at once");
+
+      // An agent that needs a login says so, naming how.
+      await dialog.getByLabel("Name").fill("needs-login");
+      await dialog.getByLabel("Environment").fill("PEER_START=auth");
+      await form.getByRole("button", { name: "Test connection" }).click();
+      await result.locator('[data-testid="check-problem"]').waitFor({ timeout: 60_000 });
+      assert.match(await result.locator('[data-testid="check-problem"]').innerText(), /^Couldn’t connect: .*log in/i);
+      await result.scrollIntoViewIfNeeded();
+      await shot(page, "24-test-connection-login");
+      await form.getByRole("button", { name: "Cancel", exact: true }).click();
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+
   await t.test("an agent that asks like Claude Code: its context tools are allowed, the edit waits for a card that Reject ends", () =>
     failShot(t, async () => {
       const edited = join(env.vault, "notes", "consensus", "raft.md");
       const original = readFileSync(edited, "utf8");
       await page.evaluate(
         ({ command, script, edited }) =>
-          window.go.main.App.SaveAgent(
-            { name: "claude-like", command, args: [script], env: { PEER_STYLE: "claude", PEER_EDIT: "1", PEER_EDIT_PATH: edited } },
-            false,
-          ),
+          window.go.main.App.SaveAgent({
+            agent: { name: "claude-like", command, args: [script], env: { PEER_STYLE: "claude", PEER_EDIT: "1", PEER_EDIT_PATH: edited } },
+            makeDefault: false,
+            force: false,
+            checkId: "e2e",
+          }),
         { command: process.execPath, script: join(repo, "test", "peeragent", "agent.mjs"), edited },
       );
       await openPaperInSidebar(raft, /Consensus/);
