@@ -465,14 +465,17 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       await dialog.getByLabel("Follow the system").check();
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light"); // headless Chromium prefers light
       await dialog.locator('[data-testid="agent-add"]').click();
+      // An agent that exits before it answers initialize (the scripted peer, PEER_START=exit).
       await dialog.getByLabel("Name").fill("broken");
-      await dialog.getByLabel("Command").fill("/nonexistent/agent-that-is-not-installed");
+      await dialog.getByLabel("Command").fill(process.execPath);
+      await dialog.getByLabel("Arguments").fill(join(repo, "test", "peeragent", "agent.mjs"));
+      await dialog.getByLabel("Environment").fill("PEER_START=exit");
       await dialog.getByText("Use it for new questions").click();
       await dialog.getByRole("button", { name: "Save", exact: true }).click();
       // Save checks the agent first: it is saved only after the warning, with Save anyway.
       const anyway = dialog.locator('[data-testid="agent-save-anyway"]');
       await anyway.waitFor({ timeout: 30_000 });
-      assert.match(await dialog.locator('[data-testid="check-problem"]').innerText(), /^Not saved: .*not found/);
+      assert.match(await dialog.locator('[data-testid="check-problem"]').innerText(), /^Not saved: .*exited before answering initialize/);
       assert.equal(await dialog.locator('[data-testid="agent-row"][data-name="broken"]').count(), 0);
       await anyway.click();
       await dialog.locator('[data-testid="agent-row"][data-name="broken"]').waitFor();
