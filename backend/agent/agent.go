@@ -46,8 +46,10 @@ type session struct {
 	McpServers []sdk.McpServer `json:"mcpServers"`
 	History    []turn          `json:"history"`
 
+	// mu guards the fields above that change after creation (McpServers,
+	// History) and the two below. Nothing blocks under it.
 	mu     sync.Mutex
-	tools  *tools
+	tools  *tools // the agentero-context connection of the turn running, if any
 	cancel context.CancelFunc
 }
 
@@ -239,6 +241,13 @@ func (s *session) reconnect(servers []sdk.McpServer) {
 	s.closeTools()
 	s.mu.Lock()
 	s.McpServers = servers
+	s.mu.Unlock()
+}
+
+// setTools makes t the session's connection for the turn that runs.
+func (s *session) setTools(t *tools) {
+	s.mu.Lock()
+	s.tools = t
 	s.mu.Unlock()
 }
 
