@@ -27,6 +27,7 @@ func tokenize(text string) []token {
 	var out []token
 	var b strings.Builder
 	start := -1
+	var last rune // the last letter or digit of the word being read
 	flush := func(end int) {
 		if start >= 0 {
 			out = append(out, token{b.String(), start, end})
@@ -46,8 +47,9 @@ func tokenize(text string) []token {
 			} else {
 				b.WriteRune(unicode.ToLower(r))
 			}
+			last = r
 		case (r == '-' || r == '\u00ad') && start >= 0:
-			if j := hyphenBreak(text, i+n); j > 0 {
+			if j := hyphenBreak(text, i+n); j > 0 && hyphenated(last, firstRune(text[j:])) {
 				i = j
 				continue
 			}
@@ -61,21 +63,23 @@ func tokenize(text string) []token {
 	return out
 }
 
-// hyphenBreak returns where the second half of a word starts when the text
-// at i is a line break (with spaces) before a lower-case letter; 0 if not.
+// hyphenBreak returns where the text after a hyphen at i goes on when the
+// hyphen ends a line (or is followed by one space, as a viewer may join
+// lines); 0 if not.
 func hyphenBreak(text string, i int) int {
 	j := i
-	for j < len(text) && (text[j] == ' ' || text[j] == '\n' || text[j] == '\r') {
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
 		j++
 	}
 	if j == i || !strings.Contains(text[i:j], "\n") && text[i:j] != " " {
 		return 0
 	}
-	r, _ := utf8.DecodeRuneInString(text[j:])
-	if !unicode.IsLower(r) {
-		return 0
-	}
 	return j
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // locate finds a selection in a page: the byte span of the page that holds
@@ -157,6 +161,7 @@ func abs(n int) int { return max(n, -n) }
 type scorer struct {
 	stems  []string
 	weight []float64
+	df     []int // sentences of the pool that hold each word
 }
 
 // newScorer makes a scorer for the question's search words over a pool of
@@ -183,7 +188,21 @@ func newScorer(query string, pool []string) scorer {
 	for i := range sc.stems {
 		sc.weight = append(sc.weight, math.Log(1+float64(len(pool)+1)/(float64(df[i])+0.5)))
 	}
+	sc.df = df
 	return sc
+}
+
+// total is what the question's words weigh together, leaving out those
+// that no sentence read holds: a question's own wording ("explain", "on
+// which page") is not held against a passage.
+func (sc scorer) total() float64 {
+	var t float64
+	for i, w := range sc.weight {
+		if sc.df[i] > 0 {
+			t += w
+		}
+	}
+	return t
 }
 
 // hits says which of the question's words a text holds.

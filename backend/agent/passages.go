@@ -262,6 +262,9 @@ func (g *gatherer) passages(query string) []passage {
 		}
 		return others[i].rank < others[j].rank
 	})
+	// A passage must hold two of the question's words when some passage
+	// does, half the score of the best, and a fifth of what the question's
+	// words that were read at all weigh.
 	need := 1
 	for _, p := range others {
 		if p.matched >= 2 && len(sc.stems) >= 2 {
@@ -273,7 +276,7 @@ func (g *gatherer) passages(query string) []passage {
 			g.more = true
 			break
 		}
-		if p.matched >= need && p.score >= others[0].score/2 {
+		if p.matched >= need && p.score >= others[0].score/2 && p.score >= sc.total()/5 {
 			out = append(out, p)
 		}
 	}
@@ -289,7 +292,7 @@ func (s *pageSource) window(sc scorer, from, to int) (int, int) {
 		n, score := 0, 0.0
 		for j := i; j < to; j++ {
 			n += len(s.sents[j].text) + 1
-			if n > maxPassageChars && j > i {
+			if j > i && (n > maxPassageChars || !follows(s.sents[j-1], s.sents[j])) {
 				break
 			}
 			v, _ := sc.score(s.sents[j].text)
@@ -302,22 +305,22 @@ func (s *pageSource) window(sc scorer, from, to int) (int, int) {
 	return s.grow(sc, bestFrom, bestTo, [2]int{-1, -1})
 }
 
-// grow adds to sentences [from, to) the next sentence of the same run of
-// text, else the one before, when it holds some of the question and the
-// passage stays short; never one in taken.
+// grow adds to sentences [from, to) the sentence right after them, else
+// the one right before, when it holds some of the question and the passage
+// stays short; never one in taken.
 func (s *pageSource) grow(sc scorer, from, to int, taken [2]int) (int, int) {
 	size := len(s.text(from, to))
 	fits := func(i int) bool {
-		if i < 0 || i >= len(s.sents) || i >= taken[0] && i < taken[1] || s.sents[i].block != s.sents[from].block {
+		if i < 0 || i >= len(s.sents) || i >= taken[0] && i < taken[1] {
 			return false
 		}
 		_, matched := sc.score(s.sents[i].text)
 		return matched > 0 && size+len(s.sents[i].text)+1 <= maxPassageChars
 	}
 	switch {
-	case fits(to):
+	case to < len(s.sents) && follows(s.sents[to-1], s.sents[to]) && fits(to):
 		to++
-	case fits(from - 1):
+	case from > 0 && follows(s.sents[from-1], s.sents[from]) && fits(from-1):
 		from--
 	}
 	return from, to

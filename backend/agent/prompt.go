@@ -47,10 +47,10 @@ const (
 )
 
 var (
-	cardHead   = regexp.MustCompile(`^\[(\d+)\] (paper|file) (\S+): (.*)$`)
+	cardHead   = regexp.MustCompile(`^\[(\d+)\] (paper|file) (.+)$`)
 	titlePage  = regexp.MustCompile(`^(.*), page (\d+)(?: \(printed [^()]*\))?$`)
-	uriPage    = regexp.MustCompile(`#page=(\d+)`)
-	allowedRow = regexp.MustCompile(`^- (paper|directory|file) (\S+)$`)
+	uriPage    = regexp.MustCompile(`#page=(\d+)(?:&[^#]*)?$`)
+	allowedRow = regexp.MustCompile(`^- (paper|directory|file) (.+)$`)
 	limitsCard = regexp.MustCompile(`^Limits: (\d+) cards a search\b`)
 	limitsTurn = regexp.MustCompile(`\b(\d+) characters in all this turn\b`)
 )
@@ -68,7 +68,7 @@ func parseTurn(blocks []string) turnContext {
 			}
 		}
 	}
-	lines := strings.Split(strings.Join(blocks, "\n"), "\n")
+	lines := withoutGuidance(strings.Split(strings.Join(blocks, "\n"), "\n"))
 	for end := len(lines) - 1; end >= 0; end-- {
 		if lines[end] != planClose {
 			continue
@@ -86,6 +86,25 @@ func parseTurn(blocks []string) turnContext {
 		}
 	}
 	return turnContext{}
+}
+
+// withoutGuidance blanks the vault's guidance in a prompt's lines (the
+// frozen snapshot writes it between <vault-guidance file="…"> and
+// </vault-guidance>): what the vault's AGENTS.md says is never the plan.
+func withoutGuidance(lines []string) []string {
+	out := make([]string, len(lines))
+	in := false
+	for i, l := range lines {
+		switch {
+		case !in && strings.HasPrefix(l, "<vault-guidance "):
+			in = true
+		case in && l == "</vault-guidance>":
+			in = false
+		case !in:
+			out[i] = l
+		}
+	}
+	return out
 }
 
 // parsePlan reads the inside of a plan block. It returns found == false for
@@ -127,7 +146,8 @@ func parsePlan(text string) turnContext {
 		if !ok || uri == "" {
 			continue
 		}
-		e := evidence{kind: m[2], ref: m[3], title: m[4], citation: uri}
+		ref, title := splitHead(m[3], uri)
+		e := evidence{kind: m[2], ref: ref, title: title, citation: uri}
 		if p := uriPage.FindStringSubmatch(uri); p != nil {
 			e.page, _ = strconv.Atoi(p[1])
 			if t := titlePage.FindStringSubmatch(e.title); t != nil && t[2] == p[1] {
@@ -151,6 +171,31 @@ func parsePlan(text string) turnContext {
 		tc.evidence = append(tc.evidence, e)
 	}
 	return tc
+}
+
+// splitHead splits "ref: title" of a card's head line. A ref may hold
+// spaces and ": " (it is a folder name), so the ref is the part that the
+// card's citation URI starts with.
+func splitHead(head, uri string) (string, string) {
+	first := -1
+	for i := 0; ; {
+		k := strings.Index(head[i:], ": ")
+		if k < 0 {
+			break
+		}
+		ref := head[:i+k]
+		if first < 0 {
+			first = i + k
+		}
+		if uri == ref || strings.HasPrefix(uri, ref+"/") || strings.HasPrefix(uri, ref+"#") {
+			return ref, head[i+k+2:]
+		}
+		i += k + 2
+	}
+	if first < 0 {
+		return head, ""
+	}
+	return head[:first], head[first+2:]
 }
 
 // selections returns the cards that carry selected text, in prompt order.

@@ -19,9 +19,14 @@ import (
 // sentence is one whole sentence of body text.
 type sentence struct {
 	text       string // as quoted: its lines joined, hyphenation undone
-	block      int    // the run of body lines it is in; a run's sentences are contiguous
+	block      int    // the run of body lines it is in
+	seq        int    // its place in the run, counting the sentences left out
 	start, end int    // byte span in the page text
 }
+
+// follows reports whether sentence b comes right after sentence a in the
+// text, with nothing left out between them.
+func follows(a, b sentence) bool { return a.block == b.block && b.seq == a.seq+1 }
 
 // line is one line of a page with where it starts.
 type line struct {
@@ -34,9 +39,9 @@ var (
 	refHeading = regexp.MustCompile(`^(?:[0-9]+\.?\s*|[IVX]+\.\s*)?(?:References|REFERENCES|Bibliography|BIBLIOGRAPHY|Literature Cited|Works Cited|References and Notes)\s*$`)
 	// What may follow a reference list on its page.
 	afterRefs = regexp.MustCompile(`^(?:Appendix|APPENDIX|Appendices|Supplementary)\b|^[A-H](?:\.[0-9]+)*\s+\p{Lu}\p{Ll}+(?:\s+\p{L}+){0,8}$`)
-	// Lines that open a bibliography entry: "[12] ", "Lamport L (1998).",
-	// "LAMPORT, L.", "Lamport, L.".
-	entryStart = regexp.MustCompile(`^\[[0-9]{1,3}\]\s|^\p{Lu}[\p{L}'’\-]+ \p{Lu}{1,3}(?:,| \(|\s*\([0-9]{4})|^\p{Lu}{2,}[\p{Lu}'’\-]*,\s+\p{Lu}\.|^\p{Lu}[\p{L}'’\-]+,\s+(?:\p{Lu}\.\s?){1,3}[,(]`)
+	// Lines that open a bibliography entry: "[12] ", "12. LAMPORT",
+	// "Lamport L (1998).", "LAMPORT, L.", "Lamport, L.".
+	entryStart = regexp.MustCompile(`^\[[0-9]{1,3}\]\s|^[0-9]{1,3}\.\s+\p{Lu}{2,}|^\p{Lu}[\p{L}'’\-]+ \p{Lu}{1,3}\.?(?:,| \(|\s*\([0-9]{4})|^\p{Lu}{2,}[\p{Lu}'’\-]*,\s+\p{Lu}\.|^\p{Lu}[\p{L}'’\-]+,\s+(?:\p{Lu}\.\s?){1,3}[,(]`)
 	// Marks of a bibliography entry inside a line or a sentence.
 	refCue = regexp.MustCompile(`\([0-9]{4}[a-z]?\)\.|\bdoi\b|doi:|\bpp\.|In Proceedings|\bProc\. |arXiv[: ][0-9]|\bURL\b|https?://|\b[Vv]ol\. [0-9]|\b[0-9]+\([0-9]+\)[,:]|\b\p{Lu}\. \p{Lu}\. |et al\.,? \(?[0-9]{4}|[0-9]+[–-][0-9]+, (?:19|20)[0-9]{2}\b|, (?:19|20)[0-9]{2}\.$`)
 	// Marks of a running head or foot.
@@ -160,6 +165,17 @@ func classify(lines []line, title string) ([]lineKind, int) {
 			break
 		}
 		kinds[i] = other
+	}
+	// A full line is measured again on the body lines alone, now that they
+	// are known: references and labels are longer or shorter.
+	var bodyLines []line
+	for i, l := range lines {
+		if kinds[i] == body {
+			bodyLines = append(bodyLines, l)
+		}
+	}
+	if len(bodyLines) > 0 {
+		width = typicalWidth(bodyLines)
 	}
 	return kinds, width
 }
@@ -377,7 +393,7 @@ func sentencesOf(run []line, cleanFirst bool, block int) []sentence {
 			continue
 		}
 		lead := len(text[sp[0]:sp[1]]) - len(strings.TrimLeft(text[sp[0]:sp[1]], " "))
-		out = append(out, sentence{text: s, block: block, start: pos[sp[0]+lead], end: pos[max(sp[1]-1, sp[0])] + 1})
+		out = append(out, sentence{text: s, block: block, seq: k, start: pos[sp[0]+lead], end: pos[max(sp[1]-1, sp[0])] + 1})
 	}
 	return out
 }
@@ -388,18 +404,22 @@ func joinLines(run []line) (string, []int) {
 	var b strings.Builder
 	var pos []int
 	for i, l := range run {
-		t := l.text
+		t, at := l.text, l.at
 		if i > 0 {
 			prev := run[i-1].text
-			next, _ := utf8.DecodeRuneInString(strings.TrimSpace(t))
+			trimmed := strings.TrimLeft(t, " \t")
+			next, _ := utf8.DecodeRuneInString(trimmed)
+			before, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(prev, "-"))
 			switch {
-			case strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLetter(rune(prev[len(prev)-2])) && unicode.IsLower(next):
+			case strings.HasSuffix(prev, "-") && hyphenated(before, next):
 				// "decom-" + "poses": drop the hyphen written out above.
 				s := b.String()
 				b.Reset()
 				b.WriteString(s[:len(s)-1])
 				pos = pos[:len(pos)-1]
+				t, at = trimmed, at+len(t)-len(trimmed)
 			case strings.HasSuffix(prev, "-"):
+				t, at = trimmed, at+len(t)-len(trimmed)
 			default:
 				b.WriteByte(' ')
 				pos = append(pos, l.at-1)
@@ -407,11 +427,15 @@ func joinLines(run []line) (string, []int) {
 		}
 		b.WriteString(t)
 		for k := range len(t) {
-			pos = append(pos, l.at+k)
+			pos = append(pos, at+k)
 		}
 	}
 	return b.String(), pos
 }
+
+// hyphenated reports whether a hyphen between two letters at a line end
+// splits one word: a letter before it, a lower-case letter after.
+func hyphenated(before, after rune) bool { return unicode.IsLetter(before) && unicode.IsLower(after) }
 
 // abbreviations end with a full stop that ends no sentence.
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "al": true, "fig": true, "figs": true, "eq": true,
