@@ -1,8 +1,11 @@
 // Package agent is Agentero's built-in ACP agent (SPEC §7): offline, no API
 // key. It reads through the agentero-context MCP server it is given, like
-// any agent, and answers extractively: the passages that best match the
-// question, each followed by its citation — or says plainly that nothing
-// relevant was found.
+// any agent, and answers extractively: it starts from what the user
+// selected (the plan's evidence cards in the prompt), reads the pages it
+// quotes, and quotes whole sentences of body text, each followed by its
+// citation — never running heads, reference lists, captions, figure or
+// table debris, or metadata files. It says plainly when nothing relevant
+// was found, and when a paper has no readable text.
 package agent
 
 import (

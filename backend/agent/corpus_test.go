@@ -389,3 +389,45 @@ func TestGuidanceIsNoSelection(t *testing.T) {
 		}
 	}
 }
+
+// TestNotes quotes the user's notes as it quotes papers: whole sentences,
+// word for word in the file's order, a selection in a note first.
+func TestNotes(t *testing.T) {
+	corpustest.NeedCorpus(t)
+	root := corpustest.Vault(t, "bitcoin.pdf", "peercoin.pdf")
+	note := "# Coins\n\nProof-of-stake could replace proof-of-work in a peer-to-peer currency. Peercoin mints\ncoins from coin age, and checkpoints guard the block chain.\n\n- The longest chain is the one with the most work behind it.\n- open question: who sets the checkpoints\n\n```\nstake = coins * age\n```\n"
+	if err := os.MkdirAll(filepath.Join(root, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "notes", "coins.md"), []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := indexVault(t, root)
+	req := mentioning(bitcoin)
+	req.Mentions = append(req.Mentions, plan.Mention{Kind: "directory", Path: "notes"})
+	check := func(t *testing.T, a answer) {
+		t.Helper()
+		for _, q := range a.quotes {
+			if q.file != "notes/coins.md" {
+				checkQuotes(t, v, answer{quotes: []quoted{q}}, []string{bitcoin})
+				continue
+			}
+			if !inReadingOrder(note, q.text) || !wholeSentence(q.text) {
+				t.Errorf("the passage is not whole sentences of %s in reading order: %q", q.uri, q.text)
+			}
+		}
+	}
+	a := v.ask(t, req, "Could proof-of-stake replace proof-of-work?")
+	if !slices.ContainsFunc(a.quotes, func(q quoted) bool { return q.file == "notes/coins.md" }) {
+		t.Errorf("the answer does not quote the note:\n%s", a.text)
+	}
+	check(t, a)
+
+	req.Selections = []plan.Selection{{SourcePath: "notes/coins.md", Text: "Peercoin mints coins from coin age"}}
+	a = v.ask(t, req, "How does Peercoin mint coins?")
+	if len(a.quotes) == 0 || a.quotes[0].uri != "notes/coins.md" ||
+		!contains(a.quotes[0].text, "Peercoin mints coins from coin age, and checkpoints guard the block chain.") {
+		t.Errorf("the answer does not start from the whole sentence selected in the note:\n%s", a.text)
+	}
+	check(t, a)
+}

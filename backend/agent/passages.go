@@ -54,52 +54,59 @@ const (
 	maxNoTextChecks = 6   // pointed-at papers checked for a text layer
 )
 
-// selection starts from text the user selected: its page is read, the
-// selection found in it and widened to whole sentences.
+// selection starts from text the user selected: its page (or file) is
+// read, the selection found in it and widened to whole sentences.
 func (g *gatherer) selection(ctx context.Context, e evidence) error {
 	g.seen[e.ref] = true
-	rank := len(g.sources)
-	if e.kind != "paper" || e.page == 0 {
-		// A selection in a text file: quoted as the user selected it.
-		g.sources = append(g.sources, &pageSource{ref: e.ref, title: e.title, citation: e.citation, rank: rank, selText: oneLine(e.quote)})
-		return nil
+	src := &pageSource{ref: e.ref, title: e.title, page: e.page, citation: e.citation, rank: len(g.sources), near: true}
+	g.sources = append(g.sources, src)
+	var p *pageText
+	var err error
+	switch {
+	case e.kind == "paper" && e.page > 0:
+		p, err = g.r.page(ctx, e.ref, e.page)
+	case e.kind == "file":
+		p, err = g.r.file(ctx, e.ref)
 	}
-	p, err := g.r.page(ctx, e.ref, e.page)
-	if isToolError(err) {
-		g.sources = append(g.sources, &pageSource{ref: e.ref, title: e.title, page: e.page, citation: e.citation, rank: rank, selText: oneLine(e.quote)})
+	if p == nil || isToolError(err) {
+		src.selText = oneLine(e.quote) // what the user selected, as the viewer showed it
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(p.Text) == "" {
+	if strings.TrimSpace(p.Text) == "" && e.kind == "paper" {
+		g.sources = g.sources[:len(g.sources)-1]
 		g.notes = append(g.notes, fmt.Sprintf("Page %d of “%s”, where your selection is, has no readable text in the index (no text layer: a scan or a figure), so I cannot quote it.", e.page, e.title))
 		return nil
 	}
-	src := &pageSource{ref: e.ref, title: e.title, page: e.page, label: label(p.PageLabel, e.page), citation: e.citation,
-		sents: bodySentences(p.Text, e.title), rank: rank, near: true}
+	if e.kind == "paper" {
+		src.label = label(p.PageLabel, e.page)
+		src.sents = bodySentences(p.Text, e.title)
+	} else {
+		src.sents = noteSentences(p.Text)
+	}
 	if p.CitationURI != "" {
 		src.citation = p.CitationURI
 	}
 	from, to, ok := locate(tokenize(p.Text), tokenize(e.quote))
 	if !ok {
-		src.selText = oneLine(e.quote) // the viewer's text of the page: what the user saw there
-	} else {
-		for i, s := range src.sents {
-			if s.end > from && s.start < to {
-				if src.sel[1] == 0 {
-					src.sel[0] = i
-				}
-				src.sel[1] = i + 1
+		src.selText = oneLine(e.quote)
+		return nil
+	}
+	for i, s := range src.sents {
+		if s.end > from && s.start < to {
+			if src.sel[1] == 0 {
+				src.sel[0] = i
 			}
-		}
-		if src.sel[1] == 0 {
-			// Selected text that is not body text (a caption, a formula):
-			// quoted as the page has it.
-			src.selText = joinedText(p.Text[from:to])
+			src.sel[1] = i + 1
 		}
 	}
-	g.sources = append(g.sources, src)
+	if src.sel[1] == 0 {
+		// Selected text that is not body text (a caption, a formula):
+		// quoted as the page has it.
+		src.selText = joinedText(p.Text[from:to])
+	}
 	return nil
 }
 
@@ -164,8 +171,22 @@ func (g *gatherer) card(ctx context.Context, c card, near map[string]bool) error
 			return nil
 		}
 		g.seen[c.Ref] = true
-		g.sources = append(g.sources, &pageSource{ref: c.Ref, title: c.Title, citation: c.CitationURI, rank: rank,
-			sents: snippetSentences(c.Snippet)})
+		for _, s := range g.sources {
+			if s.ref == c.Path {
+				return nil // the file of a selection, already read
+			}
+		}
+		src := &pageSource{ref: c.Path, title: c.Title, citation: c.CitationURI, rank: rank, sents: snippetSentences(c.Snippet)}
+		if g.r.canRead() {
+			p, err := g.r.file(ctx, c.Path)
+			switch {
+			case err == nil && !p.Truncated:
+				src.sents = noteSentences(p.Text)
+			case err != nil && !isToolError(err):
+				return err
+			}
+		}
+		g.sources = append(g.sources, src)
 		return nil
 	}
 	g.seen[c.Ref] = true

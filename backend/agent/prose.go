@@ -77,6 +77,41 @@ var functionWords = map[string]bool{"the": true, "a": true, "an": true, "of": tr
 func bodySentences(page, title string) []sentence {
 	lines := splitLines(page)
 	kinds, width := classify(lines, title)
+	return runs(lines, kinds, width)
+}
+
+// noteSentences returns the whole sentences of a text file of notes
+// (Markdown or plain text), in reading order: its paragraphs and list
+// items, not its headings, code, tables, quotations or markup.
+func noteSentences(text string) []sentence {
+	lines := splitLines(text)
+	kinds := make([]lineKind, len(lines))
+	fenced := false
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		switch {
+		case strings.HasPrefix(t, "```"), strings.HasPrefix(t, "~~~"):
+			fenced = !fenced
+			kinds[i] = other
+		case fenced, strings.HasPrefix(t, "|"), strings.HasPrefix(t, ">"), strings.HasPrefix(t, "<"):
+			kinds[i] = other
+		case t == "", strings.HasPrefix(t, "#"), strings.Trim(t, "-=*_ ") == "":
+			kinds[i] = heading // a paragraph starts after it
+		case listItem.MatchString(t):
+			kinds[i] = bullet
+		default:
+			kinds[i] = body
+		}
+	}
+	return runs(lines, kinds, 0)
+}
+
+// listItem opens an item of a Markdown list.
+var listItem = regexp.MustCompile(`^(?:[-*+]|[0-9]{1,3}[.)])\s+\S`)
+
+// runs cuts the runs of body lines into sentences. width is how long a
+// full line is, to tell whether a page's first line starts a paragraph.
+func runs(lines []line, kinds []lineKind, width int) []sentence {
 	var out []sentence
 	block := 0
 	for i := 0; i < len(lines); {
@@ -522,8 +557,11 @@ func trimMarker(s string) string {
 	for _, b := range []string{"• ", "◦ ", "▪ ", "– "} {
 		s = strings.TrimPrefix(s, b)
 	}
-	return s
+	return listMarker.ReplaceAllString(s, "")
 }
+
+// listMarker is the marker of a Markdown list item.
+var listMarker = regexp.MustCompile(`^(?:[-*+]|[0-9]{1,3}[.)])\s+`)
 
 // bodyText reports whether a sentence reads as prose of the body: long
 // enough, starting with a capital and ending with a stop, mostly words with
@@ -534,7 +572,7 @@ func bodyText(s string) bool {
 	if len(words) < 6 || len(s) > 1200 {
 		return false
 	}
-	r, _ := utf8.DecodeRuneInString(s)
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(s, "*_`")) // Markdown emphasis
 	if !unicode.IsUpper(r) && !strings.ContainsRune(`"“(‘`, r) {
 		return false
 	}

@@ -66,6 +66,16 @@ func TestBodySentences(t *testing.T) {
 	}
 }
 
+func TestNoteSentences(t *testing.T) {
+	note := "# Reading notes\n\nThis is the example vault that `make run` opens. The four papers come from R packages,\nand they cite one another:\n\n- *The Strucplot Framework* is the hub: the other three cite it.\n- coin shows a mosaic plot\n\n```r\nmosaic(Titanic) # The plot of the data is shown here.\n```\n\n| Paper | Year |\n|---|---|\n| The strucplot paper is from the year 2006. | 2006 |\n\n> A quotation of a paper is not a note of the user.\n\nLicences are in the file of licences, one level up.\n"
+	want := []string{"This is the example vault that `make run` opens.",
+		"*The Strucplot Framework* is the hub: the other three cite it.",
+		"Licences are in the file of licences, one level up."}
+	if diff := cmp.Diff(want, texts(noteSentences(note))); diff != "" {
+		t.Errorf("noteSentences (-want +got):\n%s", diff)
+	}
+}
+
 func TestLocate(t *testing.T) {
 	page := "Each server stores a current term number, which in-\ncreases monotonically over time. Current terms are ex-\nchanged whenever servers communicate."
 	cases := []struct {

@@ -26,7 +26,7 @@ type searchResult struct {
 	NextCursor string `json:"nextCursor"`
 }
 
-// pageText is a context_read of one page.
+// pageText is a context_read of one page, or of a text file.
 type pageText struct {
 	Ref         string `json:"ref"`
 	Page        int    `json:"page"`
@@ -117,6 +117,21 @@ func (r *reader) page(ctx context.Context, ref string, n int) (*pageText, error)
 	}
 	r.cost = max(r.cost, before-r.room)
 	r.pages[key] = &p
+	return &p, nil
+}
+
+// file reads a text file, once a turn.
+func (r *reader) file(ctx context.Context, path string) (*pageText, error) {
+	if p, ok := r.pages[path]; ok {
+		return p, nil
+	}
+	var p pageText
+	before := r.room
+	if err := r.call(ctx, sdk.ToolKindRead, "context_read: "+path, "context_read", map[string]any{"ref": path}, &p); err != nil {
+		return nil, err
+	}
+	r.cost = max(r.cost, before-r.room)
+	r.pages[path] = &p
 	return &p, nil
 }
 
