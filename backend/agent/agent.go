@@ -79,8 +79,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.StateDir = filepath.Join(dir, "agentero", "builtin-agent")
 	}
 	a := &Agent{opts: opts, log: opts.Logger, sessions: map[sdk.SessionId]*session{}}
-	a.conn = sdk.NewAgentSideConnection(a, out, in)
+	// The connection reads at once, and its handlers use a.conn: nothing is
+	// read before a.conn is set.
+	set := make(chan struct{})
+	a.conn = sdk.NewAgentSideConnection(a, out, gated{in, set})
 	a.conn.SetLogger(opts.Logger)
+	close(set)
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
@@ -262,6 +266,17 @@ func (s *session) closeTools() {
 	if t != nil {
 		t.close()
 	}
+}
+
+// gated is a reader that reads nothing until open is closed.
+type gated struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g gated) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 var errNoContext = errors.New("no agentero-context server was given to this session")

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/internal/corpustest"
 )
@@ -184,6 +185,27 @@ func TestQuotesStandOnTheirPages(t *testing.T) {
 				t.Errorf("the agent quoted pages without reading one; tool calls %v", a.tools)
 			}
 		})
+	}
+}
+
+// TestSmallBudget leaves a turn too little budget to read pages: the agent
+// quotes the whole sentences its search cards hold, as exact as ever.
+func TestSmallBudget(t *testing.T) {
+	v := *corpus(t)
+	v.budget = grant.DefaultBudget()
+	v.budget.TurnChars = 8000
+	quotes := 0
+	for _, q := range []string{"How does Raft elect a leader?", "How does proof-of-work prevent double spending?", "What is a shortcut connection?"} {
+		papers := []string{raft, bitcoin, resnet}
+		a := v.ask(t, mentioning(papers...), q)
+		if readsPages(a) {
+			t.Errorf("%q: read pages past the budget; tool calls %v", q, a.tools)
+		}
+		checkQuotes(t, &v, a, papers)
+		quotes += len(a.quotes)
+	}
+	if quotes == 0 {
+		t.Error("no answer quotes anything from its search cards")
 	}
 }
 

@@ -78,8 +78,9 @@ func agentero(t *testing.T) string {
 
 // testVault is an indexed vault and its index, opened read-only.
 type testVault struct {
-	root string
-	db   *index.DB
+	root   string
+	db     *index.DB
+	budget grant.Budget // of the turns asked; zero = the default
 }
 
 // indexVault indexes the vault at root with the real binary, for one test.
@@ -209,7 +210,7 @@ func (v *testVault) ask(t *testing.T, req plan.Request, question string) answer 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	p, err := (&plan.Resolver{Vault: v.root, Papers: v.db}).Resolve(ctx, req)
+	p, err := (&plan.Resolver{Vault: v.root, Papers: v.db, Budget: v.budget}).Resolve(ctx, req)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
