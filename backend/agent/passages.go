@@ -26,7 +26,7 @@ type passage struct {
 	rank       int // order of discovery: selections first, then search order
 }
 
-// source is a page (or file) whose sentences an answer may quote.
+// pageSource is a page (or file) whose sentences an answer may quote.
 type pageSource struct {
 	ref, title, label, citation string
 	page                        int
@@ -68,12 +68,12 @@ func (g *gatherer) selection(ctx context.Context, e evidence) error {
 	case e.kind == "file":
 		p, err = g.r.file(ctx, e.ref)
 	}
-	if p == nil || isToolError(err) {
+	if err != nil && !isToolError(err) {
+		return err
+	}
+	if p == nil {
 		src.selText = oneLine(e.quote) // what the user selected, as the viewer showed it
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	if strings.TrimSpace(p.Text) == "" && e.kind == "paper" {
 		g.sources = g.sources[:len(g.sources)-1]
@@ -161,9 +161,9 @@ func (g *gatherer) quotable() int {
 	return n
 }
 
-// card takes one search card: a page of a paper is read (or, out of
-// budget, quoted from the snippet); a text file of prose is quoted from
-// the snippet; metadata and other files that are not prose are skipped.
+// card takes one search card: a page of a paper, or a text file of notes,
+// is read (or, out of budget, quoted from the card's snippet); metadata and
+// other files that are not prose are skipped.
 func (g *gatherer) card(ctx context.Context, c card, near map[string]bool) error {
 	rank := len(g.sources)
 	if c.Path != "" {
