@@ -46,8 +46,11 @@ func ErrorCode(err error) string {
 		return events.CodeCancelled
 	case errors.Is(err, ErrBusy):
 		return events.CodeBusy
-	case errors.Is(err, ErrEmptyQuestion), errors.Is(err, ErrBadConversationID), errors.Is(err, plan.ErrBadRequest):
+	case errors.Is(err, ErrEmptyQuestion), errors.Is(err, ErrBadConversationID), errors.Is(err, plan.ErrBadRequest),
+		errors.Is(err, ErrBadOption):
 		return events.CodeInvalid
+	case errors.Is(err, ErrNoPermission):
+		return events.CodeNotFound
 	case errors.Is(err, ErrUnknownAgent), errors.Is(err, ErrNotStarted):
 		return events.CodeNotConfigured
 	case errors.Is(err, ErrTimeout), errors.Is(err, context.DeadlineExceeded):
