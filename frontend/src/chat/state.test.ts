@@ -25,6 +25,7 @@ const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
   messageId: "m-reply",
   content,
   sources: ["papers/bitcoin/bitcoin.pdf#page=2"],
+  consulted: [],
   stopReason,
   agent: "builtin",
 });
@@ -44,7 +45,7 @@ function stored(messages: (Partial<StoredMessage> & Pick<StoredMessage, "id" | "
     sessionSeen: 0,
     createdAt: at,
     updatedAt: at,
-    messages: messages.map((m) => ({ sources: [], error: "", agent: "", plan: [], at, ...m })),
+    messages: messages.map((m) => ({ sources: [], consulted: [], error: "", errorCode: "", agent: "", plan: [], tools: [], permissions: [], at, ...m })),
   };
 }
 
@@ -366,6 +367,7 @@ describe("which agent answered", () => {
       messageId: "m-a",
       content: "answer",
       sources: [],
+      consulted: [],
       stopReason: "end_turn",
       agent: "builtin",
     });

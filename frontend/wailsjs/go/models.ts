@@ -89,9 +89,13 @@ export namespace acp {
 	    role: string;
 	    content: string;
 	    sources?: string[];
+	    consulted?: string[];
 	    error?: string;
+	    errorCode?: string;
 	    agent?: string;
 	    plan?: PlanStep[];
+	    tools?: events.AgentToolEvent[];
+	    permissions?: events.AgentPermissionEvent[];
 	    // Go type: time
 	    at: any;
 	
@@ -105,9 +109,13 @@ export namespace acp {
 	        this.role = source["role"];
 	        this.content = source["content"];
 	        this.sources = source["sources"];
+	        this.consulted = source["consulted"];
 	        this.error = source["error"];
+	        this.errorCode = source["errorCode"];
 	        this.agent = source["agent"];
 	        this.plan = this.convertValues(source["plan"], PlanStep);
+	        this.tools = this.convertValues(source["tools"], events.AgentToolEvent);
+	        this.permissions = this.convertValues(source["permissions"], events.AgentPermissionEvent);
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
@@ -293,6 +301,7 @@ export namespace events {
 	    messageId: string;
 	    content: string;
 	    sources: string[];
+	    consulted: string[];
 	    stopReason: string;
 	    agent: string;
 	
@@ -307,6 +316,7 @@ export namespace events {
 	        this.messageId = source["messageId"];
 	        this.content = source["content"];
 	        this.sources = source["sources"];
+	        this.consulted = source["consulted"];
 	        this.stopReason = source["stopReason"];
 	        this.agent = source["agent"];
 	    }
@@ -328,6 +338,94 @@ export namespace events {
 	        this.code = source["code"];
 	        this.error = source["error"];
 	    }
+	}
+	export class PermissionOption {
+	    id: string;
+	    name: string;
+	    kind: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PermissionOption(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	    }
+	}
+	export class ToolLocation {
+	    path: string;
+	    line?: number;
+	    inVault: boolean;
+	    citationUri?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolLocation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.inVault = source["inVault"];
+	        this.citationUri = source["citationUri"];
+	    }
+	}
+	export class AgentPermissionEvent {
+	    conversationId: string;
+	    messageId: string;
+	    requestId: string;
+	    toolCallId?: string;
+	    title: string;
+	    kind?: string;
+	    input?: string;
+	    locations?: ToolLocation[];
+	    options: PermissionOption[];
+	    inVault: boolean;
+	    outcome?: string;
+	    optionId?: string;
+	    auto: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentPermissionEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.requestId = source["requestId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.title = source["title"];
+	        this.kind = source["kind"];
+	        this.input = source["input"];
+	        this.locations = this.convertValues(source["locations"], ToolLocation);
+	        this.options = this.convertValues(source["options"], PermissionOption);
+	        this.inVault = source["inVault"];
+	        this.outcome = source["outcome"];
+	        this.optionId = source["optionId"];
+	        this.auto = source["auto"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class PlanEntry {
 	    content: string;
@@ -421,6 +519,26 @@ export namespace events {
 		    return a;
 		}
 	}
+	export class ToolContent {
+	    type: string;
+	    text?: string;
+	    path?: string;
+	    oldText?: string;
+	    newText?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolContent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.path = source["path"];
+	        this.oldText = source["oldText"];
+	        this.newText = source["newText"];
+	    }
+	}
 	export class AgentToolEvent {
 	    conversationId: string;
 	    messageId: string;
@@ -428,6 +546,9 @@ export namespace events {
 	    title?: string;
 	    status?: string;
 	    kind?: string;
+	    input?: string;
+	    content?: ToolContent[];
+	    locations?: ToolLocation[];
 	
 	    static createFrom(source: any = {}) {
 	        return new AgentToolEvent(source);
@@ -441,7 +562,28 @@ export namespace events {
 	        this.title = source["title"];
 	        this.status = source["status"];
 	        this.kind = source["kind"];
+	        this.input = source["input"];
+	        this.content = this.convertValues(source["content"], ToolContent);
+	        this.locations = this.convertValues(source["locations"], ToolLocation);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Error {
 	    code: string;
@@ -529,6 +671,7 @@ export namespace events {
 	    "agent:plan": AgentPlanEvent;
 	    "agent:completed": AgentCompletedEvent;
 	    "agent:error": AgentErrorEvent;
+	    "agent:permission": AgentPermissionEvent;
 	    error: Error;
 	
 	    static createFrom(source: any = {}) {
@@ -547,6 +690,7 @@ export namespace events {
 	        this["agent:plan"] = this.convertValues(source["agent:plan"], AgentPlanEvent);
 	        this["agent:completed"] = this.convertValues(source["agent:completed"], AgentCompletedEvent);
 	        this["agent:error"] = this.convertValues(source["agent:error"], AgentErrorEvent);
+	        this["agent:permission"] = this.convertValues(source["agent:permission"], AgentPermissionEvent);
 	        this.error = this.convertValues(source["error"], Error);
 	    }
 	
@@ -568,6 +712,9 @@ export namespace events {
 		    return a;
 		}
 	}
+	
+	
+	
 	
 
 }

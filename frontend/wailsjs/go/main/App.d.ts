@@ -10,6 +10,8 @@ import {library} from '../models';
 
 export function Agents():Promise<acp.Agents>;
 
+export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
+
 export function Ask(arg1:workspace.AskRequest):Promise<void>;
 
 export function CancelTurn(arg1:string):Promise<void>;
