@@ -47,7 +47,9 @@ type HostOptions struct {
 // ErrBusy). The host's own goroutines belong to its parts, each of which
 // waits for them: the supervisor's processes (one waiter each), the pool's
 // workers (at most one per agent) and each turn's stream flusher (which the
-// turn stops before it returns). Close stops and waits for all of them; the
+// turn stops before it returns). An agent's permission request blocks the
+// SDK goroutine that carries it until AnswerPermission answers it or its
+// turn ends, which answers it cancelled before returning (see asking). Close stops and waits for all of them; the
 // caller cancels and waits for its turns first, and a turn whose ctx ends
 // returns promptly.
 type Host struct {

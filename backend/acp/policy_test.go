@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -266,6 +267,54 @@ func TestTurnClockStopsForTheUser(t *testing.T) {
 		time.Sleep(30 * time.Second)
 		if c.stop() || ctx.Err() == nil {
 			t.Error("a stopped clock reports an expiry, or leaves its context running")
+		}
+	})
+}
+
+// FuzzAnswerCitations: whatever an answer holds, finding its citations and
+// quotes neither panics nor reports a citation of a file it does not name.
+func FuzzAnswerCitations(f *testing.F) {
+	f.Add("see [p. 3](papers/raft/paper.pdf#page=3&quote=Raft%20is) and “a long enough passage to count as a quote here”")
+	f.Add("> quoted\n> lines papers/raft/paper.pdf#page=%zz%2")
+	f.Add("&amp;%%%papers/raft/paper.pdf#page=99999999999999999999")
+	files := []string{"papers/raft/paper.pdf", "notes/a.md"}
+	f.Fuzz(func(t *testing.T, answer string) {
+		text := decodeAnswer(answer)
+		for _, c := range citationsIn(text, files) {
+			if c.at < 0 || c.at >= len(text) || text[c.at:c.at+len(c.key.file)] != c.key.file || c.key.page < 0 {
+				t.Errorf("citation %+v is not in %q", c, text)
+			}
+		}
+		for _, q := range quotesIn(text) {
+			for _, p := range q.pieces {
+				if len(p) < minPiece {
+					t.Errorf("piece %q is shorter than %d", p, minPiece)
+				}
+			}
+		}
+	})
+}
+
+// FuzzLocate: a path is in the vault only when it really leads there, and
+// only a path in the vault gets a citation URI.
+func FuzzLocate(f *testing.F) {
+	base, _ := filepath.EvalSymlinks(f.TempDir())
+	v := filepath.Join(base, "vault")
+	os.MkdirAll(filepath.Join(v, "notes"), 0o755)
+	os.WriteFile(filepath.Join(v, "notes", "a.md"), []byte("a"), 0o644)
+	cwd := filepath.Join(base, "cwd")
+	os.MkdirAll(cwd, 0o755)
+	l := newLocator(v, cwd)
+	for _, s := range []string{"../vault/notes/a.md", v + "/notes/../notes/a.md", "~/x", "file://" + v + "/notes/a.md", v + "x/notes/a.md", "\x00", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		loc := l.locate(p, 0, 0)
+		if loc.CitationURI != "" && !loc.InVault {
+			t.Errorf("%q opens %q but is not in the vault", p, loc.CitationURI)
+		}
+		if real, ok := l.canonical(p); ok && loc.InVault && real != v && !strings.HasPrefix(real, v+string(filepath.Separator)) {
+			t.Errorf("%q leads to %q, outside the vault, yet is marked in it", p, real)
 		}
 	})
 }
