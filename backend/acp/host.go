@@ -32,7 +32,7 @@ const (
 // HostOptions tunes a Host. Zero values mean defaults.
 type HostOptions struct {
 	Logger      *slog.Logger
-	TurnTimeout time.Duration // the most a turn's session set-up, then its answer, may take; 0 = 5 minutes
+	TurnTimeout time.Duration // the most a turn's session set-up, then its answer (not counting the user's time on permission requests), may take; 0 = 5 minutes
 	PoolSize    int           // warm sessions kept per agent; 0 = 1, -1 = none
 	PoolIdle    time.Duration // a warm session unused this long is closed; 0 = 10 minutes
 	CacheDir    string        // where per-conversation working folders go; "" = the user cache dir
