@@ -74,6 +74,18 @@ func TestAnswerPermission(t *testing.T) {
 					t.Errorf("AnswerPermission(%q, %q, %q) = %v (code %q), want code %q", bad.conv, bad.id, bad.option, err, workspace.Code(err), bad.code)
 				}
 			}
+			// The user answers once the card is on screen, with what the agent
+			// did before it (the connection may hand the request over before
+			// the notifications sent ahead of it, and a cancelled turn drops
+			// what has not arrived).
+			f.rec.wait(t, "the Read before the request", func() bool {
+				for _, e := range f.rec.all(events.AgentTool) {
+					if tc, _ := as[events.AgentToolEvent](e); tc.Kind == "read" {
+						return true
+					}
+				}
+				return false
+			})
 			if tt.answer == "" {
 				f.ws.CancelTurn("c1")
 			} else if err := f.ws.AnswerPermission("c1", asked.RequestID, tt.answer); err != nil {
