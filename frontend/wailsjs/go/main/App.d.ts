@@ -12,6 +12,8 @@ export function AgentPresets():Promise<Array<acp.Preset>>;
 
 export function Agents():Promise<acp.Agents>;
 
+export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
+
 export function Ask(arg1:workspace.AskRequest):Promise<void>;
 
 export function CancelTestAgent(arg1:string):Promise<void>;

@@ -10,6 +10,10 @@ export function Agents() {
   return window['go']['main']['App']['Agents']();
 }
 
+export function AnswerPermission(arg1, arg2, arg3) {
+  return window['go']['main']['App']['AnswerPermission'](arg1, arg2, arg3);
+}
+
 export function Ask(arg1) {
   return window['go']['main']['App']['Ask'](arg1);
 }
