@@ -229,6 +229,11 @@ func (a *App) CancelTurn(conversationID string) {
 	do(a, func(ws *workspace.Workspace) error { ws.CancelTurn(conversationID); return nil })
 }
 
+// AnswerPermission answers an agent's permission request with one of its options.
+func (a *App) AnswerPermission(conversationID, requestID, optionID string) error {
+	return do(a, func(ws *workspace.Workspace) error { return ws.AnswerPermission(conversationID, requestID, optionID) })
+}
+
 // Conversation returns a stored conversation (empty when new).
 func (a *App) Conversation(id string) (*acp.Conversation, error) {
 	return on(a, func(ws *workspace.Workspace) (*acp.Conversation, error) { return ws.Conversation(id) })

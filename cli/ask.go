@@ -18,8 +18,9 @@ import (
 
 // runAsk is `agentero ask DIR [--agent NAME | --agent-cmd CMD]
 // [--conversation ID] [--request FILE] [--json] QUESTION`: one turn, its
-// answer streamed to stderr, its agent:completed payload and session
-// printed.
+// answer streamed to stderr, its agent:completed payload, session and
+// permission decisions printed. No one is there to answer the agent's
+// permission requests: only the turn's context tools are allowed.
 func runAsk(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -84,14 +85,36 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintln(env.Stderr)
 	out := struct {
 		acp.Completed
-		Session acp.SessionInfo `json:"session"`
-	}{res.Completed, res.Session}
+		Session     acp.SessionInfo `json:"session"`
+		Permissions []permission    `json:"permissions"`
+	}{res.Completed, res.Session, permissions(res.Permissions)}
 	if *asJSON {
 		return printJSON(env.Stdout, out)
 	}
 	fmt.Fprintf(env.Stdout, "%s\n", res.Completed.Content)
+	for _, p := range out.Permissions {
+		fmt.Fprintf(env.Stdout, "permission %s (%s): %s\n", p.Title, p.Kind, p.Outcome)
+	}
 	fmt.Fprintf(env.Stdout, "conversation %s, session %s (%s)\n", res.Completed.ConversationID, res.Session.ProviderSessionID, res.Session.Action)
 	return nil
+}
+
+// permission is one permission request of the turn as `ask` reports it
+// (SPEC §12): the agent's title and kind, and the outcome: allowed (one of
+// the turn's context tools), rejected (anything else), or cancelled (the
+// agent offered no option to reject it, or the turn ended first).
+type permission struct {
+	Title   string `json:"title"`
+	Kind    string `json:"kind"`
+	Outcome string `json:"outcome"`
+}
+
+func permissions(evs []events.AgentPermissionEvent) []permission {
+	out := make([]permission, 0, len(evs))
+	for _, ev := range evs {
+		out = append(out, permission{Title: ev.Title, Kind: ev.Kind, Outcome: acp.Verdict(ev)})
+	}
+	return out
 }
 
 // streamTo writes a turn's answer, tool calls and session notes to w as
@@ -106,6 +129,10 @@ func streamTo(w io.Writer) events.Emitter {
 		case events.AgentTool:
 			if e, ok := p.(events.AgentToolEvent); ok && e.Title != "" {
 				fmt.Fprintf(w, "[tool] %s\n", e.Title)
+			}
+		case events.AgentPermission:
+			if e, ok := p.(events.AgentPermissionEvent); ok && e.Outcome != "" {
+				fmt.Fprintf(w, "[permission] %s: %s\n", e.Title, acp.Verdict(e))
 			}
 		case events.AgentStatus:
 			if e, ok := p.(events.AgentStatusEvent); ok && e.Note != "" {

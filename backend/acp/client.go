@@ -7,8 +7,9 @@ import (
 )
 
 // client answers the agent's requests. Agentero offers no file system and no
-// terminal, and refuses every permission request: a turn reads only through
-// its read-only grant. The SDK calls it from the connection's goroutines:
+// terminal; permission requests go to the turn running in their session
+// (its asking), which decides them by the policy of SPEC §6 or waits for
+// the user. The SDK calls it from the connection's goroutines:
 // notifications one at a time in order, requests each in its own.
 type client struct{ p *Process }
 
@@ -19,32 +20,41 @@ func (c *client) SessionUpdate(_ context.Context, n sdk.SessionNotification) err
 	return nil
 }
 
-// RequestPermission shows the request in the turn and answers it with
-// refuse: the one place that decides, for when the user can be asked.
-func (c *client) RequestPermission(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-	c.p.deliver(req.SessionId, permissionRefused(req))
-	return refuse(req), nil
+// RequestPermission hands the request to the turn running in its session.
+// A request outside any turn (while a session loads, or after its turn
+// ended) has no one to decide it and is refused.
+func (c *client) RequestPermission(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	if ask := c.p.asker(req.SessionId); ask != nil {
+		return ask(ctx, req), nil
+	}
+	if o, ok := rejectOption(req.Options); ok {
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(o.OptionId)}, nil
+	}
+	return cancelledResponse(), nil
 }
 
-// refuse picks the reject option the agent offered, or cancels the request
-// when it offered none.
-func refuse(req sdk.RequestPermissionRequest) sdk.RequestPermissionResponse {
-	for _, o := range req.Options {
-		if o.Kind == sdk.PermissionOptionKindRejectOnce || o.Kind == sdk.PermissionOptionKindRejectAlways {
-			return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(o.OptionId)}
-		}
+// asker decides the permission requests of one session's turn.
+type asker func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionResponse
+
+// setAsker sets (or, with nil, removes) the asker of a session, as
+// setSink does its sink.
+func (p *Process) setAsker(id sdk.SessionId, a asker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if a == nil {
+		delete(p.askers, id)
+		return
 	}
-	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
+	if p.askers == nil {
+		p.askers = map[sdk.SessionId]asker{}
+	}
+	p.askers[id] = a
 }
 
-// permissionRefused turns a refused permission request into an update the
-// turn can record and show.
-func permissionRefused(req sdk.RequestPermissionRequest) sdk.SessionUpdate {
-	title := "a tool"
-	if req.ToolCall.Title != nil {
-		title = *req.ToolCall.Title
-	}
-	return sdk.UpdateAgentThoughtText("[Agentero refused a permission request for " + title + ": this turn is read-only and limited to its grant]")
+func (p *Process) asker(id sdk.SessionId) asker {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.askers[id]
 }
 
 func (c *client) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {

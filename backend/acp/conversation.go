@@ -13,22 +13,37 @@ import (
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/vault"
 )
 
-// Message is one visible message of a conversation.
+// Message is one visible message of a conversation. An answer keeps what
+// its turn showed while it streamed, so that a reopened conversation shows
+// the same: its tool calls, its permission decisions, its sources.
 type Message struct {
-	ID      string   `json:"id"`
-	Role    string   `json:"role"` // user or assistant
-	Content string   `json:"content"`
-	Sources []string `json:"sources,omitempty"`
-	Error   string   `json:"error,omitempty"`
+	ID      string `json:"id"`
+	Role    string `json:"role"` // user or assistant
+	Content string `json:"content"`
+	// Sources are the citations the answer uses; Consulted what the
+	// tools returned that it does not (answers only).
+	Sources   []string `json:"sources,omitempty"`
+	Consulted []string `json:"consulted,omitempty"`
+	// Error is why the turn failed, shown with the message; ErrorCode its
+	// code (events.Code*).
+	Error     string `json:"error,omitempty"`
+	ErrorCode string `json:"errorCode,omitempty"`
 	// Agent is the agent the question went to, or that answered; "" in
 	// conversations stored before it was kept.
 	Agent string `json:"agent,omitempty"`
 	// Plan is the agent's last plan of the turn (answers only).
 	Plan []PlanStep `json:"plan,omitempty"`
-	At   time.Time  `json:"at"`
+	// Tools are the turn's tool calls in the order they began, each in
+	// its final state (answers, and failed turns' last message).
+	Tools []events.AgentToolEvent `json:"tools,omitempty"`
+	// Permissions are the turn's permission requests as decided, in the
+	// order they were.
+	Permissions []events.AgentPermissionEvent `json:"permissions,omitempty"`
+	At          time.Time                     `json:"at"`
 }
 
 // PlanStep is one entry of an agent's plan (ACP agent_plan), as the UI
@@ -138,7 +153,7 @@ func (s *Store) Save(c *Conversation) error {
 type Entry struct {
 	At        time.Time `json:"at"`
 	Turn      string    `json:"turn"` // the user message id of the turn
-	Kind      string    `json:"kind"` // user, assistant, thought, tool_call, tool_update, plan, status, error
+	Kind      string    `json:"kind"` // user, assistant, thought, tool_call, tool_update, permission, plan, status, error
 	Text      string    `json:"text,omitempty"`
 	ToolCall  string    `json:"toolCallId,omitempty"`
 	Data      any       `json:"data,omitempty"`

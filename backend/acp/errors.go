@@ -79,8 +79,10 @@ func ErrorCode(err error) string {
 	case errors.Is(err, ErrBusy):
 		return events.CodeBusy
 	case errors.Is(err, ErrEmptyQuestion), errors.Is(err, ErrBadConversationID), errors.Is(err, plan.ErrBadRequest),
-		errors.Is(err, ErrInvalidAgent):
+		errors.Is(err, ErrInvalidAgent), errors.Is(err, ErrBadOption):
 		return events.CodeInvalid
+	case errors.Is(err, ErrNoPermission):
+		return events.CodeNotFound
 	case errors.Is(err, ErrNeedsLogin):
 		return events.CodeAuthRequired
 	case errors.Is(err, ErrUnknownAgent), errors.Is(err, ErrNotStarted), errors.Is(err, ErrCommandNotFound),

@@ -32,7 +32,7 @@ const (
 // HostOptions tunes a Host. Zero values mean defaults.
 type HostOptions struct {
 	Logger      *slog.Logger
-	TurnTimeout time.Duration // the most a turn's session set-up, then its answer, may take; 0 = 5 minutes
+	TurnTimeout time.Duration // the most a turn's session set-up, then its answer (not counting the user's time on permission requests), may take; 0 = 5 minutes
 	PoolSize    int           // warm sessions kept per agent; 0 = 1, -1 = none
 	PoolIdle    time.Duration // a warm session unused this long is closed; 0 = 10 minutes
 	CacheDir    string        // where per-conversation working folders go; "" = the user cache dir
@@ -47,7 +47,9 @@ type HostOptions struct {
 // ErrBusy). The host's own goroutines belong to its parts, each of which
 // waits for them: the supervisor's processes (one waiter each), the pool's
 // workers (at most one per agent) and each turn's stream flusher (which the
-// turn stops before it returns). Close stops and waits for all of them; the
+// turn stops before it returns). An agent's permission request blocks the
+// SDK goroutine that carries it until AnswerPermission answers it or its
+// turn ends, which answers it cancelled before returning (see asking). Close stops and waits for all of them; the
 // caller cancels and waits for its turns first, and a turn whose ctx ends
 // returns promptly.
 type Host struct {
@@ -58,18 +60,21 @@ type Host struct {
 	log   *slog.Logger
 	procs *supervisor // the agent processes
 	pool  *pool       // the warm sessions
+	cites sourcer     // splits what a turn could cite into sources and consulted
 
-	// mu guards resolver and agents, which SetBudget and SetAgents replace
-	// while turns run. It is held only to read or swap them.
+	// mu guards the fields below: resolver and agents, which SetBudget and
+	// SetAgents replace while turns run, and asks, which each turn adds
+	// itself to while it runs. It is held only to read or swap them.
 	mu       sync.Mutex
 	resolver *plan.Resolver
 	agents   *Agents
+	asks     map[string]*asking // the running turns' permission requests, by conversation
 }
 
-// NewHost returns a Host for the vault at vaultRoot whose index is papers.
+// NewHost returns a Host for the vault at vaultRoot whose index is idx.
 // It starts nothing: agents are started by the first turn that needs them,
 // by Warm, or by a Compaction that has to summarize.
-func NewHost(vaultRoot, exe string, papers plan.Papers, agents *Agents, opts HostOptions) *Host {
+func NewHost(vaultRoot, exe string, idx Index, agents *Agents, opts HostOptions) *Host {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -93,8 +98,8 @@ func NewHost(vaultRoot, exe string, papers plan.Papers, agents *Agents, opts Hos
 		}
 	}
 	h := &Host{vault: vaultRoot, exe: exe, store: NewStore(vaultRoot), opts: opts, log: opts.Logger,
-		procs:    newSupervisor(opts.Logger),
-		resolver: &plan.Resolver{Vault: vaultRoot, Papers: papers, Budget: opts.Budget}, agents: agents}
+		procs: newSupervisor(opts.Logger), cites: sourcer{vault: vaultRoot, idx: idx}, asks: map[string]*asking{},
+		resolver: &plan.Resolver{Vault: vaultRoot, Papers: idx, Budget: opts.Budget}, agents: agents}
 	h.pool = newPool(h)
 	return h
 }
@@ -158,6 +163,10 @@ type TurnRequest struct {
 	Agent          string // "" = the configured default
 	Request        plan.Request
 	Question       string
+	// Unattended is a turn no one watches (the command line): permission
+	// requests the policy does not allow are rejected instead of waiting
+	// for an answer.
+	Unattended bool
 }
 
 // SessionInfo says how the turn's session was obtained.
@@ -178,6 +187,9 @@ type Result struct {
 	Completed Completed   `json:"completed"`
 	Session   SessionInfo `json:"session"`
 	Plan      *plan.Plan  `json:"plan"`
+	// Permissions are the turn's permission requests as decided, in the
+	// order they were.
+	Permissions []events.AgentPermissionEvent `json:"permissions"`
 }
 
 // TurnError is a turn that failed; the transcript keeps what came before the
@@ -204,7 +216,14 @@ func (e *TurnError) Unwrap() error { return e.Err }
 // and the turn ends at once, as cancelled, with what was said so far; the
 // agent's late updates are dropped. Setting up the session and the prompt
 // each have TurnTimeout: an agent that takes longer is killed (it is not
-// reused) and the turn fails with ErrTimeout.
+// reused) and the turn fails with ErrTimeout. The prompt's clock stops
+// while a permission request waits for the user (AnswerPermission).
+//
+// The agent's permission requests follow SPEC §6: the turn's own
+// agentero-context tools are allowed, the rest wait for AnswerPermission
+// (or are rejected when req.Unattended); each is sent as agent:permission
+// and recorded. The answer's sources are the citations its text uses; what
+// else the tools returned is its consulted list.
 func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (*Result, error) {
 	if emit == nil {
 		emit = func(string, any) {}
@@ -278,49 +297,78 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 
 	usagePath := filepath.Join(filepath.Dir(grant.Path(h.vault, conv.RuntimeID)), "usage.jsonl")
 	offset := fileSize(usagePath)
-	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now)
+	cwd, err := h.cwd(conv.ID)
+	if err != nil {
+		return nil, h.fail(conv, turn, userMsg, info, err, emit)
+	}
+	loc := newLocator(h.vault, cwd)
+	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now, loc)
+	tctx, clock := newTurnClock(ctx, h.opts.TurnTimeout)
+	granted := []string(nil)
+	if p.Mode == grant.ModeMCP {
+		granted = p.Tools
+	}
+	asks := newAsking(conv.ID, turn, granted, req.Unattended, st, loc, clock.hold, h.opts.Now)
+	h.mu.Lock()
+	h.asks[conv.ID] = asks
+	h.mu.Unlock()
 	s.proc.setSink(s.id, st.update)
-	tctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
+	s.proc.setAsker(s.id, asks.request)
 	resp, err := call(tctx, s.proc, func(c context.Context) (sdk.PromptResponse, error) {
 		return s.proc.conn.Prompt(c, sdk.PromptRequest{SessionId: s.id, Prompt: blocks})
 	})
-	cancel()
+	expired := clock.stop()
 	s.proc.setSink(s.id, nil)
+	s.proc.setAsker(s.id, nil)
+	h.mu.Lock()
+	delete(h.asks, conv.ID)
+	h.mu.Unlock()
+	by := byPolicy
+	if ctx.Err() != nil {
+		by = byUser
+	}
+	perms := asks.close(by)
 	st.close()
+	tools := st.toolCalls()
 	if err != nil && ctx.Err() != nil && !s.proc.Exited() {
 		// The user cancelled; the SDK has sent session/cancel.
 		resp, err = sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	content := st.text()
 	if err != nil {
-		if hung(ctx, err) {
+		if expired && ctx.Err() == nil {
 			err = fmt.Errorf("%w (waited %v)", ErrTimeout, h.opts.TurnTimeout)
 			s.proc.Kill() // a hung agent is not reused
 		}
-		if content != "" {
+		if content != "" || len(tools) > 0 || len(perms) > 0 {
 			conv.Messages = append(conv.Messages, userMsg)
-			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, Plan: st.lastPlan(), At: h.opts.Now()}
+			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, Plan: st.lastPlan(),
+				Tools: tools, Permissions: perms, At: h.opts.Now()}
 		}
 		return nil, h.fail(conv, turn, userMsg, info, err, emit)
 	}
-	sources, serr := readSources(usagePath, offset)
-	if serr != nil {
-		h.log.Warn("read usage", "err", serr)
+	got, uerr := readUsage(usagePath, offset)
+	if uerr != nil {
+		h.log.Warn("read usage", "err", uerr)
 	}
-	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Agent: ag.Name, Plan: st.lastPlan(),
-		At: h.opts.Now()}
+	sources, consulted := h.cites.split(ctx, content, p.Evidence, got)
+	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Consulted: consulted, Agent: ag.Name,
+		Plan: st.lastPlan(), Tools: tools, Permissions: perms, At: h.opts.Now()}
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At
 	h.record(conv.ID, Entry{At: reply.At, Turn: turn, Kind: "assistant", Text: content, SessionID: string(s.id),
-		Data: map[string]any{"sources": sources, "stopReason": resp.StopReason}})
+		Data: map[string]any{"sources": sources, "consulted": consulted, "stopReason": resp.StopReason}})
 	if err := h.store.Save(conv); err != nil {
 		return nil, err
 	}
 	done := events.AgentCompletedEvent{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources,
-		StopReason: string(resp.StopReason), Agent: ag.Name}
+		Consulted: consulted, StopReason: string(resp.StopReason), Agent: ag.Name}
 	emit(events.AgentCompleted, done)
-	return &Result{Completed: done, Session: info, Plan: p}, nil
+	if perms == nil {
+		perms = []events.AgentPermissionEvent{}
+	}
+	return &Result{Completed: done, Session: info, Plan: p, Permissions: perms}, nil
 }
 
 // hung reports whether err is the expiry of one of the turn's own
@@ -343,15 +391,16 @@ func (h *Host) record(conversationID string, e Entry) {
 // is dropped so that the next turn starts cleanly.
 func (h *Host) fail(conv *Conversation, turn string, last Message, info SessionInfo, err error, emit events.Emitter) error {
 	now := h.opts.Now()
-	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "error", Text: err.Error()})
-	last.Error = err.Error()
+	code := ErrorCode(err)
+	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "error", Text: err.Error(), Data: map[string]any{"code": code}})
+	last.Error, last.ErrorCode = err.Error(), code
 	conv.Messages = append(conv.Messages, last)
 	conv.ProviderSessionID, conv.Fingerprint = "", ""
 	conv.UpdatedAt = now
 	if serr := h.store.Save(conv); serr != nil {
 		h.log.Warn("save conversation", "err", serr)
 	}
-	emit(events.AgentError, events.AgentErrorEvent{ConversationID: conv.ID, MessageID: turn, Code: ErrorCode(err), Error: err.Error()})
+	emit(events.AgentError, events.AgentErrorEvent{ConversationID: conv.ID, MessageID: turn, Code: code, Error: err.Error()})
 	return &TurnError{Session: info, Err: err}
 }
 

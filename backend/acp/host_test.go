@@ -353,6 +353,9 @@ func TestFaults(t *testing.T) {
 			if conv.ProviderSessionID != "" {
 				t.Errorf("the failed session %q is kept for the next turn", conv.ProviderSessionID)
 			}
+			if last := conv.Messages[len(conv.Messages)-1]; last.ErrorCode != tt.code || last.Error != err.Error() {
+				t.Errorf("stored failure %q (code %q), want %q (code %q)", last.Error, last.ErrorCode, err.Error(), tt.code)
+			}
 			if tt.fault == "exit-mid-turn" && !strings.Contains(conv.Messages[len(conv.Messages)-1].Content, "partial answer") {
 				t.Errorf("the partial answer was lost: %+v", conv.Messages)
 			}
@@ -407,11 +410,16 @@ func TestRefusedBeforeTheTurn(t *testing.T) {
 	}
 }
 
-func TestPermissionIsRefused(t *testing.T) {
+// TestPermissionUnattended: with no one to ask, a request for anything but
+// the context tools gets the agent's reject option.
+func TestPermissionUnattended(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := peer(t, "peer", "", "permission")
 	h := newHost(t, root, db, ag)
-	r := ask(t, h, "perm", "peer", sidebar, "write something")
+	r, err := h.Turn(context.Background(), acp.TurnRequest{ConversationID: "perm", Agent: "peer", Request: sidebar, Question: "write something", Unattended: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(r.Completed.Content, `"optionId":"reject"`) {
 		t.Errorf("answer = %q, want the reject option selected", r.Completed.Content)
 	}
@@ -423,6 +431,9 @@ func TestPermissionIsRefused(t *testing.T) {
 	}
 	if !strings.Contains(outcome, "reject") {
 		t.Errorf("outcome = %s", outcome)
+	}
+	if len(r.Permissions) != 1 || r.Permissions[0].Title != "write notes.md" || acp.Verdict(r.Permissions[0]) != "rejected" {
+		t.Errorf("permissions = %+v, want write notes.md rejected", r.Permissions)
 	}
 }
 

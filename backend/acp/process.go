@@ -91,6 +91,8 @@ type Process struct {
 	sinks map[sdk.SessionId]func(sdk.SessionUpdate)
 	live  map[sdk.SessionId]bool // sessions opened or continued on this process
 	err   error                  // why the process exited; set before exited is closed
+
+	askers map[sdk.SessionId]asker // guarded by mu too: the running turns' permission deciders (client.go); made on first use
 }
 
 // initialized is what an agent said about itself at initialize.

@@ -15,7 +15,8 @@ const coalesceEvery = 50 * time.Millisecond
 
 // stream collects one turn's session updates: the answer text, thoughts,
 // tool calls and plans, and passes them on to the UI and the transcript in
-// the order the agent sent them.
+// the order the agent sent them, with the turn's permission requests and
+// decisions among them.
 //
 // update only queues; one flusher goroutine per stream, owned by the
 // stream (close stops it and waits), emits and records what is queued. So
@@ -28,18 +29,23 @@ type stream struct {
 	emit       events.Emitter
 	record     func(Entry)
 	now        func() time.Time
+	loc        *locator      // where the paths tool calls name lie
 	wake       chan struct{} // one slot: something is queued that should not wait for the tick
 	stop       chan struct{} // closed by close
 	done       chan struct{} // closed when the flusher has returned
 
 	// mu guards the fields below. update and the flusher hold it only to
 	// queue or take the queue: nobody emits, records or blocks under it.
-	mu      sync.Mutex
-	queue   []queued // not yet emitted or recorded, in the agent's order
-	answer  strings.Builder
-	thought strings.Builder
-	plan    []PlanStep // the agent's latest plan; each one replaces the last
-	closed  bool       // set by close: later updates are dropped
+	mu         sync.Mutex
+	queue      []queued // not yet emitted or recorded, in the agent's order
+	answer     strings.Builder
+	thought    strings.Builder
+	plan       []PlanStep                    // the agent's latest plan; each one replaces the last
+	tools      []*toolState                  // the turn's tool calls in the order they began
+	toolAt     map[string]int                // index in tools by tool call id
+	asked      map[string]sdk.ToolCallUpdate // tool calls that permission requests described before any notification did
+	askedOrder []string                      // their ids, in the order they were asked
+	closed     bool                          // set by close: later updates are dropped
 }
 
 // queued is one event for the UI and, for tool calls and plans, its
@@ -52,9 +58,9 @@ type queued struct {
 	entry   *Entry
 }
 
-func newStream(conv, turn string, emit events.Emitter, record func(Entry), now func() time.Time) *stream {
-	s := &stream{conv: conv, turn: turn, emit: emit, record: record, now: now,
-		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+func newStream(conv, turn string, emit events.Emitter, record func(Entry), now func() time.Time, loc *locator) *stream {
+	s := &stream{conv: conv, turn: turn, emit: emit, record: record, now: now, loc: loc,
+		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), toolAt: map[string]int{}, asked: map[string]sdk.ToolCallUpdate{}}
 	go s.flusher()
 	return s
 }
@@ -94,9 +100,19 @@ func (s *stream) flush() {
 }
 
 // close stops the flusher once it has sent everything queued, then records
-// the turn's thoughts. Updates after close are dropped.
+// the turn's thoughts. Updates after close are dropped. Tool calls known
+// only from permission requests become calls of the turn.
 func (s *stream) close() {
 	s.mu.Lock()
+	// A call the agent asked permission for and never announced (or
+	// whose announcement the turn's end overtook) is one of the turn's
+	// calls, as its request described it.
+	for _, id := range s.askedOrder {
+		if _, ok := s.asked[id]; ok {
+			full, _ := s.track(events.AgentToolEvent{ToolCallID: id}, nil)
+			s.queueNow(events.AgentTool, full, nil)
+		}
+	}
 	s.closed = true
 	s.mu.Unlock()
 	close(s.stop)
@@ -144,24 +160,22 @@ func (s *stream) update(u sdk.SessionUpdate) {
 		}
 	case u.ToolCall != nil:
 		tc := u.ToolCall
-		s.queueNow(events.AgentTool, events.AgentToolEvent{ConversationID: s.conv, MessageID: s.turn, ToolCallID: string(tc.ToolCallId),
-			Title: tc.Title, Status: string(tc.Status), Kind: string(tc.Kind)},
-			&Entry{At: s.now(), Kind: "tool_call", ToolCall: string(tc.ToolCallId), Text: tc.Title,
-				Data: map[string]any{"kind": tc.Kind, "status": tc.Status, "input": tc.RawInput, "output": tc.RawOutput, "content": tc.Content}})
+		ev := events.AgentToolEvent{ConversationID: s.conv, MessageID: s.turn, ToolCallID: string(tc.ToolCallId),
+			Title: tc.Title, Status: string(tc.Status), Kind: string(tc.Kind), Input: inputText(tc.RawInput),
+			Content: toolContent(tc.Content), Locations: s.loc.locations(tc.Locations, tc.RawInput)}
+		full, _ := s.track(ev, tc.RawInput)
+		s.queueNow(events.AgentTool, full, &Entry{At: s.now(), Kind: "tool_call", ToolCall: string(tc.ToolCallId), Text: tc.Title,
+			Data: map[string]any{"kind": tc.Kind, "status": tc.Status, "input": tc.RawInput, "output": tc.RawOutput, "content": tc.Content,
+				"locations": ev.Locations}})
 	case u.ToolCallUpdate != nil:
 		tu := u.ToolCallUpdate
-		ev := events.AgentToolEvent{ConversationID: s.conv, MessageID: s.turn, ToolCallID: string(tu.ToolCallId)}
-		if tu.Status != nil {
-			ev.Status = string(*tu.Status)
-		}
-		if tu.Title != nil {
-			ev.Title = *tu.Title
-		}
-		if tu.Kind != nil {
-			ev.Kind = string(*tu.Kind)
+		ev := s.updateEvent(sdk.ToolCallUpdate{ToolCallId: tu.ToolCallId, Title: tu.Title, Kind: tu.Kind, Status: tu.Status,
+			Content: tu.Content, Locations: tu.Locations, RawInput: tu.RawInput})
+		if full, isNew := s.track(ev, tu.RawInput); isNew {
+			ev = full // the first the UI hears of this call: all of it
 		}
 		s.queueNow(events.AgentTool, ev, &Entry{At: s.now(), Kind: "tool_update", ToolCall: string(tu.ToolCallId),
-			Data: map[string]any{"status": tu.Status, "output": tu.RawOutput, "content": tu.Content}})
+			Data: map[string]any{"status": tu.Status, "output": tu.RawOutput, "content": tu.Content, "locations": ev.Locations}})
 	case u.Plan != nil:
 		steps := make([]PlanStep, 0, len(u.Plan.Entries))
 		entries := make([]events.PlanEntry, 0, len(u.Plan.Entries))
@@ -173,6 +187,110 @@ func (s *stream) update(u sdk.SessionUpdate) {
 		s.queueNow(events.AgentPlan, events.AgentPlanEvent{ConversationID: s.conv, MessageID: s.turn, Entries: entries},
 			&Entry{At: s.now(), Kind: "plan", Data: u.Plan.Entries})
 	}
+}
+
+// track records a tool call's new state and returns it, and whether the
+// call is new. A new call that a permission request described first (as
+// Gemini CLI announces one) starts from that description. Calls are kept
+// in the order their notifications came: a permission request, which the
+// connection may hand over before notifications the agent sent earlier,
+// never starts one. The caller holds mu.
+func (s *stream) track(ev events.AgentToolEvent, raw any) (events.AgentToolEvent, bool) {
+	if i, ok := s.toolAt[ev.ToolCallID]; ok {
+		s.tools[i].merge(ev, raw)
+		return s.tools[i].ev, false
+	}
+	t := &toolState{ev: events.AgentToolEvent{ConversationID: s.conv, MessageID: s.turn, ToolCallID: ev.ToolCallID}}
+	if base, ok := s.asked[ev.ToolCallID]; ok {
+		t.merge(s.updateEvent(base), base.RawInput)
+		delete(s.asked, ev.ToolCallID)
+	}
+	t.merge(ev, raw)
+	s.toolAt[ev.ToolCallID] = len(s.tools)
+	s.tools = append(s.tools, t)
+	return t.ev, true
+}
+
+// updateEvent is the event of a tool_call_update: what it changes. The
+// caller holds mu.
+func (s *stream) updateEvent(tu sdk.ToolCallUpdate) events.AgentToolEvent {
+	ev := events.AgentToolEvent{ConversationID: s.conv, MessageID: s.turn, ToolCallID: string(tu.ToolCallId),
+		Input: inputText(tu.RawInput), Content: toolContent(tu.Content)}
+	if tu.Status != nil {
+		ev.Status = string(*tu.Status)
+	}
+	if tu.Title != nil {
+		ev.Title = *tu.Title
+	}
+	if tu.Kind != nil {
+		ev.Kind = string(*tu.Kind)
+	}
+	raw := tu.RawInput
+	if raw == nil {
+		if i, ok := s.toolAt[ev.ToolCallID]; ok {
+			raw = s.tools[i].raw
+		} else if base, ok := s.asked[ev.ToolCallID]; ok {
+			raw = base.RawInput
+		}
+	}
+	ev.Locations = s.loc.locations(tu.Locations, raw)
+	return ev
+}
+
+// toolFor returns what the turn knows so far of the tool call a permission
+// request is about, and keeps the request's own description of it for a
+// call not announced yet.
+func (s *stream) toolFor(tu sdk.ToolCallUpdate) toolState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i, ok := s.toolAt[string(tu.ToolCallId)]; ok {
+		return *s.tools[i]
+	}
+	if id := string(tu.ToolCallId); id != "" && !s.closed {
+		if _, ok := s.asked[id]; !ok {
+			s.askedOrder = append(s.askedOrder, id)
+		}
+		s.asked[id] = tu
+	}
+	return toolState{}
+}
+
+// tool returns the latest state of a tool call, false when the agent never
+// announced it.
+func (s *stream) tool(id string) (toolState, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i, ok := s.toolAt[id]; ok {
+		return *s.tools[i], true
+	}
+	return toolState{}, false
+}
+
+// permission queues a permission event and, for a decision, its
+// transcript entry. It reports false once the stream is closed.
+func (s *stream) permission(ev events.AgentPermissionEvent, e *Entry) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.queueNow(events.AgentPermission, ev, e)
+	return true
+}
+
+// toolCalls returns the turn's tool calls in the order they began, each in
+// its latest state.
+func (s *stream) toolCalls() []events.AgentToolEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.tools) == 0 {
+		return nil
+	}
+	out := make([]events.AgentToolEvent, len(s.tools))
+	for i, t := range s.tools {
+		out[i] = t.ev
+	}
+	return out
 }
 
 // queueText queues text of a kind, growing the last queued chunk when it

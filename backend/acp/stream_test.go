@@ -58,7 +58,7 @@ func (l *eventLog) take() (emitted, recorded []string) {
 func TestStreamKeepsTheAgentsOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var log eventLog
-		s := newStream("c", "m", log.emit, log.record, time.Now)
+		s := newStream("c", "m", log.emit, log.record, time.Now, newLocator(t.TempDir(), t.TempDir()))
 		for _, u := range []sdk.SessionUpdate{
 			sdk.UpdateAgentMessageText("a"),
 			sdk.UpdateAgentMessageText("b"),
@@ -116,7 +116,7 @@ func TestStreamKeepsTheAgentsOrder(t *testing.T) {
 func TestStreamUpdatesFromTwoGoroutines(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var log eventLog
-		s := newStream("c", "m", log.emit, log.record, time.Now)
+		s := newStream("c", "m", log.emit, log.record, time.Now, newLocator(t.TempDir(), t.TempDir()))
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			for i := range 200 {
@@ -153,6 +153,57 @@ func TestStreamUpdatesFromTwoGoroutines(t *testing.T) {
 		}
 		if text != want || next != 50 {
 			t.Errorf("text %q, %d tools; want the 200 numbers in order and 50 tools", text, next)
+		}
+	})
+}
+
+// TestStreamToolCallsFromPermissionRequests: a permission request handed
+// over before the notifications sent ahead of it starts no tool call (the
+// calls keep the agent's order), and a call that only a permission request
+// announced (as Gemini CLI does) takes its title and kind from it at its
+// first update, which sends the UI all of it.
+func TestStreamToolCallsFromPermissionRequests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var log eventLog
+		s := newStream("c", "m", log.emit, log.record, time.Now, newLocator(t.TempDir(), t.TempDir()))
+		title, kind := `{"query":"raft"}`, sdk.ToolKindOther
+		s.toolFor(sdk.ToolCallUpdate{ToolCallId: "edit-1", Title: new("Edit notes.md")}) // overtook the notifications below
+		s.toolFor(sdk.ToolCallUpdate{ToolCallId: "context_search-1", Title: &title, Kind: &kind})
+		s.update(sdk.StartToolCall("read-1", "Read paper.pdf", sdk.WithStartKind(sdk.ToolKindRead)))
+		s.update(sdk.StartToolCall("edit-1", "Edit notes.md", sdk.WithStartKind(sdk.ToolKindEdit)))
+		s.update(sdk.UpdateToolCall("context_search-1", sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)))
+		s.close()
+		var got []string
+		for _, tc := range s.toolCalls() {
+			got = append(got, tc.ToolCallID+"/"+tc.Kind+"/"+tc.Title+"/"+tc.Status)
+		}
+		want := []string{"read-1/read/Read paper.pdf/", "edit-1/edit/Edit notes.md/", `context_search-1/other/{"query":"raft"}/completed`}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("tool calls (-want +got):\n%s", diff)
+		}
+		emitted, _ := log.take()
+		if diff := cmp.Diff([]string{"tool:read-1:", "tool:edit-1:", "tool:context_search-1:completed"}, emitted); diff != "" {
+			t.Errorf("emitted (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestStreamKeepsAskedToolCalls: a call known only from its permission
+// request when the turn ends (cancelled before the agent announced it) is
+// still one of the turn's calls, as the request described it.
+func TestStreamKeepsAskedToolCalls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var log eventLog
+		s := newStream("c", "m", log.emit, log.record, time.Now, newLocator(t.TempDir(), t.TempDir()))
+		kind := sdk.ToolKindEdit
+		s.toolFor(sdk.ToolCallUpdate{ToolCallId: "edit-1", Title: new("Edit notes.md"), Kind: &kind})
+		s.close()
+		got := s.toolCalls()
+		if len(got) != 1 || got[0].Title != "Edit notes.md" || got[0].Kind != "edit" {
+			t.Errorf("tool calls %+v, want the edit as asked", got)
+		}
+		if emitted, _ := log.take(); !cmp.Equal(emitted, []string{"tool:edit-1:"}) {
+			t.Errorf("emitted %q, want the edit sent to the UI", emitted)
 		}
 	})
 }

@@ -1,8 +1,11 @@
 // Package agent is Agentero's built-in ACP agent (SPEC §7): offline, no API
 // key. It reads through the agentero-context MCP server it is given, like
-// any agent, and answers extractively: the passages that best match the
-// question, each followed by its citation — or says plainly that nothing
-// relevant was found.
+// any agent, and answers extractively: it starts from what the user
+// selected (the plan's evidence cards in the prompt), reads the pages it
+// quotes, and quotes whole sentences of body text, each followed by its
+// citation — never running heads, reference lists, captions, figure or
+// table debris, or metadata files. It says plainly when nothing relevant
+// was found, and when a paper has no readable text.
 package agent
 
 import (
@@ -46,8 +49,10 @@ type session struct {
 	McpServers []sdk.McpServer `json:"mcpServers"`
 	History    []turn          `json:"history"`
 
+	// mu guards the fields above that change after creation (McpServers,
+	// History) and the two below. Nothing blocks under it.
 	mu     sync.Mutex
-	tools  *tools
+	tools  *tools // the agentero-context connection of the turn running, if any
 	cancel context.CancelFunc
 }
 
@@ -74,8 +79,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.StateDir = filepath.Join(dir, "agentero", "builtin-agent")
 	}
 	a := &Agent{opts: opts, log: opts.Logger, sessions: map[sdk.SessionId]*session{}}
-	a.conn = sdk.NewAgentSideConnection(a, out, in)
+	// The connection reads at once, and its handlers use a.conn: nothing is
+	// read before a.conn is set.
+	set := make(chan struct{})
+	a.conn = sdk.NewAgentSideConnection(a, out, gated{in, set})
 	a.conn.SetLogger(opts.Logger)
+	close(set)
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
@@ -242,6 +251,13 @@ func (s *session) reconnect(servers []sdk.McpServer) {
 	s.mu.Unlock()
 }
 
+// setTools makes t the session's connection for the turn that runs.
+func (s *session) setTools(t *tools) {
+	s.mu.Lock()
+	s.tools = t
+	s.mu.Unlock()
+}
+
 func (s *session) closeTools() {
 	s.mu.Lock()
 	t := s.tools
@@ -250,6 +266,17 @@ func (s *session) closeTools() {
 	if t != nil {
 		t.close()
 	}
+}
+
+// gated is a reader that reads nothing until open is closed.
+type gated struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g gated) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 var errNoContext = errors.New("no agentero-context server was given to this session")

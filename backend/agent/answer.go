@@ -10,20 +10,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 )
 
-// card is what the agent uses of a context_search card.
-type card struct {
-	Ref         string `json:"ref"`
-	Path        string `json:"path"`
-	Title       string `json:"title"`
-	Page        int    `json:"page"`
-	PageLabel   string `json:"pageLabel"`
-	Snippet     string `json:"snippet"`
-	CitationURI string `json:"citationUri"`
-}
-
-// maxPassages is how many passages an answer quotes.
-const maxPassages = 4
-
 func (a *Agent) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptResponse, error) {
 	s, err := a.find(req.SessionId)
 	if err != nil {
@@ -49,7 +35,7 @@ func (a *Agent) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptRe
 	if strings.HasPrefix(question, compact.SummaryMarker) {
 		answer = summarize(question) // a compaction request from the host, not a question
 	} else {
-		answer, err = a.answer(ctx, s, question, strings.Join(texts, "\n"))
+		answer, err = a.answer(ctx, s, question, parseTurn(texts))
 	}
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
@@ -83,87 +69,134 @@ func (a *Agent) say(ctx context.Context, id sdk.SessionId, text string) error {
 	return nil
 }
 
-// answer searches the granted sources for the question and quotes the best
-// passages, each with its citation.
-func (a *Agent) answer(ctx context.Context, s *session, question, prompt string) (string, error) {
+// answer starts from what the user selected, searches the granted sources
+// for the question, reads the pages it may quote, and quotes whole
+// sentences of body text, each with its citation.
+//
+// The agentero-context server is started for the turn and stopped after
+// it: the server counts the budget of everything it returns, and the
+// budget is the turn's.
+func (a *Agent) answer(ctx context.Context, s *session, question string, tc turnContext) (string, error) {
 	if question == "" {
 		return "Ask me a question about the papers you point at, and I will quote the passages that answer it.", nil
 	}
 	s.mu.Lock()
-	t, servers := s.tools, s.McpServers
+	servers := s.McpServers
 	s.mu.Unlock()
-	if t == nil {
-		var err error
-		t, err = connect(ctx, servers)
-		if err == errNoContext {
-			return promptOnly(question, prompt), nil
-		}
-		if err != nil {
-			return "", err
-		}
-		s.mu.Lock()
-		s.tools = t
-		s.mu.Unlock()
+	t, err := connect(ctx, servers)
+	if err == errNoContext {
+		return promptOnly(question, tc), nil
 	}
-	query := keywords(question)
-	a.toolStart(ctx, s.ID, "search-1", "context_search: "+query)
-	var res struct {
-		Cards   []card `json:"cards"`
-		Omitted int    `json:"omitted"`
-	}
-	err := t.call(ctx, "context_search", map[string]any{"query": query, "limit": maxPassages}, &res)
-	a.toolDone(ctx, s.ID, "search-1", err)
-	if err != nil && !isToolError(err) {
+	if err != nil {
 		return "", err
 	}
-	if err != nil || len(res.Cards) == 0 {
-		return fmt.Sprintf("I found nothing relevant to “%s” in what this turn may read. Try other words, or @-mention the paper or folder that should hold the answer.", question), nil
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "These passages in your sources best match “%s”:\n\n", question)
-	var sources []string
-	for i, c := range res.Cards {
-		if i == maxPassages {
+	s.setTools(t)
+	defer s.closeTools()
+
+	r := newReader(a, s.ID, t, tc.turnChars)
+	g := &gatherer{r: r, seen: map[string]bool{}}
+	near := map[string]bool{}
+	for i, e := range tc.selections() {
+		if i == maxSelection {
 			break
 		}
-		where := c.Title
-		if c.Page > 0 {
-			where += fmt.Sprintf(", page %d", c.Page)
-			if c.PageLabel != "" && c.PageLabel != fmt.Sprint(c.Page) {
-				where += fmt.Sprintf(" (printed %s)", c.PageLabel)
+		if err := g.selection(ctx, e); err != nil {
+			return "", err
+		}
+		for d := -1; d <= 1; d++ {
+			near[fmt.Sprintf("%s#%d", e.ref, e.page+d)] = true
+		}
+	}
+	limit := tc.searchCards
+	if limit <= 0 {
+		limit = defaultSearchCards
+	}
+	query := keywords(question)
+	if err := g.search(ctx, query, limit, near); err != nil {
+		return "", err
+	}
+	passages := g.passages(query)
+	if err := g.noText(ctx, tc.papers()); err != nil {
+		return "", err
+	}
+	return compose(question, passages, g.notes, g.more), nil
+}
+
+// compose writes the answer: the passages, numbered, each followed by where
+// it is and its citation; what could not be read; the sources.
+func compose(question string, passages []passage, notes []string, more bool) string {
+	var b strings.Builder
+	if len(passages) == 0 {
+		fmt.Fprintf(&b, "I found nothing relevant to “%s” in what this turn may read.", question)
+		for _, n := range notes {
+			b.WriteString(" " + n)
+		}
+		if len(notes) == 0 {
+			b.WriteString(" Try other words, or @-mention the paper or folder that should hold the answer.")
+		}
+		return b.String()
+	}
+	if passages[0].selection {
+		fmt.Fprintf(&b, "Starting from your selection, these passages bear on “%s”:\n\n", question)
+	} else {
+		fmt.Fprintf(&b, "These passages in your sources best match “%s”:\n\n", question)
+	}
+	var sources []string
+	seen := map[string]bool{}
+	for i, p := range passages {
+		where := p.title
+		if p.page > 0 {
+			where += fmt.Sprintf(", page %d", p.page)
+			if p.label != "" {
+				where += fmt.Sprintf(" (printed %s)", p.label)
 			}
 		}
-		fmt.Fprintf(&b, "%d. “%s”\n   — %s [%s]\n\n", i+1, oneLine(c.Snippet), where, c.CitationURI)
-		sources = append(sources, c.CitationURI)
+		if p.selection {
+			where += ", your selection"
+		}
+		fmt.Fprintf(&b, "%d. “%s”\n   — %s [%s]\n\n", i+1, p.text, where, p.citation)
+		if !seen[p.citation] {
+			seen[p.citation] = true
+			sources = append(sources, p.citation)
+		}
 	}
-	if len(res.Cards) > maxPassages || res.Omitted > 0 {
+	for _, n := range notes {
+		b.WriteString(n + "\n\n")
+	}
+	if more {
 		b.WriteString("More passages match; ask a narrower question to see them.\n\n")
 	}
 	b.WriteString("Sources:\n")
 	for _, u := range sources {
 		fmt.Fprintf(&b, "- %s\n", u)
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 // promptOnly answers a turn that has no tools: it can only point back at
-// what the prompt carries.
-func promptOnly(question, prompt string) string {
-	var quotes []string
-	for _, line := range strings.Split(prompt, "\n") {
-		if q, ok := strings.CutPrefix(strings.TrimSpace(line), "> "); ok {
-			quotes = append(quotes, q)
-		}
-	}
-	if len(quotes) == 0 {
+// what the user selected, which the prompt carries.
+func promptOnly(question string, tc turnContext) string {
+	sels := tc.selections()
+	if len(sels) == 0 {
 		return fmt.Sprintf("I cannot read your vault in this turn, so I cannot answer “%s” from your papers. Open a paper or @-mention what I should read, and ask again.", question)
 	}
-	return fmt.Sprintf("I cannot read your vault in this turn; all I have is the passage you selected:\n\n“%s”\n\nTo answer “%s” from your papers, ask in a turn that can read them.", strings.Join(quotes, " "), question)
+	var b strings.Builder
+	b.WriteString("I cannot read your vault in this turn; all I have is what you selected:\n\n")
+	for i, e := range sels {
+		where := e.title
+		if e.page > 0 {
+			where += fmt.Sprintf(", page %d", e.page)
+		}
+		fmt.Fprintf(&b, "%d. “%s”\n   — %s [%s]\n\n", i+1, oneLine(e.quote), where, e.citation)
+	}
+	fmt.Fprintf(&b, "To answer “%s” from your papers, ask in a turn that can read them.", question)
+	return b.String()
 }
 
-func (a *Agent) toolStart(ctx context.Context, id sdk.SessionId, callID, title string) {
+// toolStart reports a tool call the agent makes; toolDone its end.
+func (a *Agent) toolStart(ctx context.Context, id sdk.SessionId, callID, title string, kind sdk.ToolKind, input any) {
 	a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: id, Update: sdk.StartToolCall(sdk.ToolCallId(callID), title,
-		sdk.WithStartKind(sdk.ToolKindSearch), sdk.WithStartStatus(sdk.ToolCallStatusInProgress))})
+		sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusInProgress), sdk.WithStartRawInput(input))})
 }
 
 func (a *Agent) toolDone(ctx context.Context, id sdk.SessionId, callID string, err error) {

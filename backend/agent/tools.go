@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"unicode/utf8"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,11 +45,13 @@ type errTool struct{ msg string }
 
 func (e errTool) Error() string { return e.msg }
 
-// call runs a tool and decodes its JSON text result into out.
-func (t *tools) call(ctx context.Context, name string, args map[string]any, out any) error {
+// call runs a tool and decodes its JSON text result into out. It returns
+// the characters of the result, what the server charges to the turn's
+// budget.
+func (t *tools) call(ctx context.Context, name string, args map[string]any, out any) (int, error) {
 	res, err := t.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	text := ""
 	for _, c := range res.Content {
@@ -57,12 +60,12 @@ func (t *tools) call(ctx context.Context, name string, args map[string]any, out 
 		}
 	}
 	if res.IsError {
-		return errTool{text}
+		return 0, errTool{text}
 	}
 	if err := json.Unmarshal([]byte(text), out); err != nil {
-		return fmt.Errorf("%s returned something that is not JSON: %w", name, err)
+		return 0, fmt.Errorf("%s returned something that is not JSON: %w", name, err)
 	}
-	return nil
+	return utf8.RuneCountInString(text), nil
 }
 
 func isToolError(err error) bool {

@@ -76,8 +76,10 @@ func (w *Workspace) Ask(req AskRequest) error {
 }
 
 // Turn runs one turn in the foreground (`agentero ask`); emit receives its
-// events as they stream. Like Ask, it is refused while the conversation is
-// answering, and CancelTurn and Close stop it.
+// events as they stream. No one watches it: the agent's permission
+// requests other than for the turn's context tools are rejected, and the
+// result lists every decision. Like Ask, it is refused while the
+// conversation is answering, and CancelTurn and Close stop it.
 func (w *Workspace) Turn(ctx context.Context, req AskRequest, emit events.Emitter) (*acp.Result, error) {
 	if err := w.check(req); err != nil {
 		return nil, err
@@ -94,7 +96,9 @@ func (w *Workspace) Turn(ctx context.Context, req AskRequest, emit events.Emitte
 		w.turns[req.ConversationID] = t
 		w.mu.Unlock()
 		defer w.endTurn(req.ConversationID, t)
-		return w.host.Turn(ctx, w.turnRequest(req), emit)
+		tr := w.turnRequest(req)
+		tr.Unattended = true
+		return w.host.Turn(ctx, tr, emit)
 	})
 }
 
@@ -125,6 +129,20 @@ func (w *Workspace) CancelTurn(conversationID string) {
 	if t != nil {
 		t.cancel()
 	}
+}
+
+// AnswerPermission answers a permission request the conversation's running
+// turn waits on (an agent:permission event without outcome) with one of
+// the options the agent offered. An id that waits nowhere fails with the
+// not-found code, an option the agent did not offer with invalid.
+func (w *Workspace) AnswerPermission(conversationID, requestID, optionID string) error {
+	_, err := call(context.Background(), w, func(context.Context) (struct{}, error) {
+		if !grant.ValidRuntimeID(conversationID) {
+			return struct{}{}, invalid(acp.ErrBadConversationID)
+		}
+		return struct{}{}, w.host.AnswerPermission(conversationID, requestID, optionID)
+	})
+	return err
 }
 
 // Conversation returns a stored conversation (empty when new).

@@ -15,9 +15,19 @@
 //                error     answers initialize with a JSON-RPC error
 //   PEER_STUBBORN  "1": ignores SIGTERM and stays alive when its input ends, so that only
 //                SIGKILL ends it (a wrapper's child that outlives its parent)
+//   PEER_STYLE   claude | gemini: answer like that agent (see style.mjs): read through the
+//                agentero-context MCP server it is given, asking permission before each tool
+//                call the way that agent does, report tool calls with kinds and locations, and
+//                answer citing what it read
+//   PEER_EDIT    with PEER_STYLE: then ask permission to edit a file inside the vault
+//                (PEER_EDIT_PATH, default <vault>/notes/ideas.md) and say what was decided
+//   PEER_READ    with PEER_STYLE=claude: report a Read of the first card's PDF page (a tool call
+//                of kind read whose location is in the vault), as allowed before
+//   PEER_QUERY   with PEER_STYLE: what to search for (default: the question)
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
+import { Styled } from "./style.mjs";
 
 const record = process.env.PEER_RECORD;
 const caps = new Set((process.env.PEER_CAPS || "").split(",").filter(Boolean));
@@ -32,6 +42,13 @@ if (start === "exit") {
   process.exit(2);
 }
 if (start === "garbage") process.stdout.write("Usage: peer [--acp] [--verbose]\n");
+const style = process.env.PEER_STYLE || "";
+const styled = style ? new Styled(style, log) : null;
+if (style === "gemini") {
+  // Gemini CLI loads sessions but does not resume them.
+  caps.add("load");
+  caps.delete("resume");
+}
 let sessions = 0;
 let turns = 0;
 
@@ -80,10 +97,13 @@ const app = agent()
     if (start === "auth") throw RequestError.authRequired();
     if (fault === "reject-new") throw RequestError.internalError(undefined, "peer refuses new sessions");
     sessions++;
-    return { sessionId: `peer-${process.pid}-${sessions}` };
+    const sessionId = `peer-${process.pid}-${sessions}`;
+    styled?.open(sessionId, params.mcpServers);
+    return { sessionId };
   })
   .onRequest("session/load", async ({ params, client }) => {
     log("session/load", params);
+    styled?.open(params.sessionId, params.mcpServers);
     // Replays history, as agents do; the host must not show it again.
     await client.notify("session/update", {
       sessionId: params.sessionId,
@@ -94,6 +114,7 @@ const app = agent()
   .onRequest("session/resume", ({ params }) => {
     log("session/resume", params);
     if (fault === "refuse-resume") throw RequestError.methodNotFound("session/resume");
+    styled?.open(params.sessionId, params.mcpServers);
     return {};
   })
   .onRequest("session/close", ({ params }) => {
@@ -139,6 +160,12 @@ const app = agent()
         },
       });
     }
+    if (styled) {
+      const blocks = (params.prompt || []).filter((b) => b.type === "text");
+      const question = blocks.length ? blocks[blocks.length - 1].text : "";
+      await styled.turn(client, params.sessionId, process.env.PEER_QUERY || question, signal);
+      return { stopReason: signal.aborted ? "cancelled" : "end_turn" };
+    }
     const burst = Number(process.env.PEER_BURST || 0);
     for (let i = 1; i <= burst; i++) {
       await say(client, params.sessionId, `text ${i} `);
@@ -160,4 +187,9 @@ const app = agent()
     log("session/cancel", params);
   });
 
-app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+const conn = app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+// The MCP servers it started would keep it running: close them with the connection.
+conn.closed.finally(async () => {
+  await styled?.close();
+  process.exit(0);
+});

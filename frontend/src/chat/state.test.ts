@@ -60,7 +60,7 @@ function stored(messages: (Partial<StoredMessage> & Pick<StoredMessage, "id" | "
     sessionSeen: 0,
     createdAt: at,
     updatedAt: at,
-    messages: messages.map((m) => ({ sources: [], error: "", agent: "", plan: [], at, ...m })),
+    messages: messages.map((m) => ({ sources: [], consulted: [], error: "", errorCode: "", agent: "", plan: [], tools: [], permissions: [], at, ...m })),
   };
 }
 

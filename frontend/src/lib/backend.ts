@@ -146,7 +146,17 @@ export async function answerPermission(conversationId: string, requestId: string
 export async function conversation(id: string): Promise<Conversation> {
   const c: Wire<acp.Conversation> = await App.Conversation(id);
   const messages = (c.messages ?? []).map(
-    (m): StoredMessage => ({ ...m, sources: m.sources ?? [], error: m.error ?? "", agent: m.agent ?? "", plan: m.plan ?? [] }),
+    (m): StoredMessage => ({
+      ...m,
+      sources: m.sources ?? [],
+      consulted: m.consulted ?? [],
+      error: m.error ?? "",
+      errorCode: m.errorCode ?? "",
+      agent: m.agent ?? "",
+      plan: m.plan ?? [],
+      tools: (m.tools ?? []).map((t) => ({ ...t, content: t.content ?? [], locations: t.locations ?? [] })),
+      permissions: (m.permissions ?? []).map((p) => ({ ...p, locations: p.locations ?? [], options: p.options ?? [] })),
+    }),
   );
   return { ...c, messages };
 }

@@ -119,9 +119,13 @@ export namespace acp {
 	    role: string;
 	    content: string;
 	    sources?: string[];
+	    consulted?: string[];
 	    error?: string;
+	    errorCode?: string;
 	    agent?: string;
 	    plan?: PlanStep[];
+	    tools?: events.AgentToolEvent[];
+	    permissions?: events.AgentPermissionEvent[];
 	    // Go type: time
 	    at: any;
 	
@@ -135,9 +139,13 @@ export namespace acp {
 	        this.role = source["role"];
 	        this.content = source["content"];
 	        this.sources = source["sources"];
+	        this.consulted = source["consulted"];
 	        this.error = source["error"];
+	        this.errorCode = source["errorCode"];
 	        this.agent = source["agent"];
 	        this.plan = this.convertValues(source["plan"], PlanStep);
+	        this.tools = this.convertValues(source["tools"], events.AgentToolEvent);
+	        this.permissions = this.convertValues(source["permissions"], events.AgentPermissionEvent);
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
