@@ -515,3 +515,60 @@ describe("sources the answer used", () => {
     expect(answer(t)).toMatchObject({ id: "m-reply", key: "l1.a" });
   });
 });
+
+describe("a reopened conversation shows what its turns showed", () => {
+  const options = [
+    { id: "allow", name: "Allow", kind: "allow_once" },
+    { id: "reject", name: "Reject", kind: "reject_once" },
+  ];
+  const ids = { conversationId: id, messageId: "q1" };
+  const c = stored([
+    { id: "q1", role: "user", content: "How is a leader elected?" },
+    {
+      id: "a1",
+      role: "assistant",
+      content: "See [p. 5](papers/raft/raft.pdf#page=5).",
+      sources: ["papers/raft/raft.pdf#page=5"],
+      consulted: ["papers/raft/raft.pdf#page=9"],
+      tools: [
+        { ...ids, toolCallId: "t1", title: "mcp__agentero-context__context_search", kind: "other", status: "completed", input: '{"query":"leader"}', content: [{ type: "text", text: "{}" }], locations: [] },
+        { ...ids, toolCallId: "t2", title: "Edit raft.md", kind: "edit", status: "pending", content: [], locations: [{ path: "/v/notes/raft.md", inVault: true, citationUri: "notes/raft.md" }] },
+      ],
+      permissions: [
+        { ...ids, requestId: "p1", toolCallId: "t1", title: "mcp__agentero-context__context_search", options, locations: [], inVault: false, outcome: "selected", optionId: "allow", auto: true },
+        { ...ids, requestId: "p2", toolCallId: "t2", title: "Edit raft.md", kind: "edit", options, locations: [], inVault: true, outcome: "selected", optionId: "reject", auto: false },
+      ],
+    },
+    { id: "q2", role: "user", content: "again?", error: "the agent did not answer initialize in 30 s", errorCode: "not-configured" },
+    { id: "q3", role: "user", content: "and?" },
+    { id: "a3", role: "assistant", content: "partial", error: "the agent stopped (exit status 2)", errorCode: "crashed", tools: [{ ...ids, toolCallId: "t9", title: "read", status: "in_progress", content: [], locations: [] }] },
+  ]);
+  const got = fromStored(c);
+
+  it("an answer keeps its tool calls, decisions, sources and what else was consulted", () => {
+    const a = got[1];
+    expect(a.tools.map((t) => [t.id, t.kind, t.status, t.input])).toEqual([
+      ["t1", "other", "completed", '{"query":"leader"}'],
+      ["t2", "edit", "stopped", ""],
+    ]);
+    expect(a.tools[1].locations).toEqual([{ path: "/v/notes/raft.md", inVault: true, citationUri: "notes/raft.md" }]);
+    expect(a.permissions.map((p) => [p.requestId, p.auto, p.outcome, p.optionId, p.inVault])).toEqual([
+      ["p1", true, "selected", "allow", false],
+      ["p2", false, "selected", "reject", true],
+    ]);
+    expect(a.sources).toEqual(["papers/raft/raft.pdf#page=5"]);
+    expect(a.consulted).toEqual(["papers/raft/raft.pdf#page=9"]);
+  });
+
+  it("a failed turn reads by its stored code", () => {
+    expect(got.map((m) => [m.role, m.status, m.errorCode])).toEqual([
+      ["user", "done", ""],
+      ["assistant", "done", ""],
+      ["user", "done", ""],
+      ["assistant", "error", "not-configured"],
+      ["user", "done", ""],
+      ["assistant", "error", "crashed"],
+    ]);
+    expect(got[5].tools.map((t) => t.status)).toEqual(["stopped"]);
+  });
+});

@@ -242,7 +242,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
     case "plan":
       return onTurn(t, event.messageId, "plan", (m) => ({ ...m, plan: planEntries(event.entries) }));
     case "permission":
-      return onTurn(t, event.messageId, "permission", (m) => ({ ...m, permissions: upsertPermission(m, event) }));
+      return onTurn(t, event.messageId, "permission", (m) => ({ ...m, permissions: upsertPermission(m.permissions, event, m.status !== "streaming") }));
     case "permission-answer":
       return onPermission(t, event.requestId, (p) => (p.outcome === "" ? { ...p, answering: event.optionId, answerError: "" } : p));
     case "permission-answer-failed":
@@ -302,11 +302,14 @@ function finish(t: Thread, fields: Partial<ChatMessage>, started = true): Thread
     if (v !== undefined) (next as Record<string, unknown>)[k] = v;
   }
   next.orphan = started && next.turn === "";
-  // A turn that ended before it finished its tools left them hanging, and
-  // its waiting permission requests can no longer be answered.
-  next.tools = next.tools.map((x) => (x.status === "completed" || x.status === "failed" ? x : { ...x, status: "stopped" }));
+  next.tools = endTools(next.tools);
   next.permissions = next.permissions.map(endWaiting);
   return { ...replace(t, i, next), running: false, cancelling: false };
+}
+
+// endTools marks the tool calls a turn left unfinished when it ended as stopped.
+function endTools(tools: ToolActivity[]): ToolActivity[] {
+  return tools.map((x) => (x.status === "completed" || x.status === "failed" ? x : { ...x, status: "stopped" }));
 }
 
 function endWaiting(p: PermissionRequest): PermissionRequest {
@@ -344,8 +347,7 @@ function upsertTool(tools: ToolActivity[], e: AgentToolEvent): ToolActivity[] {
 // upsertPermission adds a request or its decision. Events may arrive out of
 // order: a decision is never undone by the request's first event arriving
 // late, and a request of a finished answer cannot be answered any more.
-function upsertPermission(m: ChatMessage, e: AgentPermissionEvent): PermissionRequest[] {
-  const list = m.permissions;
+function upsertPermission(list: PermissionRequest[], e: AgentPermissionEvent, finished: boolean): PermissionRequest[] {
   const i = list.findIndex((p) => p.requestId === e.requestId);
   const old = i >= 0 ? list[i] : null;
   const outcome: PermissionOutcome = e.outcome === "selected" || e.outcome === "cancelled" ? e.outcome : "";
@@ -364,7 +366,7 @@ function upsertPermission(m: ChatMessage, e: AgentPermissionEvent): PermissionRe
     answering: outcome ? "" : old?.answering ?? "",
     answerError: outcome ? "" : old?.answerError ?? "",
   };
-  if (m.status !== "streaming") next = endWaiting(next);
+  if (finished) next = endWaiting(next);
   return old ? [...list.slice(0, i), next, ...list.slice(i + 1)] : [...list, next];
 }
 
@@ -403,19 +405,32 @@ export function planProgress(plan: readonly PlanEntry[]): { done: number; total:
 }
 
 /**
- * fromStored turns a stored conversation into messages; a failed turn shows
- * its error as the answer. Stored failures keep no code: they read as internal.
+ * fromStored turns a stored conversation into messages, as they were shown
+ * when their turns ended: an answer with its tool calls, its permission
+ * decisions, its sources and what else was consulted; a failed turn shows
+ * its error, by its code (older conversations keep none: internal).
  */
 export function fromStored(c: Conversation): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const m of c.messages) {
-    const failed = m.error ? { status: "error" as const, error: m.error, errorCode: "internal" as const } : {};
+    const failed = m.error ? { status: "error" as const, error: m.error, errorCode: errorCode(m.errorCode) } : {};
     if (m.role === "user") {
       out.push(message("user", m.id, { content: m.content }));
       if (m.error) out.push(message("assistant", `${m.id}.error`, { ...failed, agent: m.agent }));
-    } else {
-      out.push(message("assistant", m.id, { content: m.content, sources: m.sources, ...failed, agent: m.agent, plan: planEntries(m.plan) }));
+      continue;
     }
+    out.push(
+      message("assistant", m.id, {
+        content: m.content,
+        sources: m.sources,
+        consulted: m.consulted,
+        ...failed,
+        agent: m.agent,
+        plan: planEntries(m.plan),
+        tools: endTools(m.tools.reduce<ToolActivity[]>(upsertTool, [])),
+        permissions: m.permissions.reduce<PermissionRequest[]>((list, p) => upsertPermission(list, p, true), []),
+      }),
+    );
   }
   return out;
 }
