@@ -789,11 +789,20 @@ async function waitForCard() {
 test("answers from agents as they really behave", { timeout: 600_000 }, async (t) => {
   await page.setViewportSize({ width: 1024, height: 700 });
 
-  await t.test("a Markdown answer with math renders in the thread", () =>
-    failShot(t, async () => {
+  await t.test("a Markdown answer with math renders in the thread", (st) =>
+    failShot(st, async () => {
+      // The vault is indexed (when this test runs alone).
+      await page.waitForFunction(
+        async () => {
+          const papers = (await window.go?.main?.App?.Library?.()) ?? [];
+          return papers.length >= 2 && papers.every((p) => p.status === "ok");
+        },
+        null,
+        { timeout: 120_000, polling: 500 },
+      );
       await openPaperInSidebar("papers/bitcoin", /Bitcoin/);
       // The stored conversation is on screen before a turn is played into it.
-      await page.locator(`${sidebar} [data-testid="msg-user"]`).first().waitFor();
+      await page.locator(`${sidebar} [data-testid="chat-messages"][data-phase="ready"]`).waitFor({ state: "attached" });
       await emitTurn("paper.papers_bitcoin", "sample-1", sampleAnswer.text);
       const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
       await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status === "done", sidebar);
@@ -810,8 +819,8 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
     }),
   );
 
-  await t.test("hostile answers render inert in the real page", () =>
-    failShot(t, async () => {
+  await t.test("hostile answers render inert in the real page", (st) =>
+    failShot(st, async () => {
       await page.evaluate(() => {
         const w = window;
         w.__external = [];
@@ -854,8 +863,8 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
     }),
   );
 
-  await t.test("settings: known agents, and Test connection with its deadline, Cancel and the login an agent needs", () =>
-    failShot(t, async () => {
+  await t.test("settings: known agents, and Test connection with its deadline, Cancel and the login an agent needs", (st) =>
+    failShot(st, async () => {
       const dialog = page.locator('[data-testid="settings"]');
       await page.keyboard.press("Control+,");
       await dialog.waitFor({ state: "visible" });
@@ -907,20 +916,23 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
     }),
   );
 
-  await t.test("an agent that asks like Claude Code: its context tools are allowed, the edit waits for a card that Reject ends", () =>
-    failShot(t, async () => {
+  await t.test("an agent that asks like Claude Code: its context tools are allowed, the edit waits for a card that Reject ends", (st) =>
+    failShot(st, async () => {
       const edited = join(env.vault, "notes", "consensus", "raft.md");
       const original = readFileSync(edited, "utf8");
-      await page.evaluate(
-        ({ command, script, edited }) =>
-          window.go.main.App.SaveAgent({
-            agent: { name: "claude-like", command, args: [script], env: { PEER_STYLE: "claude", PEER_EDIT: "1", PEER_EDIT_PATH: edited } },
-            makeDefault: false,
-            force: false,
-            checkId: "e2e",
-          }),
-        { command: process.execPath, script: join(repo, "test", "peeragent", "agent.mjs"), edited },
-      );
+      // Added in Settings like any agent: Save checks it (initialize, session/new) first.
+      const dialog = page.locator('[data-testid="settings"]');
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      await dialog.locator('[data-testid="agent-add"]').click();
+      await dialog.getByLabel("Name").fill("claude-like");
+      await dialog.getByLabel("Command").fill(process.execPath);
+      await dialog.getByLabel("Arguments").fill(join(repo, "test", "peeragent", "agent.mjs"));
+      await dialog.getByLabel("Environment").fill(`PEER_STYLE=claude\nPEER_EDIT=1\nPEER_EDIT_PATH=${edited}`);
+      await dialog.getByRole("button", { name: "Save", exact: true }).click();
+      await dialog.locator('[data-testid="agent-row"][data-name="claude-like"]').waitFor({ timeout: 60_000 });
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
       await openPaperInSidebar(raft, /Consensus/);
       const picker = page.locator(`${sidebar} [data-testid="agent-picker"]`);
       await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="agent-picker"] option[value="claude-like"]`), sidebar);
@@ -969,8 +981,8 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
     }),
   );
 
-  await t.test("the agent's Markdown answer renders, and its citation link opens the page with the passage marked", () =>
-    failShot(t, async () => {
+  await t.test("the agent's Markdown answer renders, and its citation link opens the page with the passage marked", (st) =>
+    failShot(st, async () => {
       const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
       const text = answer.locator('[data-testid="answer-text"]');
       assert.equal(await text.locator("h2").innerText(), "What your papers say");
@@ -1027,11 +1039,12 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
     }),
   );
 
-  await t.test("cancelling a turn whose card waits answers it cancelled", () =>
-    failShot(t, async () => {
+  await t.test("cancelling a turn whose card waits answers it cancelled", (st) =>
+    failShot(st, async () => {
       await page.locator(`${sidebar} [data-testid="composer-input"]`).fill("What happens when a leader fails?");
       await page.locator(`${sidebar} [data-testid="composer-input"]`).press("Enter");
-      const card = await waitForCard();
+      const waiting = await waitForCard();
+      const card = page.locator(`${sidebar} [data-testid="permission"][data-request-id="${await waiting.getAttribute("data-request-id")}"]`);
       await page.locator(`${sidebar} [data-testid="cancel"]`).click();
       await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status !== "streaming", sidebar, {
         timeout: 60_000,
@@ -1041,8 +1054,8 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
     }),
   );
 
-  await t.test("reopened, the conversation shows the same tool activity, decisions and sources", () =>
-    failShot(t, async () => {
+  await t.test("reopened, the conversation shows the same tool activity, decisions and sources", (st) =>
+    failShot(st, async () => {
       const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);
       const n = await answers.count();
       const answered = answers.nth(n - 2);

@@ -1,6 +1,7 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { outcomeText, preferredOption } from "./permission-view";
-import { decisionVerb, permissionSubject } from "./tool-view";
+import { decisionVerb, locationList, permissionSubject, titleParts } from "./tool-view";
 
 const claude = [
   { id: "allow_always", name: "Always Allow", kind: "allow_always" },
@@ -33,5 +34,27 @@ describe("how a decision reads", () => {
     expect(permissionSubject("mcp__agentero-context__context_search")).toBe("agentero-context search");
     expect(permissionSubject("mcp__agentero-context__paper_relations")).toBe("agentero-context paper relations");
     expect(permissionSubject("context_read (agentero-context MCP Server)")).toBe("context_read (agentero-context MCP Server)");
+  });
+});
+
+describe("titles and locations as a reader sees them", () => {
+  it("code spans of a title are code", () => {
+    const parts = titleParts("Edit `/v/notes/raft.md` now");
+    expect(parts.map((p) => (typeof p === "string" ? p : `<${(p as Element).localName}>${p.textContent}`))).toEqual(["Edit ", "<code>/v/notes/raft.md", " now"]);
+  });
+
+  it("a location in the vault reads as its vault path and opens; one outside is only named", () => {
+    const opened: string[] = [];
+    const list = locationList(
+      [
+        { path: "/v/notes/consensus/raft.md", line: 3, inVault: true, citationUri: "notes/consensus/raft.md" },
+        { path: "/v/papers/raft/raft.pdf", inVault: true, citationUri: "papers/raft/raft.pdf#page=4" },
+        { path: "/etc/passwd", inVault: false },
+      ],
+      { openLocation: (uri) => opened.push(uri) },
+    );
+    expect(Array.from(list.querySelectorAll("li"), (li) => li.textContent)).toEqual(["notes/consensus/raft.md:3", "papers/raft/raft.pdf, p. 4", "/etc/passwd"]);
+    list.querySelectorAll("button").forEach((b) => b.click());
+    expect(opened).toEqual(["notes/consensus/raft.md", "papers/raft/raft.pdf#page=4"]);
   });
 });

@@ -11,7 +11,7 @@ import { h } from "../lib/dom";
 import type { PermissionOption } from "../lib/events";
 import { disclosure, type Opened } from "./disclosure";
 import type { PermissionRequest } from "./state";
-import { jsonBlock, locationList, type ActivityDeps } from "./tool-view";
+import { jsonBlock, locationList, titleParts, type ActivityDeps } from "./tool-view";
 
 export interface PermissionDeps extends ActivityDeps {
   /** answer sends the chosen option; the decision comes back as an agent:permission event. */
@@ -45,7 +45,7 @@ function card(p: PermissionRequest, cancelling: boolean, opened: Opened, deps: P
       h("span", { class: "perm-label" }, p.outcome ? "The agent asked" : "The agent asks"),
       p.kind ? h("span", { class: "perm-kind", "data-testid": "permission-kind" }, kindWord(p.kind)) : null,
     ),
-    h("h4", { class: "perm-title", id: titleId, "data-testid": "permission-title" }, p.title),
+    h("h4", { class: "perm-title", id: titleId, "data-testid": "permission-title" }, ...titleParts(p.title)),
   );
   if (p.inVault) {
     el.append(

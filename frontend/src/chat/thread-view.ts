@@ -150,6 +150,7 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
         atEnd = true;
       }
       const messages = thread?.messages ?? [];
+      list.dataset.phase = thread?.phase ?? "";
       placeholder.textContent = thread?.phase === "error" ? `Couldn’t load this conversation: ${thread.loadError}` : empty;
       placeholder.classList.toggle("error", thread?.phase === "error");
       placeholder.hidden = messages.length > 0 || (thread?.phase === "loading" && empty === "");

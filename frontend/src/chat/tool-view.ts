@@ -4,6 +4,7 @@
 // a file) and the locations it names. Permission requests that Agentero
 // decided by itself (the turn's own context tools) are quiet lines here.
 
+import { parseCitation } from "../lib/citation";
 import { h } from "../lib/dom";
 import type { ToolContent, ToolLocation } from "../lib/events";
 import { lineDiff } from "./diff";
@@ -43,7 +44,7 @@ function toolItem(t: ToolActivity, opened: Opened, deps: ActivityDeps): HTMLElem
   });
   const head = [
     h("span", { class: "tool-icon", "aria-hidden": "true" }, toolIcon(t.status)),
-    h("span", { class: "tool-title", title: t.title }, t.title),
+    h("span", { class: "tool-title", title: t.title }, ...titleParts(t.title)),
     t.kind ? h("span", { class: "tool-kind" }, t.kind) : "",
     h("span", { class: "tool-status", "data-testid": "tool-status" }, statusWord(t.status)),
   ];
@@ -125,7 +126,22 @@ function plural(n: number, word: string): string {
   return n === 1 ? word : `${word}s`;
 }
 
-/** locationList shows the files a call names: inside the vault they open, outside they are only named. */
+/**
+ * titleParts writes a title as the agent did: `…` spans (Claude Code puts
+ * paths in them) as code, the rest as text.
+ */
+export function titleParts(title: string): (Node | string)[] {
+  return title.split(/(`[^`]+`)/).flatMap((part): (Node | string)[] => {
+    if (part === "") return [];
+    return part.length > 2 && part.startsWith("`") && part.endsWith("`") ? [h("code", {}, part.slice(1, -1))] : [part];
+  });
+}
+
+/**
+ * locationList shows the files a call names: inside the vault they open and
+ * read as vault paths ("notes/raft.md:3", "papers/x/x.pdf, p. 4"), outside
+ * they are only named.
+ */
 export function locationList(locations: ToolLocation[], deps: ActivityDeps): HTMLElement {
   return h(
     "ul",
@@ -134,13 +150,15 @@ export function locationList(locations: ToolLocation[], deps: ActivityDeps): HTM
       const name = l.line ? `${l.path}:${l.line}` : l.path;
       if (l.inVault && l.citationUri) {
         const uri = l.citationUri;
+        const c = parseCitation(uri);
+        const label = c?.kind !== "vault" ? name : /\.pdf$/i.test(c.path) ? `${c.path}, p. ${c.page}` : l.line ? `${c.path}:${l.line}` : c.path;
         return h(
           "li",
           {},
           h(
             "button",
-            { type: "button", class: "location", "data-testid": "location", "data-uri": uri, "data-focus": `location:${uri}`, title: `Open ${uri}`, onClick: () => deps.openLocation(uri) },
-            name,
+            { type: "button", class: "location", "data-testid": "location", "data-uri": uri, "data-focus": `location:${uri}`, title: `${l.path}\nOpens ${uri}`, onClick: () => deps.openLocation(uri) },
+            label,
           ),
         );
       }
