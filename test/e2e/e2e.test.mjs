@@ -1026,6 +1026,11 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
       assert.ok(quote && fold(snippet).includes(fold(quote)), `the quote “${quote}” is the card's snippet: ${snippet}`);
       assert.ok(fold(quote).startsWith(fold(marked)), `marked “${marked}” is the quote “${quote}”`);
       await shot(page, "20-citation-link-opened");
+      // The window keeps its layout at 1024×700: only the panes' own scrollers moved.
+      assert.deepEqual(
+        await page.evaluate(() => [document.scrollingElement.scrollTop, document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth]),
+        [0, 700, 1024],
+      );
 
       // Sources: the cited ones, and the rest on demand.
       assert.ok((await sources.locator('[data-testid="source"]').count()) >= 1, "the cited sources are listed");
