@@ -161,7 +161,8 @@ func (a *App) Search(query string, limit int) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lib.DB().Search(a.ctx, query, limit)
+	res, err := lib.DB().Search(a.ctx, index.Query{Text: query, Scope: index.Scope{AllPapers: true}, Limit: limit})
+	return res.Hits, err
 }
 
 // Reindex rescans the open vault now.

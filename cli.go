@@ -193,10 +193,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer lib.Close()
-	hits, err := lib.DB().Search(ctx, pos[1], *limit)
+	res, err := lib.DB().Search(ctx, index.Query{Text: pos[1], Scope: index.Scope{AllPapers: true}, Limit: *limit})
 	if err != nil {
 		return err
 	}
+	hits := res.Hits
 	if *asJSON {
 		for i := range hits {
 			hits[i].Snippet = strings.NewReplacer(index.MarkStart, "", index.MarkEnd, "").Replace(hits[i].Snippet)

@@ -29,9 +29,14 @@ func Path(vaultRoot string) string {
 // DB is the index of one vault. It is safe for concurrent use; writes are
 // made by one Indexer at a time.
 type DB struct {
-	sql  *sql.DB
-	path string
+	sql    *sql.DB
+	path   string
+	titles bool // papers_fts has the title column (an index opened read-only may predate it)
 }
+
+// titlesVersion is the schema version (migration 004) from which papers_fts
+// holds each paper's title and authors.
+const titlesVersion = 4
 
 // maxSearchConns is how many connections one search reads with at most.
 const maxSearchConns = 4
@@ -75,10 +80,13 @@ func Open(path string, opts Options) (*DB, error) {
 			sdb.Close()
 			return nil, fmt.Errorf("open index: %w", err)
 		}
-	} else if err := sdb.Ping(); err != nil {
+	}
+	var version int
+	if err := sdb.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("open index: %w", err)
 	}
+	db.titles = version >= titlesVersion
 	return db, nil
 }
 

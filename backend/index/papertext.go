@@ -3,13 +3,14 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// paperText is a paper's row of papers_fts: for each page, the distinct
+// paperText is a paper's text in papers_fts: for each page, the distinct
 // words on it (lower case, in order of first use), one page per line. So a
 // word counts once per page in the paper-level ranking (agentero_rank), and
 // the row stays small however often the word is repeated.
@@ -115,19 +116,35 @@ func (db *DB) fillPaperTextBatch(ctx context.Context) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
+		if err := writePaperRow(ctx, tx, id, texts); err != nil {
 			return 0, err
-		}
-		if len(texts) > 0 {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO papers_fts (rowid, text) VALUES (?, ?)`, id, paperText(texts)); err != nil {
-				return 0, err
-			}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM paper_text_todo WHERE paper_id = ?`, id); err != nil {
 			return 0, err
 		}
 	}
 	return len(ids), tx.Commit()
+}
+
+// writePaperRow writes a paper's row of papers_fts: the distinct words of
+// each of its pages (texts), its title and authors as the papers table has
+// them now, and its number of pages. A paper without pages has no row.
+func writePaperRow(ctx context.Context, tx *sql.Tx, id int64, texts []string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	var title, authorsJSON string
+	if err := tx.QueryRowContext(ctx, `SELECT title, authors FROM papers WHERE id = ?`, id).Scan(&title, &authorsJSON); err != nil {
+		return err
+	}
+	var authors []string
+	_ = json.Unmarshal([]byte(authorsJSON), &authors)
+	names := strings.Join(append([]string{title}, authors...), "\n")
+	_, err := tx.ExecContext(ctx, `INSERT INTO papers_fts (rowid, text, title, pages) VALUES (?, ?, ?, ?)`, id, paperText(texts), names, len(texts))
+	return err
 }
 
 // pageTexts returns a paper's page texts in page order.

@@ -7,15 +7,442 @@ package index
 import "C"
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 )
 
-// registerRank makes agentero_rank (see rank.c) available on every SQLite
-// connection opened from now on. Open calls it before its first connection.
+// registerRank makes agentero_paper_rank and agentero_page_rank (see
+// rank.c) available on every SQLite connection opened from now on. Open
+// calls it before its first connection.
 var registerRank = sync.OnceValue(func() error {
 	if rc := C.agenteroRegisterRank(); rc != 0 {
-		return fmt.Errorf("register agentero_rank: sqlite error %d", int(rc))
+		return fmt.Errorf("register agentero ranking: sqlite error %d", int(rc))
 	}
 	return nil
 })
+
+// tierUnit is rank.c's TIER: agentero_page_rank returns -(tier*tierUnit + score).
+const tierUnit = 1e9
+
+// maxTogether is the most words a paper-first search looks for together on
+// one page (agentero_paper_rank's together): beyond it, pages rarely hold
+// them all and collecting their offsets costs more than it tells.
+const maxTogether = 4
+
+// ranker ranks the pages, text files and papers that match one plan.
+type ranker struct {
+	db *DB
+	p  *plan
+}
+
+// pageArgs are agentero_page_rank's arguments after the table: b, the
+// query's shape, and a weight per term.
+func (r *ranker) pageArgs() (string, []any) {
+	args := []any{pageB, r.p.shape}
+	for _, w := range r.p.weights {
+		args = append(args, w)
+	}
+	return placeholders(len(args)), args
+}
+
+// titleArgs are agentero_paper_rank's arguments after the table for
+// weighing titles alone: no length, no nearness, the title weight, a weight
+// per word.
+func (r *ranker) titleArgs() (string, []any) {
+	args := []any{0, 0, 0, TitleWeight}
+	for _, w := range r.p.wordW {
+		args = append(args, w)
+	}
+	return placeholders(len(args)), args
+}
+
+func (r *ranker) decode(rank float64) (tier int, score float64) {
+	v := -rank
+	tier = int(v / tierUnit)
+	return tier, v - float64(tier)*tierUnit
+}
+
+// files ranks the scope's text files.
+func (r *ranker) files(ctx context.Context, sc *resolved) ([]candidate, error) {
+	if sc.files == "" {
+		return nil, nil
+	}
+	ph, args := r.pageArgs()
+	args = append(append(append(args, r.p.pageExpr), sc.args...), maxMatches)
+	rows, err := r.db.sql.QueryContext(ctx, `SELECT f.id, agentero_page_rank(files_fts, `+ph+`)
+		FROM files_fts CROSS JOIN files f ON f.id = files_fts.rowid
+		WHERE files_fts MATCH ? AND `+sc.files+` LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("rank files: %w", err)
+	}
+	defer rows.Close()
+	var out []candidate
+	for rows.Next() {
+		var id int64
+		var rank float64
+		if err := rows.Scan(&id, &rank); err != nil {
+			return nil, fmt.Errorf("rank files: %w", err)
+		}
+		c := candidate{rowid: id, file: true, group: -id}
+		c.tier, c.score = r.decode(rank)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// titles weighs the papers (of ids; of the whole library for nil) whose
+// title or authors hold the query's words: the bonus their pages get, as
+// agentero_paper_rank gives it.
+func (r *ranker) titles(ctx context.Context, ids []int64) (map[int64]float64, error) {
+	out := map[int64]float64{}
+	if ids != nil && len(ids) == 0 || !r.db.titles {
+		return out, nil
+	}
+	ph, args := r.titleArgs()
+	q := `SELECT rowid, -agentero_paper_rank(papers_fts, ` + ph + `) FROM papers_fts WHERE papers_fts MATCH ?`
+	args = append(args, "{title} : ("+r.p.paperExpr+")")
+	if ids != nil {
+		q += ` AND rowid IN (` + placeholders(len(ids)) + `)`
+		args = append(args, anys(ids)...)
+	}
+	rows, err := r.db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("rank titles: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s float64
+		if err := rows.Scan(&id, &s); err != nil {
+			return nil, fmt.Errorf("rank titles: %w", err)
+		}
+		out[id] = s
+	}
+	return out, rows.Err()
+}
+
+// pages ranks every matching page of papers, one paper at a time: FTS5
+// seeks to each paper's span of page ids, so this costs what the papers
+// hold, not what the library holds.
+func (r *ranker) pages(ctx context.Context, papers []paperSpan, titles map[int64]float64, batch int) ([]candidate, error) {
+	if len(papers) == 0 {
+		return nil, nil
+	}
+	ph, args := r.pageArgs()
+	stmt, err := r.db.sql.PrepareContext(ctx, `SELECT rowid, agentero_page_rank(pages_fts, `+ph+`) FROM pages_fts
+		WHERE pages_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?`)
+	if err != nil {
+		return nil, fmt.Errorf("rank pages: %w", err)
+	}
+	defer stmt.Close()
+	args = append(args, r.p.pageExpr, 0, 0, maxMatches)
+	var out []candidate
+	for _, sp := range papers {
+		args[len(args)-3], args[len(args)-2] = sp.lo, sp.hi
+		found, err := r.scan(stmt.QueryContext(ctx, args...))
+		if err != nil {
+			return nil, fmt.Errorf("rank pages: %w", err)
+		}
+		for _, c := range found {
+			c.group, c.batch = sp.id, batch
+			c.score += titles[sp.id]
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// scan reads rows of (rowid, agentero_page_rank) and closes them.
+func (r *ranker) scan(rows *sql.Rows, err error) ([]candidate, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []candidate
+	for rows.Next() {
+		var c candidate
+		var rank float64
+		if err := rows.Scan(&c.rowid, &rank); err != nil {
+			return nil, err
+		}
+		c.tier, c.score = r.decode(rank)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// paperFirst ranks the pages of the best papers, batch by batch, until
+// the first rounds hold need hits or no paper is left. The papers come
+// ranked by agentero_paper_rank: first those that hold every word of the
+// query (only their pages can hold every term), then those that hold some.
+// Batches hold firstBatch papers, then firstBatch again, then twice as
+// many as the one before: the same papers whatever need is, so that a
+// later call (a cursor) sees the same first batches.
+func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper int) ([]candidate, error) {
+	lists := r.paperLists()
+	var ranked []int64
+	list, at := 0, 0 // the list being read, and how far
+	fill := func(n int) error {
+		for len(ranked) < n && list < len(lists) {
+			got, err := r.rankPapers(ctx, lists[list], sc.ids, at, rankChunk)
+			if err != nil {
+				return err
+			}
+			for _, p := range got {
+				ranked = append(ranked, p.id)
+			}
+			at += len(got)
+			if len(got) < rankChunk {
+				list, at = list+1, 0
+			}
+		}
+		return nil
+	}
+	var out []candidate
+	start, size := 0, firstBatch
+	for batch := 0; ; batch++ {
+		if err := fill(start + size); err != nil {
+			return nil, err
+		}
+		ids := ranked[start:min(start+size, len(ranked))]
+		if len(ids) == 0 {
+			return out, nil
+		}
+		spans, titles, err := r.spansOf(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		found, err := r.pages(ctx, spans, titles, batch)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+		if firstRound(out, perPaper) >= need {
+			return out, nil
+		}
+		start += len(ids)
+		if batch > 0 {
+			size *= 2
+		}
+	}
+}
+
+// firstRound counts the hits of the first round: up to perPaper a group.
+func firstRound(cs []candidate, perPaper int) int {
+	per := map[int64]int{}
+	n := 0
+	for _, c := range cs {
+		if per[c.group] < perPaper {
+			per[c.group]++
+			n++
+		}
+	}
+	return n
+}
+
+// rankChunk is how many papers one ranking of papers_fts returns: ranking
+// costs a pass over the query's words however many are returned.
+const rankChunk = 64
+
+// paperList is a papers_fts expression and the weights of its phrases.
+type paperList struct {
+	expr     string
+	together bool
+	weights  []float64
+	title    float64 // the weight of the words in a paper's title and authors
+	b        float64 // length normalisation: 0 spares reading each paper's length
+	avgPages float64 // the library's pages per paper, for b
+}
+
+// paperLists are the lists papers are ranked in: every word, then some
+// words (one list for a query of one word).
+func (r *ranker) paperLists() []paperList {
+	words := make([]string, len(r.p.words))
+	for i, w := range r.p.words {
+		words[i] = phrase([]string{w})
+	}
+	if len(words) == 1 {
+		return []paperList{{expr: words[0], weights: r.p.wordW, title: TitleWeight}}
+	}
+	and := strings.Join(words, " AND ")
+	// The phrases after NOT are found in no row of the list: weight 0.
+	some := append(append([]float64{}, r.p.wordW...), make([]float64, len(words))...)
+	return []paperList{
+		{expr: and, together: len(words) <= maxTogether, weights: r.p.wordW, title: TitleWeight},
+		{expr: "(" + strings.Join(words, " OR ") + ") NOT (" + and + ")", weights: some, title: TitleWeight},
+	}
+}
+
+// spansOf returns the spans of page ids of papers, in the order given,
+// and their title bonuses.
+func (r *ranker) spansOf(ctx context.Context, ids []int64) ([]paperSpan, map[int64]float64, error) {
+	at := map[int64]int{}
+	for i, id := range ids {
+		at[id] = i
+	}
+	spans, err := r.db.spans(ctx, `SELECT paper_id, min(id), max(id) FROM pages WHERE paper_id IN (`+placeholders(len(ids))+`)
+		GROUP BY paper_id`, anys(ids)...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rank papers: %w", err)
+	}
+	sort.Slice(spans, func(i, j int) bool { return at[spans[i].id] < at[spans[j].id] })
+	titles, err := r.titles(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	return spans, titles, nil
+}
+
+// rankedPaper is a paper and its score.
+type rankedPaper struct {
+	id    int64
+	score float64
+}
+
+// rankPapers ranks the papers of a list (only those of ids, when given) by
+// agentero_paper_rank and returns papers from..from+n, best first.
+func (r *ranker) rankPapers(ctx context.Context, l paperList, ids []int64, from, n int) ([]rankedPaper, error) {
+	args := []any{l.b, l.avgPages, 0, l.title}
+	if l.together {
+		args[2] = 1
+	}
+	for _, w := range l.weights {
+		args = append(args, w)
+	}
+	q := `SELECT rowid, -agentero_paper_rank(papers_fts, ` + placeholders(len(args)) + `) AS score FROM papers_fts WHERE papers_fts MATCH ?`
+	args = append(args, l.expr)
+	if ids != nil {
+		q += ` AND rowid IN (` + placeholders(len(ids)) + `)`
+		args = append(args, anys(ids)...)
+	}
+	rows, err := r.db.sql.QueryContext(ctx, q+` ORDER BY score DESC, rowid LIMIT ? OFFSET ?`, append(args, n, from)...)
+	if err != nil {
+		return nil, fmt.Errorf("rank papers: %w", err)
+	}
+	defer rows.Close()
+	var out []rankedPaper
+	for rows.Next() {
+		var p rankedPaper
+		if err := rows.Scan(&p.id, &p.score); err != nil {
+			return nil, fmt.Errorf("rank papers: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PaperScore is a library paper and how well it matches a query.
+type PaperScore struct {
+	Ref   string
+	Score float64
+}
+
+// RankPapers ranks the papers of q's scope as a search of a large library
+// does before it ranks pages, by the pages that hold each of the query's
+// words, weighed by the words' rarity (and q.Boost), with two differences:
+// a paper's count of pages is weighed against its length (its number of
+// pages), so that a long paper that mentions everything does not win; and
+// titles get no bonus, since a query made of a paper's own words (related
+// papers) holds its title already. It returns q.Limit papers (at most
+// maxRankedPapers) from q.Offset, best first.
+func (db *DB) RankPapers(ctx context.Context, q Query) ([]PaperScore, error) {
+	q = q.withDefaults()
+	p, err := db.plan(ctx, q)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	if !db.paperTextReady(ctx) {
+		return nil, nil
+	}
+	sc, err := db.resolve(ctx, q.Scope)
+	if err != nil {
+		return nil, err
+	}
+	if !sc.many && !sc.all {
+		sc.ids = []int64{}
+		for _, sp := range sc.papers {
+			sc.ids = append(sc.ids, sp.id)
+		}
+	}
+	r := &ranker{db: db, p: p}
+	words := make([]string, len(p.words))
+	for i, w := range p.words {
+		words[i] = phrase([]string{w})
+	}
+	l := paperList{expr: strings.Join(words, " OR "), weights: p.wordW, b: rankPapersB}
+	if err := db.sql.QueryRowContext(ctx, `SELECT coalesce(avg(page_count), 0) FROM papers WHERE page_count > 0`).Scan(&l.avgPages); err != nil {
+		return nil, fmt.Errorf("rank papers: %w", err)
+	}
+	ranked, err := r.rankPapers(ctx, l, sc.ids, q.Offset, min(q.Limit, maxRankedPapers))
+	if err != nil || len(ranked) == 0 {
+		return nil, err
+	}
+	ids := make([]int64, len(ranked))
+	for i, p := range ranked {
+		ids[i] = p.id
+	}
+	refs := map[int64]string{}
+	rows, err := db.sql.QueryContext(ctx, `SELECT id, ref FROM papers WHERE id IN (`+placeholders(len(ids))+`)`, anys(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("rank papers: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var ref string
+		if err := rows.Scan(&id, &ref); err != nil {
+			return nil, fmt.Errorf("rank papers: %w", err)
+		}
+		refs[id] = ref
+	}
+	out := make([]PaperScore, 0, len(ranked))
+	for _, p := range ranked {
+		if ref, ok := refs[p.id]; ok {
+			out = append(out, PaperScore{Ref: ref, Score: p.score})
+		}
+	}
+	return out, rows.Err()
+}
+
+// maxRankedPapers is the most papers RankPapers returns at once.
+const maxRankedPapers = 1000
+
+// rankPapersB is RankPapers' length normalisation: a paper of many pages
+// holds many words, so without it long papers would be close to all.
+const rankPapersB = 0.75
+
+// library ranks the matching pages of the whole library (of the papers of
+// ids, when given) in one statement: for a small library, every one of them; while
+// papers_fts is being filled (an index being upgraded), the best
+// maxMatches.
+func (r *ranker) library(ctx context.Context, ids []int64, titles map[int64]float64) ([]candidate, error) {
+	ph, args := r.pageArgs()
+	q := `SELECT f.rowid, pg.paper_id, agentero_page_rank(pages_fts, ` + ph + `) AS r
+		FROM pages_fts f CROSS JOIN pages pg ON pg.id = f.rowid WHERE pages_fts MATCH ?`
+	args = append(args, r.p.pageExpr)
+	if ids != nil {
+		q += ` AND pg.paper_id IN (` + placeholders(len(ids)) + `)`
+		args = append(args, anys(ids)...)
+	}
+	rows, err := r.db.sql.QueryContext(ctx, q+` ORDER BY r LIMIT ?`, append(args, maxMatches)...)
+	if err != nil {
+		return nil, fmt.Errorf("rank pages: %w", err)
+	}
+	defer rows.Close()
+	var out []candidate
+	for rows.Next() {
+		var c candidate
+		var rank float64
+		if err := rows.Scan(&c.rowid, &c.group, &rank); err != nil {
+			return nil, fmt.Errorf("rank pages: %w", err)
+		}
+		c.tier, c.score = r.decode(rank)
+		c.score += titles[c.group]
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

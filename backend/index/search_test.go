@@ -9,17 +9,22 @@ import (
 	"testing"
 
 	"github.com/agentero/agentero/backend/index"
-	"github.com/google/go-cmp/cmp"
 )
 
 // searchModes runs a test with each way Search ranks: every matching page
-// (the corpus's queries are narrow), and paper first (as at 10,000 papers).
+// (the corpus is a small library), and paper first (as at 10,000 papers).
 func searchModes(t *testing.T, test func(t *testing.T)) {
 	t.Run("all pages", test)
 	t.Run("paper first", func(t *testing.T) {
-		index.SetBroadMatches(t, 1)
+		index.SetRankAll(t, 1)
 		test(t)
 	})
+}
+
+// librarySearch is the library's search box: the whole library, limit hits.
+func librarySearch(db *index.DB, query string, limit int) ([]index.Hit, error) {
+	res, err := db.Search(context.Background(), index.Query{Text: query, Scope: index.Scope{AllPapers: true}, Limit: limit})
+	return res.Hits, err
 }
 
 func TestSearchFindsKnownPage(t *testing.T) {
@@ -41,7 +46,7 @@ func testSearchFindsKnownPage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			hits, err := db.Search(context.Background(), tt.query, 5)
+			hits, err := librarySearch(db, tt.query, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +73,7 @@ func TestSearchCapsHitsPerPaper(t *testing.T) {
 
 func testSearchCapsHitsPerPaper(t *testing.T) {
 	_, db, _ := indexedCorpus(t)
-	hits, err := db.Search(context.Background(), "consensus", 30)
+	hits, err := librarySearch(db, "consensus", 30)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,26 +96,8 @@ func TestSearchHostileQueries(t *testing.T) {
 func testSearchHostileQueries(t *testing.T) {
 	_, db, _ := indexedCorpus(t)
 	for _, q := range []string{`"`, `AND OR NOT`, `col:value`, `a* NEAR(b c)`, `'; DROP TABLE papers; --`, `""""`, "\x00", strings.Repeat("x ", 500)} {
-		if _, err := db.Search(context.Background(), q, 5); err != nil {
+		if _, err := librarySearch(db, q, 5); err != nil {
 			t.Errorf("Search(%q) = %v, want no error", q, err)
-		}
-	}
-}
-
-func TestTerms(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []index.Term
-	}{
-		{"raft leader", []index.Term{{Words: []string{"raft"}}, {Words: []string{"leader"}}}},
-		{`"log matching" property`, []index.Term{{Words: []string{"log", "matching"}, Phrase: true}, {Words: []string{"property"}}}},
-		{`unclosed "quote here`, []index.Term{{Words: []string{"unclosed"}}, {Words: []string{"quote"}}, {Words: []string{"here"}}}},
-		{"col:value NEAR(x)", []index.Term{{Words: []string{"col"}}, {Words: []string{"value"}}, {Words: []string{"NEAR"}}, {Words: []string{"x"}}}},
-		{"  ", nil},
-	}
-	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, index.Terms(tt.in)); diff != "" {
-			t.Errorf("Terms(%q) (-want +got):\n%s", tt.in, diff)
 		}
 	}
 }
@@ -126,7 +113,7 @@ func TestPaperTextFollowsTheVault(t *testing.T) {
 	db := openDB(t, root)
 	syncVault(t, db, sharedExtractor(), root)
 	ctx := context.Background()
-	index.SetBroadMatches(t, 1)
+	index.SetRankAll(t, 1)
 
 	rows := func() int {
 		t.Helper()
@@ -138,7 +125,7 @@ func TestPaperTextFollowsTheVault(t *testing.T) {
 	}
 	first := func(query string) string {
 		t.Helper()
-		hits, err := db.Search(ctx, query, 5)
+		hits, err := librarySearch(db, query, 5)
 		if err != nil {
 			t.Fatalf("Search(%q): %v", query, err)
 		}
