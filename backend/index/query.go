@@ -50,7 +50,7 @@ type Scope struct {
 type Result struct {
 	Hits  []Hit
 	Next  int // the Offset that continues after Hits; 0 when no hit is left
-	Found int // hits of the query from the first: all there are when every paper of the scope was ranked, else those of the papers ranked so far
+	Found int // hits of the query from the first: all there are when every paper of the scope was ranked, else (paper first) those of the papers ranked so far
 }
 
 // Hit is one page or text file that matches a query.
@@ -179,14 +179,19 @@ func (db *DB) plan(ctx context.Context, q Query) (*plan, error) {
 		ws = ws[:MaxTerms]
 		sort.Slice(ws, func(i, j int) bool { return ws[i].at < ws[j].at })
 	}
-	// Where each term first stands among the query's words.
+	// Where each term first stands among the query's words, a word
+	// repeated at once counted once ("leader leader election").
 	place := map[string]int{}
-	n := 0
+	n, last := 0, ""
 	for _, t := range parsed {
-		if _, ok := place[t.Key()]; !ok {
-			place[t.Key()] = n
+		k := t.Key()
+		if k == last {
+			continue
 		}
-		n += len(t.Words)
+		if _, ok := place[k]; !ok {
+			place[k] = n
+		}
+		n, last = n+len(t.Words), k
 	}
 	var exprs, shape []string
 	wordAt := map[string]int{}
