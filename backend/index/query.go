@@ -105,6 +105,7 @@ func (q Query) withDefaults() Query {
 // plan is a query made ready for the index: its terms with their weights,
 // and the FTS5 expressions that find them.
 type plan struct {
+	stopOnly bool // the query is stop words alone
 	terms    []text.Term
 	weights  []float64 // of terms
 	places   []int     // where each term first stands among the query's words
@@ -120,14 +121,15 @@ type plan struct {
 // plan parses a query and weighs its terms: each word by its idf over the
 // library's papers (papers_fts), a phrase by the sum of its words'. It
 // returns nil for a query without words.
-func (db *DB) plan(ctx context.Context, q Query) (*plan, error) {
+func (db *DB) plan(ctx context.Context, q Query) (p *plan, err error) {
 	parsed := text.Parse(q.Text)
 	all := text.Distinct(parsed)
 	if len(all) == 0 {
 		return nil, nil
 	}
 	terms := text.Content(all)
-	if len(terms) == 0 {
+	stopOnly := len(terms) == 0
+	if stopOnly {
 		terms = all // stop words alone: they are the query
 	}
 	terms = terms[:min(len(terms), maxCandidateTerms)]
@@ -152,11 +154,18 @@ func (db *DB) plan(ctx context.Context, q Query) (*plan, error) {
 			}
 		}
 	}
-	idf, err := db.idf(ctx, lookup)
-	if err != nil {
+	var idf map[string]float64
+	if len(terms) == 1 && len(q.Boost) == 0 {
+		// One term: its weight scales every score alike, so its rarity
+		// changes no order and is not looked up.
+		idf = map[string]float64{}
+		for _, w := range lookup {
+			idf[w] = 1
+		}
+	} else if idf, err = db.idf(ctx, lookup); err != nil {
 		return nil, err
 	}
-	p := &plan{}
+	p = &plan{stopOnly: stopOnly}
 	type weighed struct {
 		t     text.Term
 		w     float64
@@ -249,6 +258,8 @@ func (db *DB) idf(ctx context.Context, words []string) (map[string]float64, erro
 		}
 		return out, nil
 	}
+	// One statement: the counts are cheaper in a row than on connections
+	// of their own.
 	var b strings.Builder
 	b.WriteString(`SELECT (SELECT count(*) FROM papers)`)
 	args := make([]any, len(words))
@@ -266,7 +277,7 @@ func (db *DB) idf(ctx context.Context, words []string) (map[string]float64, erro
 	}
 	n := float64(counts[0])
 	for i, w := range words {
-		df := float64(min(counts[i+1], counts[0]))
+		df := math.Min(float64(counts[i+1]), n)
 		out[w] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	return out, nil

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // registerRank makes agentero_paper_rank and agentero_page_rank (see
@@ -128,7 +130,7 @@ func (r *ranker) titles(ctx context.Context, ids []int64) (map[int64]float64, er
 // pages ranks every matching page of papers, one paper at a time: FTS5
 // seeks to each paper's span of page ids, so this costs what the papers
 // hold, not what the library holds.
-func (r *ranker) pages(ctx context.Context, papers []paperSpan, titles map[int64]float64, batch int) ([]candidate, error) {
+func (r *ranker) pages(ctx context.Context, papers []paperSpan, batch int) ([]candidate, error) {
 	if len(papers) == 0 {
 		return nil, nil
 	}
@@ -149,11 +151,22 @@ func (r *ranker) pages(ctx context.Context, papers []paperSpan, titles map[int64
 		}
 		for _, c := range found {
 			c.group, c.batch = sp.id, batch
-			c.score += titles[sp.id]
 			out = append(out, c)
 		}
 	}
 	return out, nil
+}
+
+// addTitles adds to each page its paper's title bonus.
+func addTitles(cs []candidate, titles map[int64]float64) {
+	if len(titles) == 0 {
+		return
+	}
+	for i := range cs {
+		if !cs[i].file {
+			cs[i].score += titles[cs[i].group]
+		}
+	}
 }
 
 // scan reads rows of (rowid, agentero_page_rank) and closes them.
@@ -212,14 +225,25 @@ func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper in
 		if len(ids) == 0 {
 			return out, nil
 		}
-		spans, titles, err := r.spansOf(ctx, ids)
+		spans, err := r.spansOf(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
-		found, err := r.pages(ctx, spans, titles, batch)
-		if err != nil {
+		var found []candidate
+		var titles map[int64]float64
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() (err error) {
+			titles, err = r.titles(gctx, ids)
+			return err
+		})
+		g.Go(func() (err error) {
+			found, err = r.pages(gctx, spans, batch)
+			return err
+		})
+		if err := g.Wait(); err != nil {
 			return nil, err
 		}
+		addTitles(found, titles)
 		out = append(out, found...)
 		if firstRound(out, perPaper) >= need {
 			return out, nil
@@ -251,6 +275,7 @@ const rankChunk = 64
 // paperList is a papers_fts expression and the weights of its phrases.
 type paperList struct {
 	expr     string
+	unranked bool // in index order
 	together bool
 	weights  []float64
 	title    float64 // the weight of the words in a paper's title and authors
@@ -259,16 +284,22 @@ type paperList struct {
 }
 
 // paperLists are the lists papers are ranked in: every word, then some
-// words (one list for a query of one word).
+// words (one list for a query of one word). A query of stop words alone
+// takes the papers that hold them all in index order.
 func (r *ranker) paperLists() []paperList {
 	words := make([]string, len(r.p.words))
 	for i, w := range r.p.words {
 		words[i] = phrase([]string{w})
 	}
+	and := strings.Join(words, " AND ")
+	if r.p.stopOnly {
+		// Words on nearly every page of every paper: ranking the papers
+		// would cost a pass over all of them and tell little.
+		return []paperList{{expr: and, unranked: true}}
+	}
 	if len(words) == 1 {
 		return []paperList{{expr: words[0], weights: r.p.wordW, title: TitleWeight}}
 	}
-	and := strings.Join(words, " AND ")
 	// The phrases after NOT are found in no row of the list: weight 0.
 	some := append(append([]float64{}, r.p.wordW...), make([]float64, len(words))...)
 	return []paperList{
@@ -277,9 +308,8 @@ func (r *ranker) paperLists() []paperList {
 	}
 }
 
-// spansOf returns the spans of page ids of papers, in the order given,
-// and their title bonuses.
-func (r *ranker) spansOf(ctx context.Context, ids []int64) ([]paperSpan, map[int64]float64, error) {
+// spansOf returns the spans of page ids of papers, in the order given.
+func (r *ranker) spansOf(ctx context.Context, ids []int64) ([]paperSpan, error) {
 	at := map[int64]int{}
 	for i, id := range ids {
 		at[id] = i
@@ -287,14 +317,10 @@ func (r *ranker) spansOf(ctx context.Context, ids []int64) ([]paperSpan, map[int
 	spans, err := r.db.spans(ctx, `SELECT paper_id, min(id), max(id) FROM pages WHERE paper_id IN (`+placeholders(len(ids))+`)
 		GROUP BY paper_id`, anys(ids)...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("rank papers: %w", err)
+		return nil, fmt.Errorf("rank papers: %w", err)
 	}
 	sort.Slice(spans, func(i, j int) bool { return at[spans[i].id] < at[spans[j].id] })
-	titles, err := r.titles(ctx, ids)
-	if err != nil {
-		return nil, nil, err
-	}
-	return spans, titles, nil
+	return spans, nil
 }
 
 // rankedPaper is a paper and its score.
@@ -306,6 +332,14 @@ type rankedPaper struct {
 // rankPapers ranks the papers of a list (only those of ids, when given) by
 // agentero_paper_rank and returns papers from..from+n, best first.
 func (r *ranker) rankPapers(ctx context.Context, l paperList, ids []int64, from, n int) ([]rankedPaper, error) {
+	if l.unranked {
+		q, args := `SELECT rowid, 0 FROM papers_fts WHERE papers_fts MATCH ?`, []any{l.expr}
+		if ids != nil {
+			q += ` AND rowid IN (` + placeholders(len(ids)) + `)`
+			args = append(args, anys(ids)...)
+		}
+		return scanPapers(r.db.sql.QueryContext(ctx, q+` ORDER BY rowid LIMIT ? OFFSET ?`, append(args, n, from)...))
+	}
 	args := []any{l.b, l.avgPages, 0, l.title}
 	if l.together {
 		args[2] = 1
@@ -319,7 +353,11 @@ func (r *ranker) rankPapers(ctx context.Context, l paperList, ids []int64, from,
 		q += ` AND rowid IN (` + placeholders(len(ids)) + `)`
 		args = append(args, anys(ids)...)
 	}
-	rows, err := r.db.sql.QueryContext(ctx, q+` ORDER BY score DESC, rowid LIMIT ? OFFSET ?`, append(args, n, from)...)
+	return scanPapers(r.db.sql.QueryContext(ctx, q+` ORDER BY score DESC, rowid LIMIT ? OFFSET ?`, append(args, n, from)...))
+}
+
+// scanPapers reads rows of (rowid, score) and closes them.
+func scanPapers(rows *sql.Rows, err error) ([]rankedPaper, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rank papers: %w", err)
 	}
@@ -419,7 +457,7 @@ const rankPapersB = 0.75
 // ids, when given) in one statement: for a small library, every one of them; while
 // papers_fts is being filled (an index being upgraded), the best
 // maxMatches.
-func (r *ranker) library(ctx context.Context, ids []int64, titles map[int64]float64) ([]candidate, error) {
+func (r *ranker) library(ctx context.Context, ids []int64) ([]candidate, error) {
 	ph, args := r.pageArgs()
 	q := `SELECT f.rowid, pg.paper_id, agentero_page_rank(pages_fts, ` + ph + `) AS r
 		FROM pages_fts f CROSS JOIN pages pg ON pg.id = f.rowid WHERE pages_fts MATCH ?`
@@ -441,7 +479,6 @@ func (r *ranker) library(ctx context.Context, ids []int64, titles map[int64]floa
 			return nil, fmt.Errorf("rank pages: %w", err)
 		}
 		c.tier, c.score = r.decode(rank)
-		c.score += titles[c.group]
 		out = append(out, c)
 	}
 	return out, rows.Err()

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Search runs q and returns its hits from q.Offset, best first.
@@ -80,50 +82,56 @@ func (db *DB) search(ctx context.Context, q Query) (Result, error) {
 		return Result{}, err
 	}
 	r := &ranker{db: db, p: p}
-	cands, err := r.files(ctx, sc)
-	if err != nil {
-		return Result{}, err
-	}
+	// Text files, titles and pages are ranked at once, each on its own
+	// connection.
+	var files, pages []candidate
+	var titles map[int64]float64
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		files, err = r.files(gctx, sc)
+		return err
+	})
 	switch {
 	case sc.all:
-		titles, err := r.titles(ctx, nil)
-		if err != nil {
-			return Result{}, err
-		}
-		found, err := r.library(ctx, nil, titles)
-		if err != nil {
-			return Result{}, err
-		}
-		cands = append(cands, found...)
+		g.Go(func() (err error) {
+			titles, err = r.titles(gctx, nil)
+			return err
+		})
+		g.Go(func() (err error) {
+			pages, err = r.library(gctx, nil)
+			return err
+		})
 	case !sc.many:
 		ids := make([]int64, len(sc.papers))
 		for i, sp := range sc.papers {
 			ids[i] = sp.id
 		}
-		titles, err := r.titles(ctx, ids)
-		if err != nil {
-			return Result{}, err
-		}
-		found, err := r.pages(ctx, sc.papers, titles, 0)
-		if err != nil {
-			return Result{}, err
-		}
-		cands = append(cands, found...)
+		g.Go(func() (err error) {
+			titles, err = r.titles(gctx, ids)
+			return err
+		})
+		g.Go(func() (err error) {
+			pages, err = r.pages(gctx, sc.papers, 0)
+			return err
+		})
 	case db.paperTextReady(ctx):
-		found, err := r.paperFirst(ctx, sc, q.Offset+q.Limit, q.PerPaper)
-		if err != nil {
-			return Result{}, err
-		}
-		cands = append(cands, found...)
+		g.Go(func() (err error) {
+			pages, err = r.paperFirst(gctx, sc, q.Offset+q.Limit, q.PerPaper)
+			return err
+		})
 	default:
 		// papers_fts is still being filled (an index being upgraded): the
 		// best pages of the whole library, ranked in one pass.
-		found, err := r.library(ctx, sc.ids, nil)
-		if err != nil {
-			return Result{}, err
-		}
-		cands = append(cands, found...)
+		g.Go(func() (err error) {
+			pages, err = r.library(gctx, sc.ids)
+			return err
+		})
 	}
+	if err := g.Wait(); err != nil {
+		return Result{}, err
+	}
+	addTitles(pages, titles)
+	cands := append(files, pages...)
 	order(cands, q.PerPaper)
 	return db.take(ctx, p, q, cands)
 }

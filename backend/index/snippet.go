@@ -23,6 +23,11 @@ type mark struct {
 
 func parseMarks(highlighted string, terms []text.Term) marked {
 	var m marked
+	m.plain = make([]rune, 0, len(highlighted))
+	firsts := make([]string, len(terms)) // each term's first word, folded
+	for i, t := range terms {
+		firsts[i] = text.Fold(t.Words[0])
+	}
 	open, space := -1, false
 	for _, r := range highlighted {
 		switch {
@@ -34,7 +39,7 @@ func parseMarks(highlighted string, terms []text.Term) marked {
 			open = len(m.plain)
 		case r == rune(MarkEnd[0]):
 			if open >= 0 {
-				m.marks = append(m.marks, mark{pos: open, end: len(m.plain), term: whichTerm(string(m.plain[open:]), terms)})
+				m.marks = append(m.marks, mark{pos: open, end: len(m.plain), term: whichTerm(m.plain[open:], firsts)})
 				open = -1
 			}
 		case unicode.IsSpace(r):
@@ -50,17 +55,25 @@ func parseMarks(highlighted string, terms []text.Term) marked {
 	return m
 }
 
-// whichTerm attributes a marked token to the query term whose (first)
-// word shares the longest prefix with it. FTS5 marks only tokens whose stem
-// is a term's, so the prefix only has to tell the terms apart.
-func whichTerm(token string, terms []text.Term) int {
-	words := text.Words(token)
-	if len(words) == 0 {
-		return -1
+// whichTerm attributes a marked token to the query term whose first word
+// (firsts, folded) shares the longest prefix with it. FTS5 marks only
+// tokens whose stem is a term's, so the prefix only has to tell the terms
+// apart.
+func whichTerm(token []rune, firsts []string) int {
+	if len(firsts) == 1 {
+		return 0
 	}
+	var word []rune
+	for _, r := range token {
+		if !text.IsWordRune(r) {
+			break
+		}
+		word = text.AppendFold(word, r)
+	}
+	w := string(word)
 	best, bestLen := -1, 0
-	for i, t := range terms {
-		if n := commonPrefix(words[0], text.Fold(t.Words[0])); n > bestLen {
+	for i, f := range firsts {
+		if n := commonPrefix(w, f); n > bestLen {
 			best, bestLen = i, n
 		}
 	}
