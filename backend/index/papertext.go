@@ -8,12 +8,15 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentero/agentero/backend/text"
 )
 
 // paperText is a paper's text in papers_fts: for each page, the distinct
-// words on it (lower case, in order of first use), one page per line. So a
-// word counts once per page in the paper-level ranking (agentero_rank), and
-// the row stays small however often the word is repeated.
+// words on it (text.IsWordRune, lower case, in order of first use), one
+// page per line. So a word counts once per page in the paper-level ranking
+// (agentero_paper_rank), and the row stays small however often the word is
+// repeated.
 func paperText(pages []string) string {
 	var b strings.Builder
 	seen := map[string]bool{}
@@ -33,19 +36,19 @@ func paperText(pages []string) string {
 		}
 		word = word[:0]
 	}
-	for i, text := range pages {
+	for i, page := range pages {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		clear(seen)
 		first = true
-		for _, r := range text {
+		for _, r := range page {
 			switch {
 			case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
 				word = append(word, byte(r))
 			case r < utf8.RuneSelf && 'A' <= r && r <= 'Z':
 				word = append(word, byte(r+'a'-'A'))
-			case r < utf8.RuneSelf || notWordRune(r):
+			case r < utf8.RuneSelf || !text.IsWordRune(r):
 				flush()
 			default:
 				word = utf8.AppendRune(word, unicode.ToLower(r))
@@ -54,12 +57,6 @@ func paperText(pages []string) string {
 		flush()
 	}
 	return b.String()
-}
-
-// notWordRune separates words as the unicode61 tokenizer does, roughly:
-// letters, digits and combining marks make words.
-func notWordRune(r rune) bool {
-	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
 }
 
 // fillBatch is how many papers fillPaperText writes per transaction.
