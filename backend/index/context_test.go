@@ -185,3 +185,38 @@ func BenchmarkScopedMatch(b *testing.B) {
 		len(scoped), p95(scoped), p95(naive), worst["the"])
 	fmt.Printf("  slowest scoped per query: %v\n", worstScoped)
 }
+
+// TestCompleteFolds: @-mention completion matches what was typed without
+// its case and diacritics, as search does.
+func TestCompleteFolds(t *testing.T) {
+	root := makeVault(t, []string{"paxos-made-simple.pdf"})
+	for _, p := range []string{"notes/Mazières/sfs.md", "notes/Straße/plan.md"} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte("notes"), 0o644)
+	}
+	db := openDB(t, root)
+	syncVault(t, db, sharedExtractor(), root)
+	tests := []struct {
+		typed string
+		want  []string
+	}{
+		{"mazieres", []string{"notes/Mazières", "notes/Mazières/sfs.md"}},
+		{"MAZIÈRES sfs", []string{"notes/Mazières/sfs.md"}},
+		{"strasse", []string{"notes/Straße", "notes/Straße/plan.md"}},
+		{"paxos SIMPLE", []string{"papers/paxos-made-simple"}},
+	}
+	for _, tt := range tests {
+		got, err := db.Complete(context.Background(), tt.typed, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, c := range got {
+			paths = append(paths, c.Path)
+		}
+		if diff := cmp.Diff(tt.want, paths); diff != "" {
+			t.Errorf("Complete(%q) (-want +got):\n%s", tt.typed, diff)
+		}
+	}
+}

@@ -19,13 +19,15 @@ import (
 // Query is one search of the index. Zero values mean defaults.
 //
 // Its words are matched with stemming, "quoted phrases" exactly, each
-// repeated word once. Stop words (text.Stop) count only in the phrase of
-// the whole query unless the query holds nothing else. A page ranks by
-// tier: the whole query as a phrase, then every term, then some of them,
-// so a question in plain words finds the pages that hold most of it; then,
-// within a tier, by bm25 with each term weighed by its rarity in the
-// library, plus TitleWeight times the weight of the terms in its paper's
-// title or authors, so that a query naming a paper finds it.
+// repeated word once. Stop words (text.Stop) only hold their places in the
+// whole query, unless the query holds nothing else. A page ranks by tier:
+// its terms standing as in the query (the query as a phrase, stop words
+// aside), then every term, then some of them, so a question in plain words
+// finds the pages that hold most of it; then, within a tier, by bm25 with
+// each term weighed by its rarity among the library's papers, plus
+// TitleWeight times the weight of the terms in its paper's title or
+// authors, so that a query naming a paper finds it. A query of more than
+// MaxTerms terms is ranked by its rarest.
 type Query struct {
 	Text         string             // words and "quoted phrases"
 	Scope        Scope              // where to look
@@ -111,8 +113,8 @@ type plan struct {
 	places   []int     // where each term first stands among the query's words
 	shape    string    // places as agentero_page_rank takes them ("" for one term)
 	pageExpr string    // term OR term …: pages and files
-	// words are the terms' words for papers_fts and titles_fts, which keep
-	// no word order: one phrase each, weighted.
+	// words are the terms' words for papers_fts (pages' distinct words,
+	// titles), which keeps no word order: one phrase each, weighted.
 	words     []string
 	wordW     []float64
 	paperExpr string
