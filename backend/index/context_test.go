@@ -91,6 +91,24 @@ func TestScopedSearch(t *testing.T) {
 		}
 	})
 
+	t.Run("nothing beyond the scope", func(t *testing.T) {
+		for name, sc := range map[string]index.Scope{
+			"a paper not indexed": {Papers: []string{"papers/not-indexed"}},
+			"a folder":            {Folders: []string{"notes/a"}},
+			"nothing":             {},
+		} {
+			res, err := db.Search(ctx, index.Query{Text: "quorum leader the", Scope: sc, Limit: index.MaxLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Hits {
+				if h.Path == "" || !strings.HasPrefix(h.Path, "notes/a/") {
+					t.Errorf("%s: hit %s#%d %s outside the scope", name, h.Ref, h.Page, h.Path)
+				}
+			}
+		}
+	})
+
 	t.Run("the same hits paper first", func(t *testing.T) {
 		want := all(t, "leader election")
 		index.SetRankAll(t, 1)

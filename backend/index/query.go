@@ -52,7 +52,7 @@ type Scope struct {
 type Result struct {
 	Hits  []Hit
 	Next  int // the Offset that continues after Hits; 0 when no hit is left
-	Found int // hits of the query from the first: all there are when every paper of the scope was ranked, else (paper first) those of the papers ranked so far
+	Found int // hits of the query found from the first: all there are, unless a first round could be filled without ranking every match
 }
 
 // Hit is one page or text file that matches a query.
@@ -112,7 +112,8 @@ type plan struct {
 	weights  []float64 // of terms
 	places   []int     // where each term first stands among the query's words
 	shape    string    // places as agentero_page_rank takes them ("" for one term)
-	pageExpr string    // term OR term …: pages and files
+	pageExpr string    // term OR term …: pages and files that hold some term (all terms, for stop words alone)
+	allExpr  string    // term AND term …: those that hold every term
 	// words are the terms' words for papers_fts (pages' distinct words,
 	// titles), which keeps no word order: one phrase each, weighted.
 	words     []string
@@ -227,7 +228,10 @@ func (db *DB) plan(ctx context.Context, q Query) (p *plan, err error) {
 			p.wordW = append(p.wordW, ww)
 		}
 	}
-	p.pageExpr = strings.Join(exprs, " OR ")
+	p.pageExpr, p.allExpr = strings.Join(exprs, " OR "), strings.Join(exprs, " AND ")
+	if stopOnly {
+		p.pageExpr = p.allExpr // unranked: the pages that hold them all
+	}
 	if len(shape) > 1 {
 		p.shape = strings.Join(shape, " ")
 	}

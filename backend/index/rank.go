@@ -41,14 +41,19 @@ type ranker struct {
 	p  *plan
 }
 
-// pageArgs are agentero_page_rank's arguments after the table: b, the
-// query's shape, and a weight per term.
-func (r *ranker) pageArgs() (string, []any) {
+// rank is the rank expression of pages or files (table) and its
+// arguments: agentero_page_rank with b, the query's shape and a weight per
+// term; 0 for a query of stop words alone, whose matches are taken in
+// index order.
+func (r *ranker) rank(table string) (string, []any) {
+	if r.p.stopOnly {
+		return "0", nil
+	}
 	args := []any{pageB, r.p.shape}
 	for _, w := range r.p.weights {
 		args = append(args, w)
 	}
-	return placeholders(len(args)), args
+	return "agentero_page_rank(" + table + ", " + placeholders(len(args)) + ")", args
 }
 
 // titleArgs are agentero_paper_rank's arguments after the table for
@@ -68,14 +73,14 @@ func (r *ranker) decode(rank float64) (tier int, score float64) {
 	return tier, v - float64(tier)*tierUnit
 }
 
-// files ranks the scope's text files.
-func (r *ranker) files(ctx context.Context, sc *resolved) ([]candidate, error) {
+// files ranks the scope's text files that match expr.
+func (r *ranker) files(ctx context.Context, sc *resolved, expr string) ([]candidate, error) {
 	if sc.files == "" {
 		return nil, nil
 	}
-	ph, args := r.pageArgs()
-	args = append(append(append(args, r.p.pageExpr), sc.args...), maxMatches)
-	rows, err := r.db.sql.QueryContext(ctx, `SELECT f.id, agentero_page_rank(files_fts, `+ph+`)
+	rank, args := r.rank("files_fts")
+	args = append(append(append(args, expr), sc.args...), maxMatches)
+	rows, err := r.db.sql.QueryContext(ctx, `SELECT f.id, `+rank+`
 		FROM files_fts CROSS JOIN files f ON f.id = files_fts.rowid
 		WHERE files_fts MATCH ? AND `+sc.files+` LIMIT ?`, args...)
 	if err != nil {
@@ -101,7 +106,7 @@ func (r *ranker) files(ctx context.Context, sc *resolved) ([]candidate, error) {
 // agentero_paper_rank gives it.
 func (r *ranker) titles(ctx context.Context, ids []int64) (map[int64]float64, error) {
 	out := map[int64]float64{}
-	if ids != nil && len(ids) == 0 || !r.db.titles {
+	if ids != nil && len(ids) == 0 || !r.db.titles || r.p.stopOnly {
 		return out, nil
 	}
 	ph, args := r.titleArgs()
@@ -127,21 +132,21 @@ func (r *ranker) titles(ctx context.Context, ids []int64) (map[int64]float64, er
 	return out, rows.Err()
 }
 
-// pages ranks every matching page of papers, one paper at a time: FTS5
-// seeks to each paper's span of page ids, so this costs what the papers
-// hold, not what the library holds.
-func (r *ranker) pages(ctx context.Context, papers []paperSpan, batch int) ([]candidate, error) {
+// pages ranks every page of papers that matches expr, one paper at a
+// time: FTS5 seeks to each paper's span of page ids, so this costs what the
+// papers hold, not what the library holds.
+func (r *ranker) pages(ctx context.Context, papers []paperSpan, batch int, expr string) ([]candidate, error) {
 	if len(papers) == 0 {
 		return nil, nil
 	}
-	ph, args := r.pageArgs()
-	stmt, err := r.db.sql.PrepareContext(ctx, `SELECT rowid, agentero_page_rank(pages_fts, `+ph+`) FROM pages_fts
+	rank, args := r.rank("pages_fts")
+	stmt, err := r.db.sql.PrepareContext(ctx, `SELECT rowid, `+rank+` FROM pages_fts
 		WHERE pages_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?`)
 	if err != nil {
 		return nil, fmt.Errorf("rank pages: %w", err)
 	}
 	defer stmt.Close()
-	args = append(args, r.p.pageExpr, 0, 0, maxMatches)
+	args = append(args, expr, 0, 0, maxMatches)
 	var out []candidate
 	for _, sp := range papers {
 		args[len(args)-3], args[len(args)-2] = sp.lo, sp.hi
@@ -195,7 +200,14 @@ func (r *ranker) scan(rows *sql.Rows, err error) ([]candidate, error) {
 // Batches hold firstBatch papers, then firstBatch again, then twice as
 // many as the one before: the same papers whatever need is, so that a
 // later call (a cursor) sees the same first batches.
-func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper int) ([]candidate, error) {
+//
+// It returns the text files of the scope too, and whether papers were left
+// unranked.
+func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper int) ([]candidate, bool, error) {
+	out, err := r.files(ctx, sc, r.p.pageExpr)
+	if err != nil {
+		return nil, false, err
+	}
 	lists := r.paperLists()
 	var ranked []int64
 	list, at := 0, 0 // the list being read, and how far
@@ -215,19 +227,18 @@ func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper in
 		}
 		return nil
 	}
-	var out []candidate
 	start, size := 0, firstBatch
 	for batch := 0; ; batch++ {
 		if err := fill(start + size); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		ids := ranked[start:min(start+size, len(ranked))]
 		if len(ids) == 0 {
-			return out, nil
+			return out, false, nil
 		}
 		spans, err := r.spansOf(ctx, ids)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		var found []candidate
 		var titles map[int64]float64
@@ -237,18 +248,19 @@ func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper in
 			return err
 		})
 		g.Go(func() (err error) {
-			found, err = r.pages(gctx, spans, batch)
+			found, err = r.pages(gctx, spans, batch, r.p.pageExpr)
 			return err
 		})
 		if err := g.Wait(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		addTitles(found, titles)
 		out = append(out, found...)
-		if firstRound(out, perPaper) >= need {
-			return out, nil
-		}
 		start += len(ids)
+		if firstRound(out, perPaper) >= need {
+			left := start < len(ranked) || list < len(lists)
+			return out, left, nil
+		}
 		if batch > 0 {
 			size *= 2
 		}
@@ -453,33 +465,48 @@ const maxRankedPapers = 1000
 // holds many words, so without it long papers would be close to all.
 const rankPapersB = 0.75
 
-// library ranks the matching pages of the whole library (of the papers of
-// ids, when given) in one statement: for a small library, every one of them; while
-// papers_fts is being filled (an index being upgraded), the best
-// maxMatches.
-func (r *ranker) library(ctx context.Context, ids []int64) ([]candidate, error) {
-	ph, args := r.pageArgs()
-	q := `SELECT f.rowid, pg.paper_id, agentero_page_rank(pages_fts, ` + ph + `) AS r
+// library ranks the pages of the whole library (of the papers of ids,
+// when given) that match expr, in one statement: for a small library,
+// every one of them; while papers_fts is being filled (an index being
+// upgraded), the best maxMatches. A query of stop words alone reads its
+// pages in index order, where a paper's pages are next to each other, and
+// stops once the first round holds need hits; the second result says so.
+func (r *ranker) library(ctx context.Context, ids []int64, expr string, need, perPaper int) ([]candidate, bool, error) {
+	rank, args := r.rank("pages_fts")
+	q := `SELECT f.rowid, pg.paper_id, ` + rank + ` AS r
 		FROM pages_fts f CROSS JOIN pages pg ON pg.id = f.rowid WHERE pages_fts MATCH ?`
-	args = append(args, r.p.pageExpr)
+	args = append(args, expr)
 	if ids != nil {
 		q += ` AND pg.paper_id IN (` + placeholders(len(ids)) + `)`
 		args = append(args, anys(ids)...)
 	}
-	rows, err := r.db.sql.QueryContext(ctx, q+` ORDER BY r LIMIT ?`, append(args, maxMatches)...)
+	order := ` ORDER BY r, f.rowid LIMIT ?`
+	if r.p.stopOnly {
+		order = ` ORDER BY f.rowid LIMIT ?`
+	}
+	rows, err := r.db.sql.QueryContext(ctx, q+order, append(args, maxMatches)...)
 	if err != nil {
-		return nil, fmt.Errorf("rank pages: %w", err)
+		return nil, false, fmt.Errorf("rank pages: %w", err)
 	}
 	defer rows.Close()
 	var out []candidate
+	per := map[int64]int{}
+	first := 0 // hits of the first round so far
 	for rows.Next() {
 		var c candidate
 		var rank float64
 		if err := rows.Scan(&c.rowid, &c.group, &rank); err != nil {
-			return nil, fmt.Errorf("rank pages: %w", err)
+			return nil, false, fmt.Errorf("rank pages: %w", err)
+		}
+		if r.p.stopOnly && first >= need && per[c.group] == 0 {
+			return out, true, nil // a later paper: its hits come after
 		}
 		c.tier, c.score = r.decode(rank)
 		out = append(out, c)
+		if per[c.group] < perPaper {
+			first++
+		}
+		per[c.group]++
 	}
-	return out, rows.Err()
+	return out, false, rows.Err()
 }

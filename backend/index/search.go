@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"path"
 	"runtime"
 	"sort"
@@ -82,26 +83,60 @@ func (db *DB) search(ctx context.Context, q Query) (Result, error) {
 		return Result{}, err
 	}
 	r := &ranker{db: db, p: p}
-	// Text files, titles and pages are ranked at once, each on its own
-	// connection.
+	need := q.Offset + q.Limit
+	var cands []candidate
+	partial := false // some papers or pages that match were not ranked
+	if sc.many && db.paperTextReady(ctx) {
+		cands, partial, err = r.paperFirst(ctx, sc, need, q.PerPaper)
+	} else if !sc.all && !sc.many {
+		// A few papers and files: every page and file that holds a term.
+		cands, partial, err = r.whole(ctx, sc, p.pageExpr, need, q.PerPaper)
+	} else {
+		// Every matching page of the library: those that hold every term
+		// first, which is all the first round needs when they fill it
+		// (their tiers come before the others'); the rest only when not.
+		cands, partial, err = r.whole(ctx, sc, p.allExpr, need, q.PerPaper)
+		if err == nil && p.allExpr != p.pageExpr {
+			if partial = firstRound(cands, q.PerPaper) >= need; !partial {
+				cands, _, err = r.whole(ctx, sc, p.pageExpr, need, q.PerPaper)
+			}
+		}
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	order(cands, q.PerPaper)
+	return db.take(ctx, p, q, cands, partial)
+}
+
+// whole ranks every page and text file of the scope that matches expr
+// (every page of a large scope while papers_fts is being filled: the best
+// maxMatches; see library for a query of stop words alone, and its second
+// result). Text files, titles and pages are ranked at once, each on its own
+// connection.
+func (r *ranker) whole(ctx context.Context, sc *resolved, expr string, need, perPaper int) ([]candidate, bool, error) {
 	var files, pages []candidate
 	var titles map[int64]float64
+	partial := false
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		files, err = r.files(gctx, sc)
+		files, err = r.files(gctx, sc, expr)
 		return err
 	})
 	switch {
-	case sc.all:
+	case sc.all, sc.many:
 		g.Go(func() (err error) {
-			titles, err = r.titles(gctx, nil)
+			titles, err = r.titles(gctx, sc.ids)
 			return err
 		})
+		if sc.files != "" {
+			need = math.MaxInt // files come after every page of a round: read them all
+		}
 		g.Go(func() (err error) {
-			pages, err = r.library(gctx, nil)
+			pages, partial, err = r.library(gctx, sc.ids, expr, need, perPaper)
 			return err
 		})
-	case !sc.many:
+	default:
 		ids := make([]int64, len(sc.papers))
 		for i, sp := range sc.papers {
 			ids[i] = sp.id
@@ -111,29 +146,15 @@ func (db *DB) search(ctx context.Context, q Query) (Result, error) {
 			return err
 		})
 		g.Go(func() (err error) {
-			pages, err = r.pages(gctx, sc.papers, 0)
-			return err
-		})
-	case db.paperTextReady(ctx):
-		g.Go(func() (err error) {
-			pages, err = r.paperFirst(gctx, sc, q.Offset+q.Limit, q.PerPaper)
-			return err
-		})
-	default:
-		// papers_fts is still being filled (an index being upgraded): the
-		// best pages of the whole library, ranked in one pass.
-		g.Go(func() (err error) {
-			pages, err = r.library(gctx, sc.ids)
+			pages, err = r.pages(gctx, sc.papers, 0, expr)
 			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return Result{}, err
+		return nil, false, err
 	}
 	addTitles(pages, titles)
-	cands := append(files, pages...)
-	order(cands, q.PerPaper)
-	return db.take(ctx, p, q, cands)
+	return append(files, pages...), partial, nil
 }
 
 // order sorts candidates best first, in rounds of perPaper per group, and
@@ -154,9 +175,10 @@ func order(cs []candidate, perPaper int) {
 }
 
 // take turns the candidates from q.Offset into hits: until q.Limit, or
-// until one group would pass q.PerPaper.
-func (db *DB) take(ctx context.Context, p *plan, q Query, cs []candidate) (Result, error) {
-	res := Result{Hits: []Hit{}}
+// until one group would pass q.PerPaper. When partial (not every match was
+// ranked), Next continues even after the last candidate.
+func (db *DB) take(ctx context.Context, p *plan, q Query, cs []candidate, partial bool) (Result, error) {
+	res := Result{Hits: []Hit{}, Found: len(cs)}
 	if q.Offset >= len(cs) {
 		return res, nil
 	}
@@ -171,7 +193,7 @@ func (db *DB) take(ctx context.Context, p *plan, q Query, cs []candidate) (Resul
 		per[c.group]++
 		chosen = append(chosen, c)
 	}
-	if end < len(cs) {
+	if end < len(cs) || partial {
 		res.Next = end
 	}
 	hr, err := db.hitReader(ctx, p, q, chosen)
@@ -206,7 +228,6 @@ func (db *DB) take(ctx context.Context, p *plan, q Query, cs []candidate) (Resul
 			res.Hits = append(res.Hits, h)
 		}
 	}
-	res.Found = len(cs)
 	return res, nil
 }
 

@@ -365,14 +365,48 @@ func testSearchQueryForms(t *testing.T) {
 	})
 }
 
-// TestSearchPaging follows Next through every hit of a broad query: no hit
-// twice, the per-paper cap in every result, and Found hits in all.
+// TestSearchPaging follows Next through every hit of a query: no hit
+// twice, the per-paper cap in every result, and every page that holds a
+// word of the query in the end (a query of two words pages from the pages
+// that hold both to those that hold one).
 func TestSearchPaging(t *testing.T) {
 	t.Run("all pages", func(t *testing.T) { testSearchPaging(t, false) })
 	t.Run("paper first", func(t *testing.T) {
 		index.SetRankAll(t, 1)
 		testSearchPaging(t, true)
 	})
+	_, db, _ := indexedCorpus(t)
+	for _, mode := range []string{"all pages", "paper first"} {
+		t.Run("two words, "+mode, func(t *testing.T) {
+			if mode == "paper first" {
+				index.SetRankAll(t, 1)
+			}
+			q := index.Query{Text: "heartbeat quorum", Scope: index.Scope{AllPapers: true}}
+			all, err := db.Search(context.Background(), index.Query{Text: q.Text, Scope: q.Scope, Limit: index.MaxLimit, PerPaper: 1000})
+			if err != nil || all.Next != 0 || len(all.Hits) < 40 {
+				t.Fatalf("one call: %d hits, next %d, %v: want every hit at once, 40 or more", len(all.Hits), all.Next, err)
+			}
+			q.Limit, q.PerPaper = 3, 1
+			var paged []string
+			for calls := 0; ; calls++ {
+				res, err := db.Search(context.Background(), q)
+				if err != nil || calls > 100 {
+					t.Fatalf("call %d: %v", calls, err)
+				}
+				paged = append(paged, where(res.Hits)...)
+				if res.Next == 0 {
+					break
+				}
+				q.Offset = res.Next
+			}
+			want := where(all.Hits)
+			slices.Sort(want)
+			slices.Sort(paged)
+			if diff := cmp.Diff(want, paged); diff != "" {
+				t.Errorf("paged hits (-one call +paged):\n%s", diff)
+			}
+		})
+	}
 }
 
 // testSearchPaging pages through a query; paper first, the first call has
@@ -416,6 +450,6 @@ func testSearchPaging(t *testing.T, paperFirst bool) {
 		q.Offset = res.Next
 	}
 	if len(seen) < 100 || len(seen) < found || !paperFirst && len(seen) != found {
-		t.Errorf("paged through %d hits; the first call found %d (want over 100, and all of them when every page is ranked)", len(seen), found)
+		t.Errorf("paged through %d hits; the first call found %d (want over 100, and all of them when every page of a one-word query is ranked)", len(seen), found)
 	}
 }
