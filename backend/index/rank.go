@@ -13,8 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // registerRank makes agentero_paper_rank and agentero_page_rank (see
@@ -240,18 +238,12 @@ func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper in
 		if err != nil {
 			return nil, false, err
 		}
-		var found []candidate
-		var titles map[int64]float64
-		g, gctx := errgroup.WithContext(ctx)
-		g.Go(func() (err error) {
-			titles, err = r.titles(gctx, ids)
-			return err
-		})
-		g.Go(func() (err error) {
-			found, err = r.pages(gctx, spans, batch, r.p.pageExpr)
-			return err
-		})
-		if err := g.Wait(); err != nil {
+		titles, err := r.titles(ctx, ids)
+		if err != nil {
+			return nil, false, err
+		}
+		found, err := r.pages(ctx, spans, batch, r.p.pageExpr)
+		if err != nil {
 			return nil, false, err
 		}
 		addTitles(found, titles)

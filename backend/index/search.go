@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // Search runs q and returns its hits from q.Offset, best first.
@@ -112,45 +110,34 @@ func (db *DB) search(ctx context.Context, q Query) (Result, error) {
 // whole ranks every page and text file of the scope that matches expr
 // (every page of a large scope while papers_fts is being filled: the best
 // maxMatches; see library for a query of stop words alone, and its second
-// result). Text files, titles and pages are ranked at once, each on its own
-// connection.
+// result).
 func (r *ranker) whole(ctx context.Context, sc *resolved, expr string, need, perPaper int) ([]candidate, bool, error) {
-	var files, pages []candidate
+	files, err := r.files(ctx, sc, expr)
+	if err != nil {
+		return nil, false, err
+	}
+	var pages []candidate
 	var titles map[int64]float64
 	partial := false
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		files, err = r.files(gctx, sc, expr)
-		return err
-	})
-	switch {
-	case sc.all, sc.many:
-		g.Go(func() (err error) {
-			titles, err = r.titles(gctx, sc.ids)
-			return err
-		})
+	if sc.all || sc.many {
+		if titles, err = r.titles(ctx, sc.ids); err != nil {
+			return nil, false, err
+		}
 		if sc.files != "" {
 			need = math.MaxInt // files come after every page of a round: read them all
 		}
-		g.Go(func() (err error) {
-			pages, partial, err = r.library(gctx, sc.ids, expr, need, perPaper)
-			return err
-		})
-	default:
+		pages, partial, err = r.library(ctx, sc.ids, expr, need, perPaper)
+	} else {
 		ids := make([]int64, len(sc.papers))
 		for i, sp := range sc.papers {
 			ids[i] = sp.id
 		}
-		g.Go(func() (err error) {
-			titles, err = r.titles(gctx, ids)
-			return err
-		})
-		g.Go(func() (err error) {
-			pages, err = r.pages(gctx, sc.papers, 0, expr)
-			return err
-		})
+		if titles, err = r.titles(ctx, ids); err != nil {
+			return nil, false, err
+		}
+		pages, err = r.pages(ctx, sc.papers, 0, expr)
 	}
-	if err := g.Wait(); err != nil {
+	if err != nil {
 		return nil, false, err
 	}
 	addTitles(pages, titles)
