@@ -270,3 +270,68 @@ func synthetic10k(b *testing.B) (string, []*pdf.Document) {
 	_ = strings.TrimSpace
 	return root, docs
 }
+
+// BenchmarkSearchQueryForms reports the latency of the query forms a
+// library search must survive, on the synthetic 10,000-paper index: stop
+// words alone, a question in plain words, and 500 words pasted from a page
+// (which must find that page) or strung together from across the library.
+func BenchmarkSearchQueryForms(b *testing.B) {
+	root, _ := synthetic10k(b)
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	page, err := db.Pages(ctx, "papers/42/paper-04242", 2, 2)
+	if err != nil || len(page) != 1 {
+		b.Fatalf("page 2 of papers/42/paper-04242: %v", err)
+	}
+	pasted := strings.Fields(page[0].Text)
+	for len(pasted) < 500 {
+		pasted = append(pasted, pasted...)
+	}
+	var strung []string
+	for i := 0; len(strung) < 500; i++ {
+		n := i * 97 % 10000
+		pages, err := db.Pages(ctx, fmt.Sprintf("papers/%02d/paper-%05d", n%100, n), 1, 1)
+		if err != nil || len(pages) == 0 {
+			continue
+		}
+		for j, w := range strings.Fields(pages[0].Text) {
+			if j%7 == 0 {
+				strung = append(strung, w)
+			}
+		}
+	}
+	forms := []struct{ name, query string }{
+		{"stop words", "the"},
+		{"stop words", "of the"},
+		{"stop words", "what is it"},
+		{"question", "how do nodes agree on a leader after a crash"},
+		{"question", "why does a deeper network get a higher training error"},
+		{"500 words pasted", strings.Join(pasted[:500], " ")},
+		{"500 words strung", strings.Join(strung[:500], " ")},
+	}
+	times := map[string][]time.Duration{}
+	var names []string
+	for i := 0; i < b.N; i++ {
+		for round := 0; round < 10; round++ {
+			for _, f := range forms {
+				start := time.Now()
+				if _, err := librarySearch(db, f.query, 10); err != nil {
+					b.Fatal(err)
+				}
+				if times[f.name] == nil {
+					names = append(names, f.name)
+				}
+				times[f.name] = append(times[f.name], time.Since(start))
+			}
+		}
+	}
+	for _, name := range names {
+		ds := times[name]
+		slices.Sort(ds)
+		fmt.Printf("%s: p50 %v max %v (%d searches)\n", name, ds[len(ds)/2].Round(10*time.Microsecond), ds[len(ds)-1].Round(10*time.Microsecond), len(ds))
+	}
+}

@@ -158,9 +158,10 @@ func (db *DB) plan(ctx context.Context, q Query) (p *plan, err error) {
 		}
 	}
 	var idf map[string]float64
-	if len(terms) == 1 && len(q.Boost) == 0 {
-		// One term: its weight scales every score alike, so its rarity
-		// changes no order and is not looked up.
+	if stopOnly || len(terms) == 1 && len(q.Boost) == 0 {
+		// Stop words alone are matched in index order, and one term's
+		// weight scales every score alike: rarity changes no order and is
+		// not looked up.
 		idf = map[string]float64{}
 		for _, w := range lookup {
 			idf[w] = 1
