@@ -453,3 +453,41 @@ func testSearchPaging(t *testing.T, paperFirst bool) {
 		t.Errorf("paged through %d hits; the first call found %d (want over 100, and all of them when every page of a one-word query is ranked)", len(seen), found)
 	}
 }
+
+// TestSearchEveryPaperIsTheLibrary: a scope that lists every paper (a
+// grant of the whole vault) ranks as the whole library does, page for
+// page, whichever way the library is ranked.
+func TestSearchEveryPaperIsTheLibrary(t *testing.T) {
+	searchModes(t, testSearchEveryPaperIsTheLibrary)
+}
+
+func testSearchEveryPaperIsTheLibrary(t *testing.T) {
+	_, db, _ := indexedCorpus(t)
+	ctx := context.Background()
+	papers, err := db.Papers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []string
+	for _, p := range papers {
+		refs = append(refs, p.Ref)
+	}
+	for _, q := range []string{"paxos", "leader election", "how do nodes agree on a leader after a crash", `"log replication"`, "the"} {
+		for _, offset := range []int{0, 8} {
+			lib, err := db.Search(ctx, index.Query{Text: q, Scope: index.Scope{AllPapers: true}, Limit: 8, Offset: offset})
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed, err := db.Search(ctx, index.Query{Text: q, Scope: index.Scope{Papers: refs}, Limit: 8, Offset: offset})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if offset == 0 && len(lib.Hits) == 0 {
+				t.Errorf("%q: no hits", q)
+			}
+			if diff := cmp.Diff(where(lib.Hits), where(listed.Hits)); diff != "" {
+				t.Errorf("%q from %d (-library +every paper listed):\n%s", q, offset, diff)
+			}
+		}
+	}
+}
