@@ -99,7 +99,8 @@ func TestSearchHostileQueries(t *testing.T) {
 
 func testSearchHostileQueries(t *testing.T) {
 	_, db, _ := indexedCorpus(t)
-	for _, q := range []string{`"`, `AND OR NOT`, `col:value`, `a* NEAR(b c)`, `'; DROP TABLE papers; --`, `""""`, "\x00", strings.Repeat("x ", 500)} {
+	for _, q := range []string{`"`, `AND OR NOT`, `col:value`, `a* NEAR(b c)`, `'; DROP TABLE papers; --`, `""""`, "\x00", strings.Repeat("x ", 500),
+		"\u0301", "a \u0301 b", `"\u0301 \u0301" raft`, "x² ½ ⅷ", "\uE000 private", "Ǆ ǅ ǆ", "🙂 raft"} {
 		if _, err := librarySearch(db, q, 5); err != nil {
 			t.Errorf("Search(%q) = %v, want no error", q, err)
 		}
