@@ -392,7 +392,11 @@ type PaperScore struct {
 // papers) holds its title already. It returns q.Limit papers (at most
 // maxRankedPapers) from q.Offset, best first.
 func (db *DB) RankPapers(ctx context.Context, q Query) ([]PaperScore, error) {
+	limit := min(q.Limit, maxRankedPapers)
 	q = q.withDefaults()
+	if limit > 0 {
+		q.Limit = limit // past a search's MaxLimit
+	}
 	p, err := db.plan(ctx, q)
 	if err != nil || p == nil {
 		return nil, err
@@ -419,7 +423,7 @@ func (db *DB) RankPapers(ctx context.Context, q Query) ([]PaperScore, error) {
 	if err := db.sql.QueryRowContext(ctx, `SELECT coalesce(avg(page_count), 0) FROM papers WHERE page_count > 0`).Scan(&l.avgPages); err != nil {
 		return nil, fmt.Errorf("rank papers: %w", err)
 	}
-	ranked, err := r.rankPapers(ctx, l, sc.ids, q.Offset, min(q.Limit, maxRankedPapers))
+	ranked, err := r.rankPapers(ctx, l, sc.ids, q.Offset, q.Limit)
 	if err != nil || len(ranked) == 0 {
 		return nil, err
 	}
