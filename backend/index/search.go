@@ -2,15 +2,11 @@ package index
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"path"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // Search runs q and returns its hits from q.Offset, best first.
@@ -183,100 +179,90 @@ func (db *DB) take(ctx context.Context, p *plan, q Query, cs []candidate, partia
 	if end < len(cs) || partial {
 		res.Next = end
 	}
-	hr, err := db.hitReader(ctx, p, q, chosen)
+	hits, err := db.hits(ctx, p, q, chosen)
 	if err != nil {
 		return Result{}, err
 	}
-	defer hr.close()
-	hits := make([]Hit, len(chosen))
-	ok := make([]bool, len(chosen))
-	errs := make([]error, len(chosen))
-	workers := min(runtime.NumCPU(), maxSearchConns, len(chosen))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				hits[i], ok[i], errs[i] = hr.hit(ctx, chosen[i], hits[i])
-			}
-		})
-	}
-	for i := range chosen {
-		hits[i].Rank = q.Offset + i
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return Result{}, err
-	}
-	for i, h := range hits {
-		if ok[i] { // else deleted since it matched
-			res.Hits = append(res.Hits, h)
-		}
-	}
+	res.Hits = hits
 	return res, nil
 }
 
-// hitReader reads what hits show: where each is, and a snippet around its
-// terms. Its statements are safe for concurrent use.
-type hitReader struct {
-	p            *plan
-	chars        int
-	pages, files *sql.Stmt
-}
-
-func (db *DB) hitReader(ctx context.Context, p *plan, q Query, cs []candidate) (*hitReader, error) {
-	hr := &hitReader{p: p, chars: q.SnippetChars}
-	var err error
-	hr.pages, err = db.sql.PrepareContext(ctx, `SELECT p.ref, p.title, p.pdf_path, pg.page, pg.label, highlight(pages_fts, 0, char(2), char(3))
-		FROM pages_fts CROSS JOIN pages pg ON pg.id = pages_fts.rowid CROSS JOIN papers p ON p.id = pg.paper_id
-		WHERE pages_fts MATCH ? AND pages_fts.rowid = ?`)
-	if err != nil {
-		return nil, fmt.Errorf("read hits: %w", err)
+// hits reads what the chosen candidates show: where each is, and a snippet
+// around its terms. Pages are read in one statement and text files in
+// another; a candidate that left the index since it matched is left out.
+func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([]Hit, error) {
+	type key struct {
+		file  bool
+		rowid int64
 	}
-	for _, c := range cs {
+	var pages, files []any
+	for _, c := range chosen {
 		if c.file {
-			hr.files, err = db.sql.PrepareContext(ctx, `SELECT f.path, f.paper_ref, highlight(files_fts, 0, char(2), char(3))
-				FROM files_fts CROSS JOIN files f ON f.id = files_fts.rowid WHERE files_fts MATCH ? AND files_fts.rowid = ?`)
-			if err != nil {
-				hr.pages.Close()
-				return nil, fmt.Errorf("read hits: %w", err)
-			}
-			break
+			files = append(files, c.rowid)
+		} else {
+			pages = append(pages, c.rowid)
 		}
 	}
-	return hr, nil
-}
-
-func (hr *hitReader) close() {
-	hr.pages.Close()
-	if hr.files != nil {
-		hr.files.Close()
+	read := map[key]Hit{}
+	if len(pages) > 0 {
+		rows, err := db.sql.QueryContext(ctx, `SELECT pages_fts.rowid, p.ref, p.title, p.pdf_path, pg.page, pg.label,
+			highlight(pages_fts, 0, char(2), char(3))
+			FROM pages_fts CROSS JOIN pages pg ON pg.id = pages_fts.rowid CROSS JOIN papers p ON p.id = pg.paper_id
+			WHERE pages_fts MATCH ? AND pages_fts.rowid IN (`+placeholders(len(pages))+`)`, append([]any{p.pageExpr}, pages...)...)
+		if err != nil {
+			return nil, fmt.Errorf("read hits: %w", err)
+		}
+		for rows.Next() {
+			var h Hit
+			var id int64
+			var pdfPath, marked string
+			if err := rows.Scan(&id, &h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel, &marked); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read hits: %w", err)
+			}
+			h.CitationURI = CitationURI(pdfPath, h.Page, "")
+			h.Snippet = snippet(marked, p.terms, p.places, q.SnippetChars)
+			read[key{false, id}] = h
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("read hits: %w", err)
+		}
 	}
-}
-
-// hit reads one hit; ok is false when it left the index since it matched.
-func (hr *hitReader) hit(ctx context.Context, c candidate, h Hit) (Hit, bool, error) {
-	h.Score = c.score
-	var err error
-	var marked string
-	if c.file {
-		err = hr.files.QueryRowContext(ctx, hr.p.pageExpr, c.rowid).Scan(&h.Path, &h.Ref, &marked)
-		h.Title, h.CitationURI = path.Base(h.Path), h.Path
-	} else {
-		var pdfPath string
-		err = hr.pages.QueryRowContext(ctx, hr.p.pageExpr, c.rowid).Scan(&h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel, &marked)
-		h.CitationURI = CitationURI(pdfPath, h.Page, "")
+	if len(files) > 0 {
+		rows, err := db.sql.QueryContext(ctx, `SELECT files_fts.rowid, f.path, f.paper_ref, highlight(files_fts, 0, char(2), char(3))
+			FROM files_fts CROSS JOIN files f ON f.id = files_fts.rowid
+			WHERE files_fts MATCH ? AND files_fts.rowid IN (`+placeholders(len(files))+`)`, append([]any{p.pageExpr}, files...)...)
+		if err != nil {
+			return nil, fmt.Errorf("read hits: %w", err)
+		}
+		for rows.Next() {
+			var h Hit
+			var id int64
+			var marked string
+			if err := rows.Scan(&id, &h.Path, &h.Ref, &marked); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read hits: %w", err)
+			}
+			h.Title, h.CitationURI = path.Base(h.Path), h.Path
+			h.Snippet = snippet(marked, p.terms, p.places, q.SnippetChars)
+			read[key{true, id}] = h
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("read hits: %w", err)
+		}
 	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return h, false, nil
+	out := []Hit{}
+	for i, c := range chosen {
+		h, ok := read[key{c.file, c.rowid}]
+		if !ok {
+			continue
+		}
+		h.Score, h.Rank = c.score, q.Offset+i
+		out = append(out, h)
 	}
-	if err != nil {
-		return h, false, fmt.Errorf("read hits: %w", err)
-	}
-	h.Snippet = snippet(marked, hr.p.terms, hr.p.places, hr.chars)
-	return h, true, nil
+	return out, nil
 }
 
 // resolved is a Scope resolved against the index.
