@@ -38,8 +38,9 @@ type DB struct {
 // holds each paper's title and authors.
 const titlesVersion = 4
 
-// maxSearchConns is how many connections one search reads with at most.
-const maxSearchConns = 4
+// idleConns is how many connections stay open between reads: searches,
+// the indexer and the UI's reads run side by side.
+const idleConns = 4
 
 // Options tunes Open. The zero value opens read-write and creates the file.
 type Options struct {
@@ -71,9 +72,9 @@ func Open(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	// Search reads with up to maxSearchConns connections at once; keep
-	// them open between searches (opening one costs the DSN's pragmas).
-	sdb.SetMaxIdleConns(maxSearchConns)
+	// Keep connections open between reads (opening one costs the DSN's
+	// pragmas).
+	sdb.SetMaxIdleConns(idleConns)
 	db := &DB{sql: sdb, path: path}
 	if !opts.ReadOnly {
 		if err := db.migrate(context.Background()); err != nil {
