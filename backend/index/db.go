@@ -31,11 +31,11 @@ func Path(vaultRoot string) string {
 type DB struct {
 	sql    *sql.DB
 	path   string
-	titles bool // papers_fts has the title column (an index opened read-only may predate it)
+	titles bool // papers_fts has the title and pages columns (an index opened read-only may predate them)
 }
 
 // titlesVersion is the schema version (migration 004) from which papers_fts
-// holds each paper's title and authors.
+// holds each paper's title, authors and number of pages.
 const titlesVersion = 4
 
 // idleConns is how many connections stay open between reads: searches,

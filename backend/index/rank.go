@@ -419,9 +419,12 @@ func (db *DB) RankPapers(ctx context.Context, q Query) ([]PaperScore, error) {
 	for i, w := range p.words {
 		words[i] = phrase([]string{w})
 	}
-	l := paperList{expr: strings.Join(words, " OR "), weights: p.wordW, b: rankPapersB}
-	if err := db.sql.QueryRowContext(ctx, `SELECT coalesce(avg(page_count), 0) FROM papers WHERE page_count > 0`).Scan(&l.avgPages); err != nil {
-		return nil, fmt.Errorf("rank papers: %w", err)
+	l := paperList{expr: strings.Join(words, " OR "), weights: p.wordW}
+	if db.titles { // papers_fts has each paper's pages (an index opened read-only may predate them)
+		l.b = rankPapersB
+		if err := db.sql.QueryRowContext(ctx, `SELECT coalesce(avg(page_count), 0) FROM papers WHERE page_count > 0`).Scan(&l.avgPages); err != nil {
+			return nil, fmt.Errorf("rank papers: %w", err)
+		}
 	}
 	ranked, err := r.rankPapers(ctx, l, sc.ids, q.Offset, q.Limit)
 	if err != nil || len(ranked) == 0 {
