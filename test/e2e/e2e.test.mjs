@@ -10,7 +10,9 @@
 // removed); the reading budget in Settings; and the context documents
 // editor in Settings (create, a refused front matter, delete). Then, in a
 // 1024×700 window, answers as Markdown and math, and hostile answers that
-// must stay inert; and an agent that behaves like Claude Code's ACP adapter
+// must stay inert; the known agents in Settings and Test connection (its
+// clock, Cancel, a login the agent needs); and an agent that behaves like
+// Claude Code's ACP adapter
 // (the scripted peer, PEER_STYLE=claude): its context tools allowed without
 // asking, an edit of a vault file shown as a permission card that Reject
 // ends, a citation link inside its Markdown answer that opens the page with

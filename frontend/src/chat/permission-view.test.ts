@@ -33,7 +33,9 @@ describe("how a decision reads", () => {
   it("names an MCP tool by its server and tool", () => {
     expect(permissionSubject("mcp__agentero-context__context_search")).toBe("agentero-context search");
     expect(permissionSubject("mcp__agentero-context__paper_relations")).toBe("agentero-context paper relations");
-    expect(permissionSubject("context_read (agentero-context MCP Server)")).toBe("context_read (agentero-context MCP Server)");
+    // Gemini CLI: the arguments as the title, the tool in the call's id.
+    expect(permissionSubject('{"query":"leader election","limit":5}', "context_search-17330001")).toBe("agentero-context search");
+    expect(permissionSubject("Run npm test", "shell-1")).toBe("Run npm test");
   });
 });
 

@@ -186,7 +186,7 @@ function autoLine(p: PermissionRequest): HTMLElement {
   return h(
     "li",
     { class: "tool-auto", "data-testid": "permission-auto", "data-request-id": p.requestId, title: p.title },
-    `${decisionVerb(p)} ${permissionSubject(p.title)} automatically`,
+    `${decisionVerb(p)} ${permissionSubject(p.title, p.toolCallId)} automatically`,
   );
 }
 
@@ -197,14 +197,24 @@ export function decisionVerb(p: Pick<PermissionRequest, "outcome" | "optionId" |
   return kind.startsWith("reject") ? "rejected" : "allowed";
 }
 
+// The agentero-context tools (SPEC §4, §8.3), as agents name them.
+const contextTools = /\b(context_search|context_read|context_history|paper_relations)\b/;
+
 /**
  * permissionSubject names what a request is for: Claude Code's adapter
  * titles MCP calls mcp__<server>__<tool> ("agentero-context search");
- * other titles are kept as the agent wrote them.
+ * Gemini CLI titles them with their arguments as JSON and names the tool in
+ * the call's id ("context_search-1712…"). Other titles are kept as the
+ * agent wrote them.
  */
-export function permissionSubject(title: string): string {
+export function permissionSubject(title: string, toolCallId = ""): string {
   const m = /^mcp__(.+?)__(.+)$/.exec(title.trim());
-  if (!m) return title;
-  const tool = m[2].replace(/^context_/, "").replace(/_/g, " ");
-  return `${m[1]} ${tool}`;
+  if (m) return `${m[1]} ${shortTool(m[2])}`;
+  const named = contextTools.exec(title) ?? contextTools.exec(toolCallId);
+  if (named) return `agentero-context ${shortTool(named[1])}`;
+  return title;
+}
+
+function shortTool(tool: string): string {
+  return tool.replace(/^context_/, "").replace(/_/g, " ");
 }
