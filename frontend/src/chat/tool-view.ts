@@ -95,7 +95,9 @@ export function statusWord(status: string): string {
 
 function contentPart(c: ToolContent): HTMLElement {
   if (c.type === "diff") return diffView(c.path ?? "", c.oldText ?? "", c.newText ?? "");
-  return h("div", { class: "tool-part" }, h("pre", { class: "tool-text", "data-testid": "tool-text" }, c.text ?? ""));
+  const text = jsonBlock(c.text ?? "", "tool-text");
+  text.dataset.testid = "tool-text";
+  return h("div", { class: "tool-part" }, text);
 }
 
 /** diffView shows an edit as a unified diff: removed and added lines among a few unchanged ones. */
@@ -171,7 +173,7 @@ export function locationList(locations: ToolLocation[], deps: ActivityDeps): HTM
   );
 }
 
-/** jsonBlock shows JSON text pretty-printed (as it came when it does not parse). */
+/** jsonBlock shows JSON text pretty-printed (other text as it came). */
 export function jsonBlock(text: string, className: string): HTMLElement {
   let shown = text;
   try {
