@@ -83,6 +83,7 @@ const chatDeps: ChatDeps = {
   titleOfPath: (path) => library.papers.find((p) => p.pdfPath === path)?.title ?? "",
   titleOfRef: (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "",
   openSource,
+  openExternal: (url) => void backend.openExternal(url).catch((err) => console.warn("open external:", err)),
   complete: backend.complete,
   preview: backend.previewPlan,
   agents: backend.agents,
@@ -96,6 +97,8 @@ const settings = mountSettings(slot("settings"), {
   setDefaultAgent: backend.setDefaultAgent,
   deleteAgent: backend.deleteAgent,
   testAgent: backend.testAgent,
+  cancelTestAgent: backend.cancelTestAgent,
+  agentPresets: backend.agentPresets,
   agentsChanged: () => {
     sidebar.refreshAgents();
     quick.refreshAgents();

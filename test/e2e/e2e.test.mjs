@@ -8,13 +8,23 @@
 // source that no longer exists, an agent that is not set up; the per-turn
 // agent picker (remembered per surface, falling back when the agent is
 // removed); the reading budget in Settings; and the context documents
-// editor in Settings (create, a refused front matter, delete).
+// editor in Settings (create, a refused front matter, delete). Then, in a
+// 1024×700 window, answers as Markdown and math, and hostile answers that
+// must stay inert; the known agents in Settings and Test connection (its
+// clock, Cancel, a login the agent needs); and an agent that behaves like
+// Claude Code's ACP adapter
+// (the scripted peer, PEER_STYLE=claude): its context tools allowed without
+// asking, an edit of a vault file shown as a permission card that Reject
+// ends, a citation link inside its Markdown answer that opens the page with
+// the passage marked, a turn cancelled while its card waits, and all of it
+// the same after the conversation is reopened.
 
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { guidance, shot, start } from "./harness.mjs";
+import { hostileAnswers, inertProblems, sampleAnswer, Sentinel } from "../../frontend/src/markdown/testdata/answers.mjs";
+import { guidance, repo, shot, start } from "./harness.mjs";
 
 let env;
 let page;
@@ -449,17 +459,27 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       // Test connection starts the built-in agent and reports what it can do.
       await builtin.getByRole("button", { name: "Test connection" }).click();
       await builtin.locator(".agent-test.ok").waitFor({ timeout: 30_000 });
-      assert.match(await builtin.locator(".agent-test").innerText(), /^Connected\./);
+      assert.match(await builtin.locator(".agent-test").innerText(), /^Connected to /);
+      assert.equal(await builtin.locator('[data-testid="check-abilities"] li', { hasText: "MCP over stdio" }).getAttribute("data-can"), "true");
       // The theme follows the system unless overridden.
       await dialog.getByLabel("Dark").check();
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
       await dialog.getByLabel("Follow the system").check();
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light"); // headless Chromium prefers light
       await dialog.locator('[data-testid="agent-add"]').click();
+      // An agent that exits before it answers initialize (the scripted peer, PEER_START=exit).
       await dialog.getByLabel("Name").fill("broken");
-      await dialog.getByLabel("Command").fill("/nonexistent/agent-that-is-not-installed");
+      await dialog.getByLabel("Command").fill(process.execPath);
+      await dialog.getByLabel("Arguments").fill(join(repo, "test", "peeragent", "agent.mjs"));
+      await dialog.getByLabel("Environment").fill("PEER_START=exit");
       await dialog.getByText("Use it for new questions").click();
       await dialog.getByRole("button", { name: "Save", exact: true }).click();
+      // Save checks the agent first: it is saved only after the warning, with Save anyway.
+      const anyway = dialog.locator('[data-testid="agent-save-anyway"]');
+      await anyway.waitFor({ timeout: 30_000 });
+      assert.match(await dialog.locator('[data-testid="check-problem"]').innerText(), /^Not saved: .*exited before answering initialize/);
+      assert.equal(await dialog.locator('[data-testid="agent-row"][data-name="broken"]').count(), 0);
+      await anyway.click();
       await dialog.locator('[data-testid="agent-row"][data-name="broken"]').waitFor();
       await shot(page, "6-settings");
       await page.keyboard.press("Escape");
@@ -726,6 +746,350 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       rmSync(join(folder, "typo.md"));
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+});
+
+const raft = "papers/in-search-of-an-understandable-consensus-algorithm";
+const raftPdf = `${raft}/in-search-of-an-understandable-consensus-algorithm.pdf`;
+
+/**
+ * emitTurn plays a turn of an agent into the UI as the backend's events
+ * would (status, the text in chunks, completed), for answers no agent of
+ * the suite writes; nothing reaches an agent or the stored conversation.
+ */
+async function emitTurn(conversationId, turn, text, chunks = 7) {
+  await page.evaluate(
+    ({ conversationId, turn, text, chunks }) => {
+      const emit = window.runtime.EventsEmit;
+      const ids = { conversationId, messageId: turn };
+      emit("agent:status", { ...ids, action: "new", note: "", mode: "prompt-only", allowed: [], fingerprint: "" });
+      const step = Math.max(1, Math.ceil(text.length / chunks));
+      for (let at = 0; at < text.length; at += step) emit("agent:chunk", { ...ids, kind: "message", text: text.slice(at, at + step) });
+      emit("agent:completed", { conversationId, turnId: turn, messageId: `${turn}.a`, content: text, sources: [], consulted: [], stopReason: "end_turn", agent: "" });
+    },
+    { conversationId, turn, text, chunks },
+  );
+}
+
+/** openPaper opens a library paper and waits for the sidebar to show its conversation. */
+async function openPaperInSidebar(ref, title) {
+  await page.click(`[data-testid="library-item"][data-ref="${ref}"]`);
+  await page.waitForFunction(
+    ({ sidebar, title }) => title.test(document.querySelector(`${sidebar} [data-testid="chat-paper"]`)?.textContent ?? ""),
+    { sidebar, title },
+  );
+}
+
+/** waitForCard waits for the newest answer of the sidebar to show a permission card that waits. */
+async function waitForCard() {
+  const card = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last().locator('[data-testid="permission"][data-state="waiting"]');
+  await card.waitFor({ timeout: 60_000 });
+  return card;
+}
+
+test("answers from agents as they really behave", { timeout: 600_000 }, async (t) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+
+  await t.test("a Markdown answer with math renders in the thread", (st) =>
+    failShot(st, async () => {
+      // The vault is indexed (when this test runs alone).
+      await page.waitForFunction(
+        async () => {
+          const papers = (await window.go?.main?.App?.Library?.()) ?? [];
+          return papers.length >= 2 && papers.every((p) => p.status === "ok");
+        },
+        null,
+        { timeout: 120_000, polling: 500 },
+      );
+      await openPaperInSidebar("papers/bitcoin", /Bitcoin/);
+      // The stored conversation is on screen before a turn is played into it.
+      await page.locator(`${sidebar} [data-testid="chat-messages"][data-phase="ready"]`).waitFor({ state: "attached" });
+      await emitTurn("paper.papers_bitcoin", "sample-1", sampleAnswer.text);
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status === "done", sidebar);
+      const text = answer.locator('[data-testid="answer-text"]');
+      for (const [selector, n] of Object.entries(sampleAnswer.expect)) {
+        assert.equal(await text.locator(selector).count(), n, selector);
+      }
+      assert.deepEqual(await page.evaluate(inertProblems, `${sidebar} [data-testid="msg-assistant"]:last-child [data-testid="answer-text"]`), []);
+      // KaTeX's own styles are in the page: the formula is laid out, not raw TeX.
+      const display = text.locator(".katex-display").first();
+      assert.ok((await display.boundingBox()).height > 20, "the display formula is laid out");
+      await answer.scrollIntoViewIfNeeded();
+      await shot(page, "16-markdown-answer");
+    }),
+  );
+
+  await t.test("hostile answers render inert in the real page", (st) =>
+    failShot(st, async () => {
+      await page.evaluate(() => {
+        const w = window;
+        w.__external = [];
+        w.go.main.App.OpenExternal = async (url) => void w.__external.push(url);
+      });
+      const dialogs = [];
+      const onDialog = (d) => (dialogs.push(d.message()), void d.dismiss());
+      page.on("dialog", onDialog);
+      const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);
+      const before = await answers.count();
+      for (const [i, a] of hostileAnswers.entries()) await emitTurn("paper.papers_bitcoin", `hostile-${i}`, a.text, i % 2 ? 40 : 1);
+      await page.waitForFunction(
+        ({ sidebar, n }) => {
+          const all = document.querySelectorAll(`${sidebar} [data-testid="msg-assistant"]`);
+          return all.length === n && all[all.length - 1].dataset.status === "done";
+        },
+        { sidebar, n: before + hostileAnswers.length },
+        { timeout: 60_000 },
+      );
+      // Hover, focus and "load" everything drawn, then give any payload the time to run.
+      await page.evaluate((s) => {
+        for (const el of document.querySelectorAll(`${s} [data-testid="answer-text"] *`)) {
+          for (const type of ["mouseover", "focus", "load", "error", "toggle", "animationstart"]) el.dispatchEvent(new Event(type, { bubbles: true }));
+        }
+      }, sidebar);
+      await new Promise((r) => setTimeout(r, 1000));
+      const problems = await page.evaluate(inertProblems, `${sidebar} [data-testid="chat-messages"]`);
+      assert.deepEqual(problems, []);
+      assert.equal(await page.evaluate((name) => window[name], Sentinel), undefined, "the sentinel global stays unset");
+      const live = await page.evaluate(() => ({
+        on: [...document.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `<${el.localName} ${a.name}>`)),
+        javascript: [...document.querySelectorAll("[href]")].map((el) => el.getAttribute("href")).filter((h) => /^\s*javascript:/i.test(h)),
+      }));
+      assert.deepEqual(live, { on: [], javascript: [] });
+      assert.deepEqual(dialogs, []);
+      assert.deepEqual(await page.evaluate(() => window.__external), []);
+      page.off("dialog", onDialog);
+      await answers.nth(before).scrollIntoViewIfNeeded();
+      await shot(page, "17-hostile-answers");
+    }),
+  );
+
+  await t.test("settings: known agents, and Test connection with its deadline, Cancel and the login an agent needs", (st) =>
+    failShot(st, async () => {
+      const dialog = page.locator('[data-testid="settings"]');
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      const presets = dialog.locator('[data-testid="preset"]');
+      await presets.first().waitFor();
+      assert.deepEqual(await presets.evaluateAll((els) => els.map((e) => e.dataset.id)), ["claude", "gemini", "codex", "opencode", "goose"]);
+      for (const p of await presets.all()) {
+        assert.match(await p.locator('[data-testid="preset-found"]').innerText(), /^(found|not found) on PATH$/);
+        assert.match(await p.locator('[data-testid="preset-install"]').innerText(), /^Install: .{10,}/);
+        assert.match(await p.locator('[data-testid="preset-login"]').innerText(), /^Log in: .{10,}/);
+      }
+      const claude = presets.filter({ has: page.locator("strong", { hasText: "Claude Code" }) });
+      assert.match(await claude.locator(".agent-command").innerText(), /claude-agent-acp/);
+      await claude.getByRole("button", { name: "Add Claude Code…" }).click();
+      assert.equal(await dialog.getByLabel("Name").inputValue(), "Claude Code");
+      assert.match(await dialog.getByLabel("Arguments").inputValue(), /claude-agent-acp/);
+      await presets.first().scrollIntoViewIfNeeded();
+      await shot(page, "22-settings-presets");
+
+      // An agent that never answers initialize: the clock runs against the deadline until Cancel.
+      const peer = join(repo, "test", "peeragent", "agent.mjs");
+      await dialog.getByLabel("Name").fill("hanging");
+      await dialog.getByLabel("Command").fill(process.execPath);
+      await dialog.getByLabel("Arguments").fill(peer);
+      await dialog.getByLabel("Environment").fill("PEER_START=hang");
+      const form = dialog.locator(".agent-form");
+      await form.getByRole("button", { name: "Test connection" }).click();
+      const result = form.locator('[data-testid="agent-form-result"]');
+      await page.waitForFunction(() => /^[1-9]\d* s of at most 60 s$/.test(document.querySelector('[data-testid="agent-form-result"] [data-testid="check-clock"]')?.textContent ?? ""));
+      await result.scrollIntoViewIfNeeded();
+      await shot(page, "23-test-connection-running");
+      const cancelled = Date.now();
+      await result.locator('[data-testid="check-cancel"]').click();
+      await result.locator('[data-testid="check-problem"]').waitFor({ timeout: 15_000 });
+      assert.equal(await result.locator('[data-testid="check-problem"]').innerText(), "Cancelled: the agent was stopped.");
+      assert.ok(Date.now() - cancelled < 15_000, "Cancel stops the test at once");
+
+      // An agent that needs a login says so, naming how.
+      await dialog.getByLabel("Name").fill("needs-login");
+      await dialog.getByLabel("Environment").fill("PEER_START=auth");
+      await form.getByRole("button", { name: "Test connection" }).click();
+      await result.locator('[data-testid="check-problem"]').waitFor({ timeout: 60_000 });
+      assert.match(await result.locator('[data-testid="check-problem"]').innerText(), /^Couldn’t connect: .*log in/i);
+      await result.scrollIntoViewIfNeeded();
+      await shot(page, "24-test-connection-login");
+      await form.getByRole("button", { name: "Cancel", exact: true }).click();
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+
+  await t.test("an agent that asks like Claude Code: its context tools are allowed, the edit waits for a card that Reject ends", (st) =>
+    failShot(st, async () => {
+      const edited = join(env.vault, "notes", "consensus", "raft.md");
+      const original = readFileSync(edited, "utf8");
+      // Added in Settings like any agent: Save checks it (initialize, session/new) first.
+      const dialog = page.locator('[data-testid="settings"]');
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      await dialog.locator('[data-testid="agent-add"]').click();
+      await dialog.getByLabel("Name").fill("claude-like");
+      await dialog.getByLabel("Command").fill(process.execPath);
+      await dialog.getByLabel("Arguments").fill(join(repo, "test", "peeragent", "agent.mjs"));
+      await dialog.getByLabel("Environment").fill(`PEER_STYLE=claude\nPEER_EDIT=1\nPEER_EDIT_PATH=${edited}`);
+      await dialog.getByRole("button", { name: "Save", exact: true }).click();
+      await dialog.locator('[data-testid="agent-row"][data-name="claude-like"]').waitFor({ timeout: 60_000 });
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      await openPaperInSidebar(raft, /Consensus/);
+      const picker = page.locator(`${sidebar} [data-testid="agent-picker"]`);
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="agent-picker"] option[value="claude-like"]`), sidebar);
+      await picker.selectOption("claude-like");
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).fill("How is a leader elected?");
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).press("Enter");
+
+      const card = await waitForCard();
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      assert.match(await card.locator('[data-testid="permission-title"]').innerText(), /^Edit .*raft\.md/);
+      assert.equal(await card.locator('[data-testid="permission-kind"]').innerText(), "edit");
+      assert.equal(await card.getAttribute("data-in-vault"), "true");
+      assert.match(await card.locator('[data-testid="permission-outside"]').innerText(), /Outside this question’s grant/);
+      assert.deepEqual(await card.locator('[data-testid="permission-option"]').allInnerTexts(), ["Always Allow", "Allow", "Reject"]);
+      assert.equal(await card.locator('[data-testid="location"]').first().getAttribute("data-uri"), "notes/consensus/raft.md");
+      // The focus is on Reject: the request reaches outside the turn's grant.
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.optionId), "reject");
+      // The turn's own context tools were allowed without asking, and say so.
+      const auto = answer.locator('[data-testid="permission-auto"]');
+      assert.ok((await auto.count()) >= 1, "the context tools were decided without a card");
+      assert.equal(await auto.first().innerText(), "allowed agentero-context search automatically");
+      assert.equal(await answer.locator('[data-testid="permission"]').count(), 1, "only the edit became a card");
+      assert.match(await answer.locator(".msg-progress").innerText(), /Waiting for your answer/);
+      // The input is there, collapsed.
+      const input = card.locator('[data-testid="permission-input"]');
+      assert.equal(await input.evaluate((d) => d.open), false);
+      await card.scrollIntoViewIfNeeded();
+      await shot(page, "18-permission-card");
+
+      // Keyboard only: the arrows move between the options, Enter answers.
+      await page.keyboard.press("ArrowLeft");
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.optionId), "allow");
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.optionId), "reject");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status === "done", sidebar, { timeout: 60_000 });
+      const decided = answer.locator('[data-testid="permission"]');
+      assert.equal(await decided.getAttribute("data-state"), "selected");
+      assert.equal(await decided.locator('[data-testid="permission-outcome"]').innerText(), "Rejected: you chose “Reject”.");
+      assert.equal(await decided.locator('[data-testid="permission-option"]').count(), 0);
+      assert.match(await answer.locator('[data-testid="answer-text"]').innerText(), /edit outcome: reject/);
+      assert.equal(readFileSync(edited, "utf8"), original, "nothing was written");
+      // The edit's tool call failed once it was rejected.
+      const editTool = answer.locator('[data-testid="tool"][data-kind="edit"]');
+      assert.equal(await editTool.getAttribute("data-status"), "failed");
+    }),
+  );
+
+  await t.test("the agent's Markdown answer renders, and its citation link opens the page with the passage marked", (st) =>
+    failShot(st, async () => {
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      const text = answer.locator('[data-testid="answer-text"]');
+      assert.equal(await text.locator("h2").innerText(), "What your papers say");
+      assert.equal(await text.locator("ul > li").count(), 2);
+      assert.ok((await text.locator("table tbody tr").count()) >= 1, "a table");
+      assert.match(await text.locator("pre > code").innerText(), /^read through agentero-context\s*$/);
+
+      // Tool activity: collapsed, expandable to the call's input and what it returned.
+      const search = answer.locator('[data-testid="tool"]', { hasText: "mcp__agentero-context__context_search" }).first();
+      assert.equal(await search.getAttribute("data-status"), "completed");
+      const details = search.locator('[data-testid="tool-details"]');
+      assert.equal(await details.evaluate((d) => d.open), false);
+      await details.locator("summary").click();
+      assert.match(await search.locator(".tool-input").innerText(), /"query"/);
+      assert.match(await search.locator('[data-testid="tool-text"]').innerText(), /citationUri/);
+      // The edit's diff, before and after.
+      const editTool = answer.locator('[data-testid="tool"][data-kind="edit"]');
+      await editTool.locator("summary").click();
+      assert.match(await editTool.locator('[data-testid="tool-diff"] .diff-add').last().innerText(), /A note the agent would add\./);
+      await editTool.scrollIntoViewIfNeeded();
+      await shot(page, "19-tool-activity");
+
+      // The chip of the link "[p. N](…)" inside the text.
+      const chip = text.locator('[data-testid="cite"]').first();
+      const uri = await chip.getAttribute("data-uri");
+      assert.ok(uri.startsWith(`${raftPdf}#page=`), uri);
+      const cited = Number(/#page=(\d+)/.exec(uri)[1]);
+      await page.evaluate(() => (document.querySelector(".viewer-scroll").scrollTop = 0));
+      await chip.click();
+      await page.waitForFunction((n) => document.querySelector('[data-testid="page-input"]')?.value === String(n), cited, { timeout: 20_000 });
+      const mark = page.locator(`[data-page="${cited}"] mark.quote-mark`).first();
+      await mark.waitFor({ timeout: 20_000 });
+      const marked = (await page.locator(`[data-page="${cited}"] mark.quote-mark`).allTextContents()).join(" ");
+      const fold = (s) => s.normalize("NFKD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+      assert.ok(fold(marked).length >= 12, `a passage is marked: ${marked}`);
+      // What is marked is the passage the search returned for that page: the answer quotes nothing there.
+      const sources = answer.locator('[data-testid="sources"]');
+      const quote = /Highlights “(.+)”/.exec((await sources.locator(`[data-testid="source"][data-uri="${uri}"]`).getAttribute("title")) ?? "")?.[1] ?? "";
+      const cards = await search.locator('[data-testid="tool-text"]').innerText();
+      const snippet = JSON.parse(cards).cards.find((c) => c.citationUri === uri)?.snippet ?? "";
+      assert.ok(quote && fold(snippet).includes(fold(quote)), `the quote “${quote}” is the card's snippet: ${snippet}`);
+      assert.ok(fold(quote).startsWith(fold(marked)), `marked “${marked}” is the quote “${quote}”`);
+      await shot(page, "20-citation-link-opened");
+      // The window keeps its layout at 1024×700: only the panes' own scrollers moved.
+      assert.deepEqual(
+        await page.evaluate(() => [document.scrollingElement.scrollTop, document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth]),
+        [0, 700, 1024],
+      );
+
+      // Sources: the cited ones, and the rest on demand.
+      assert.ok((await sources.locator('[data-testid="source"]').count()) >= 1, "the cited sources are listed");
+      const consulted = sources.locator('[data-testid="consulted"]');
+      if ((await consulted.count()) > 0) {
+        assert.match(await consulted.locator("summary").innerText(), /^\d+ more consulted$/);
+        assert.equal(await sources.locator('[data-testid="consulted-source"]').count(), 0);
+        await consulted.locator("summary").click();
+        assert.ok((await sources.locator('[data-testid="consulted-source"]').count()) >= 1);
+      }
+    }),
+  );
+
+  await t.test("cancelling a turn whose card waits answers it cancelled", (st) =>
+    failShot(st, async () => {
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).fill("What happens when a leader fails?");
+      await page.locator(`${sidebar} [data-testid="composer-input"]`).press("Enter");
+      const waiting = await waitForCard();
+      const card = page.locator(`${sidebar} [data-testid="permission"][data-request-id="${await waiting.getAttribute("data-request-id")}"]`);
+      await page.locator(`${sidebar} [data-testid="cancel"]`).click();
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status !== "streaming", sidebar, {
+        timeout: 60_000,
+      });
+      assert.equal(await card.getAttribute("data-state"), "cancelled");
+      assert.equal(await card.locator('[data-testid="permission-outcome"]').innerText(), "Cancelled: the turn ended before an answer.");
+    }),
+  );
+
+  await t.test("reopened, the conversation shows the same tool activity, decisions and sources", (st) =>
+    failShot(st, async () => {
+      const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);
+      const n = await answers.count();
+      const answered = answers.nth(n - 2);
+      const seen = {
+        tools: await answered.locator('[data-testid="tool"]').evaluateAll((els) => els.map((e) => [e.querySelector(".tool-title").textContent, e.dataset.status])),
+        auto: await answered.locator('[data-testid="permission-auto"]').allInnerTexts(),
+        outcome: await answered.locator('[data-testid="permission-outcome"]').allInnerTexts(),
+        sources: await answered.locator('[data-testid="source"]').evaluateAll((els) => els.map((e) => e.dataset.uri)),
+        text: await answered.locator('[data-testid="answer-text"]').innerText(),
+      };
+      await page.reload();
+      await openPaperInSidebar(raft, /Consensus/);
+      await answers.nth(n - 1).waitFor();
+      assert.equal(await answers.count(), n);
+      const again = answers.nth(n - 2);
+      assert.deepEqual(
+        {
+          tools: await again.locator('[data-testid="tool"]').evaluateAll((els) => els.map((e) => [e.querySelector(".tool-title").textContent, e.dataset.status])),
+          auto: await again.locator('[data-testid="permission-auto"]').allInnerTexts(),
+          outcome: await again.locator('[data-testid="permission-outcome"]').allInnerTexts(),
+          sources: await again.locator('[data-testid="source"]').evaluateAll((els) => els.map((e) => e.dataset.uri)),
+          text: await again.locator('[data-testid="answer-text"]').innerText(),
+        },
+        seen,
+      );
+      await again.scrollIntoViewIfNeeded();
+      await shot(page, "21-reopened");
     }),
   );
 });

@@ -57,6 +57,8 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
       if (ok && link.citation.kind === "vault") close();
       return ok;
     },
+    openExternal: deps.openExternal,
+    answerPermission: (requestId, optionId) => store.answerPermission(id(), requestId, optionId),
     retry: () => {
       const conv = id();
       void agentPicker.refresh().then((agent) => store.retry(conv, request([]), agent));

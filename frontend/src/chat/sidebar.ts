@@ -24,6 +24,8 @@ export interface ChatDeps {
   titleOfPath(path: string): string;
   titleOfRef(ref: string): string;
   openSource(link: SourceLink): Promise<boolean>;
+  /** openExternal opens an https: link of an answer in the system browser. */
+  openExternal(url: string): void;
   complete(query: string, limit: number): Promise<Completion[]>;
   preview(request: ContextRequest): Promise<ContextPlan>;
   /** agents lists the configured agents, for the per-turn agent picker. */
@@ -69,6 +71,8 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
       if (paper) store.dispatch({ type: "sources-checked", id: paperConversationId(paper.ref), exists: { [link.uri]: ok } });
       return ok;
     },
+    openExternal: deps.openExternal,
+    answerPermission: (requestId, optionId) => paper && store.answerPermission(paperConversationId(paper.ref), requestId, optionId),
     retry: () => {
       if (!paper) return;
       const id = paperConversationId(paper.ref);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCitation } from "../lib/citation";
-import { citedQuotes, openingWords, sourceLabel, sourceLink, sourceLinks, splitAnswer, withoutSourceList } from "./sources";
+import { cardQuotes, citedQuotes, openingWords, sourceLabel, sourceLink, sourceLinks, splitAnswer, withoutSourceList } from "./sources";
 
 // The built-in agent's answer format (backend/agent/answer.go).
 const builtin = `These passages in your sources best match “double spending”:
@@ -115,5 +115,34 @@ describe("withoutSourceList", () => {
   });
   it("keeps text with no list", () => {
     expect(withoutSourceList("Just an answer.")).toBe("Just an answer.");
+  });
+});
+
+describe("cardQuotes", () => {
+  // What agentero-context's context_search returns (SPEC §13), as a tool call's text content.
+  const search = JSON.stringify({
+    cards: [
+      { ref: "papers/raft", title: "Raft", page: 5, snippet: "…election. \u0002Raft\u0003 uses randomized election timeouts to ensure that split votes are rare … and resolved quickly", citationUri: "papers/raft/raft.pdf#page=5" },
+      { ref: "papers/raft", title: "Raft", page: 5, snippet: "a second card on the same page", citationUri: "papers/raft/raft.pdf#page=5" },
+      { ref: "https://doi.org/10.1/x", snippet: "external", citationUri: "https://doi.org/10.1/x" },
+    ],
+    omitted: 0,
+  });
+
+  it("maps each page to the opening words of its first card's longest run", () => {
+    expect(Object.fromEntries(cardQuotes([search, "not json", "{broken"]))).toEqual({
+      "papers/raft/raft.pdf#5": "Raft uses randomized election timeouts to ensure that split votes are rare",
+    });
+  });
+
+  it("a link the answer quotes nothing for highlights what the tools returned for its page", () => {
+    const read = cardQuotes([search]);
+    const [link] = sourceLinks("In *Raft* ([p. 5](papers/raft/raft.pdf#page=5)).", ["papers/raft/raft.pdf#page=5"], read);
+    expect(link.quote).toBe("Raft uses randomized election timeouts to ensure that split votes are rare");
+    // The answer's own quote wins.
+    const [quoted] = sourceLinks("“split votes are rare” [papers/raft/raft.pdf#page=5]", ["papers/raft/raft.pdf#page=5"], read);
+    expect(quoted.quote).toBe("split votes are rare");
+    // Another page has no passage.
+    expect(sourceLink("papers/raft/raft.pdf#page=6", "", read)?.quote).toBe("");
   });
 });

@@ -1,10 +1,12 @@
-// Sources under an answer. The backend lists the citation URIs the agent's
-// tools returned (agent:completed.sources); the answer text cites them inline
-// as "[papers/x/x.pdf#page=N]", usually right after the quoted passage. When a
-// cited passage is quoted next to its citation, its first words go into the
-// link's quote so the viewer can highlight it.
+// Sources under an answer. The backend lists the citations the answer uses
+// (agent:completed.sources); the answer text cites them inline as
+// "[papers/x/x.pdf#page=N]", usually right after the quoted passage, or as
+// links. When a cited passage is quoted next to its citation, its first words
+// go into the link's quote so the viewer can highlight it; when the answer
+// quotes nothing there, the passage a tool of the turn returned for that page
+// (a search card's snippet) is highlighted instead.
 
-import { formatCitation, parseCitation, type Citation } from "../lib/citation";
+import { citedFile, formatCitation, parseCitation, type Citation, type VaultCitation } from "../lib/citation";
 
 /**
  * QuoteWords is how many opening words of a quoted passage a link carries:
@@ -33,17 +35,11 @@ const quoted = /“([^“”]+)”|"([^"\n]+)"/g;
 
 /**
  * isCitation tells a bracketed citation from other brackets ("[1]", "[sic]"):
- * it must be one of the turn's sources, or parse and name a file (a dot in
- * the last segment) or an allowed external link.
+ * it must be one of the turn's sources, or a cited file (lib/citation.ts).
  */
 function isCitation(inner: string, sources: ReadonlySet<string>): boolean {
   const text = inner.trim();
-  if (sources.has(text)) return true;
-  const c = parseCitation(text);
-  if (c === null) return false;
-  if (c.kind === "external") return true;
-  const last = c.path.split("/").pop() ?? "";
-  return c.path.includes("/") && /\.[A-Za-z0-9]{1,8}$/.test(last);
+  return sources.has(text) || citedFile(text) !== null;
 }
 
 /** splitAnswer cuts answer text into plain text and inline citations, in order. */
@@ -101,10 +97,11 @@ export function openingWords(text: string, n = QuoteWords): string {
 /**
  * sourceLinks lists a turn's sources: the ones the backend reported, then any
  * the text cites that were not reported, each once, with the quote the answer
- * gives next to it. Sources that are neither vault paths nor allowed external
- * links are dropped.
+ * gives next to it, else the passage the turn's tools returned for its page
+ * (read, from cardQuotes). Sources that are neither vault paths nor allowed
+ * external links are dropped.
  */
-export function sourceLinks(content: string, sources: readonly string[]): SourceLink[] {
+export function sourceLinks(content: string, sources: readonly string[], read: ReadonlyMap<string, string> = new Map()): SourceLink[] {
   const quotes = citedQuotes(content, sources);
   const cited = splitAnswer(content, sources).flatMap((p) => ("uri" in p ? [p.uri] : []));
   const seen = new Set<string>();
@@ -112,18 +109,76 @@ export function sourceLinks(content: string, sources: readonly string[]): Source
   for (const uri of [...sources, ...cited]) {
     if (seen.has(uri)) continue;
     seen.add(uri);
-    const link = sourceLink(uri, quotes.get(uri) ?? "");
+    const link = sourceLink(uri, quotes.get(uri) ?? "", read);
     if (link) out.push(link);
   }
   return out;
 }
 
-/** sourceLink resolves one URI with an optional quote; null when it cannot be opened. */
-export function sourceLink(uri: string, quote: string): SourceLink | null {
+/** pageKey names the page a vault citation points at, whatever its quote or encoding. */
+export function pageKey(c: Pick<VaultCitation, "path" | "page">): string {
+  return `${c.path}#${c.page}`;
+}
+
+// Objects nested deeper than this in a tool result are not searched.
+const maxDepth = 6;
+
+/**
+ * cardQuotes reads what the turn's tools returned (their text content, the
+ * JSON of agentero-context's results) for the passages they found: each
+ * card's citationUri and snippet. It maps each page (pageKey) to the opening
+ * words of its first snippet's longest uncut run. Text that is not JSON is
+ * skipped.
+ */
+export function cardQuotes(texts: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (v: unknown, depth: number) => {
+    if (depth > maxDepth || v === null || typeof v !== "object") return;
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, depth + 1);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    if (typeof o.citationUri === "string" && typeof o.snippet === "string") {
+      const c = parseCitation(o.citationUri);
+      const quote = snippetQuote(o.snippet);
+      if (c?.kind === "vault" && quote && !out.has(pageKey(c))) out.set(pageKey(c), quote);
+    }
+    for (const x of Object.values(o)) visit(x, depth + 1);
+  };
+  for (const text of texts) {
+    const t = text.trim();
+    if (!t.startsWith("{") && !t.startsWith("[")) continue;
+    try {
+      visit(JSON.parse(t), 0);
+    } catch {
+      // Not JSON: nothing to read.
+    }
+  }
+  return out;
+}
+
+// snippetQuote is the opening words of a snippet's longest run between cuts
+// ("…"), without the marks around matched terms, and from its first whole
+// sentence when the run starts with the end of another.
+function snippetQuote(snippet: string): string {
+  const runs = snippet.replace(/[\u0002\u0003]/g, "").split(/…|\.\.\./).map((r) => r.trim());
+  let longest = runs.reduce((a, b) => (b.length > a.length ? b : a), "");
+  const end = /^\p{Ll}[^.!?]{0,80}[.!?]\s+(?=\p{Lu})/u.exec(longest);
+  if (end) longest = longest.slice(end[0].length);
+  return openingWords(longest);
+}
+
+/**
+ * sourceLink resolves one URI with the quote the answer gives next to it
+ * (""): the URI's own quote wins, then that one, then the passage the turn's
+ * tools returned for its page (read). Null when it cannot be opened.
+ */
+export function sourceLink(uri: string, quote: string, read: ReadonlyMap<string, string> = new Map()): SourceLink | null {
   const citation = parseCitation(uri);
   if (citation === null) return null;
   if (citation.kind === "external") return { uri, citation, target: citation.url, quote: "" };
-  const q = citation.quote || quote;
+  const q = citation.quote || quote || read.get(pageKey(citation)) || "";
   return { uri, citation, target: formatCitation({ path: citation.path, page: citation.page, quote: q }), quote: q };
 }
 

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { ContextRequest, Conversation, StoredMessage } from "../lib/backend";
-import { canRetry, emptyThread, fromStored, planEntries, planProgress, reduceChats, retryQuestion, type ChatEvent, type ChatsState, type Thread } from "./state";
+import {
+  canRetry,
+  emptyThread,
+  fromStored,
+  planEntries,
+  planProgress,
+  reduceChats,
+  retryQuestion,
+  waitingPermissions,
+  type ChatEvent,
+  type ChatsState,
+  type Thread,
+  type ToolActivity,
+} from "./state";
 
 const id = "paper.papers_bitcoin";
 const request: ContextRequest = { surface: "sidebar", currentPaper: "papers/bitcoin", selections: [], mentions: [], remote: false };
@@ -17,6 +30,8 @@ const status: ChatEvent = {
 };
 const chunk = (text: string, kind: "message" | "thought" = "message"): ChatEvent => ({ type: "chunk", conversationId: id, messageId: "m-turn", kind, text });
 const tool = (status: string, title?: string): ChatEvent => ({ type: "tool", conversationId: id, messageId: "m-turn", toolCallId: "search-1", title, status });
+// called is a tool call as the reducer keeps it, with nothing but an id, title and status.
+const called = (title: string, status: string): ToolActivity => ({ id: "search-1", title, status, kind: "", input: "", content: [], locations: [] });
 const plan = (...entries: { content: string; priority?: string; status?: string }[]): ChatEvent => ({ type: "plan", conversationId: id, messageId: "m-turn", entries });
 const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
   type: "completed",
@@ -83,7 +98,7 @@ describe("a turn streams and completes", () => {
 
   it("tool calls are upserted by id, keeping the title on status-only updates", () => {
     const a = answer(run(sent, status, tool("in_progress", "context_search: double spending"), tool("completed")));
-    expect(a.tools).toEqual([{ id: "search-1", title: "context_search: double spending", status: "completed" }]);
+    expect(a.tools).toEqual([called("context_search: double spending", "completed")]);
   });
 
   it("completed carries the whole answer, its id and sources", () => {
@@ -135,14 +150,14 @@ describe("events out of order (the dev bridge reorders them)", () => {
     const a = answer(t);
     expect(a).toMatchObject({ content: "whole", status: "done", turn: "m-turn" });
     expect(a.context?.allowed).toEqual([{ kind: "paper", ref: "papers/bitcoin" }]);
-    expect(a.tools).toEqual([{ id: "search-1", title: "search", status: "completed" }]);
+    expect(a.tools).toEqual([called("search", "completed")]);
   });
 
   it("completed without its turn id (an older backend): the late events adopt the finished answer", () => {
     const t = run(sent, { ...completed("whole"), turnId: "" } as ChatEvent, status, tool("in_progress", "search"), chunk("whole"));
     expect(t.messages).toHaveLength(2);
     expect(answer(t)).toMatchObject({ content: "whole", status: "done", turn: "m-turn", orphan: false });
-    expect(answer(t).tools).toEqual([{ id: "search-1", title: "search", status: "in_progress" }]);
+    expect(answer(t).tools).toEqual([called("search", "in_progress")]);
   });
 
   it("completed names its turn: the next turn's status is not taken for a late one of the finished answer", () => {
@@ -372,5 +387,188 @@ describe("which agent answered", () => {
       agent: "builtin",
     });
     expect(done[id].messages[1].agent).toBe("builtin");
+  });
+});
+
+describe("tool calls as ACP describes them", () => {
+  const edit: ChatEvent = {
+    type: "tool",
+    conversationId: id,
+    messageId: "m-turn",
+    toolCallId: "edit-1",
+    title: "Edit notes/consensus/raft.md",
+    kind: "edit",
+    status: "pending",
+    input: '{"path":"notes/consensus/raft.md"}',
+    locations: [{ path: "/vault/notes/consensus/raft.md", line: 3, inVault: true, citationUri: "notes/consensus/raft.md" }],
+  };
+  const diff = { type: "diff", path: "notes/consensus/raft.md", oldText: "a\n", newText: "b\n" };
+
+  it("kind, input, content and locations are kept; an update replaces only what it carries", () => {
+    const a = answer(
+      run(sent, status, edit, { type: "tool", conversationId: id, messageId: "m-turn", toolCallId: "edit-1", status: "completed", content: [diff] }),
+    );
+    expect(a.tools).toEqual([
+      {
+        id: "edit-1",
+        title: "Edit notes/consensus/raft.md",
+        status: "completed",
+        kind: "edit",
+        input: '{"path":"notes/consensus/raft.md"}',
+        content: [diff],
+        locations: [{ path: "/vault/notes/consensus/raft.md", line: 3, inVault: true, citationUri: "notes/consensus/raft.md" }],
+      },
+    ]);
+  });
+
+  it("new locations replace the old ones", () => {
+    const moved = { path: "/elsewhere/x.md", inVault: false };
+    const a = answer(run(sent, status, edit, { type: "tool", conversationId: id, messageId: "m-turn", toolCallId: "edit-1", locations: [moved] }));
+    expect(a.tools[0].locations).toEqual([moved]);
+    expect(a.tools[0].status).toBe("pending");
+  });
+});
+
+describe("permission requests", () => {
+  const options = [
+    { id: "allow", name: "Allow once", kind: "allow_once" },
+    { id: "reject", name: "Reject", kind: "reject_once" },
+  ];
+  const asked = (fields: Partial<Extract<ChatEvent, { type: "permission" }>> = {}): ChatEvent => ({
+    type: "permission",
+    conversationId: id,
+    messageId: "m-turn",
+    requestId: "r1",
+    toolCallId: "edit-1",
+    title: "Edit notes/consensus/raft.md",
+    kind: "edit",
+    options,
+    inVault: true,
+    auto: false,
+    ...fields,
+  });
+  const decided = (optionId: string, outcome = "selected") => asked({ outcome, optionId });
+
+  it("a request waits in its answer with the agent's options", () => {
+    const a = answer(run(sent, status, asked()));
+    expect(a.permissions).toHaveLength(1);
+    expect(a.permissions[0]).toMatchObject({ requestId: "r1", title: "Edit notes/consensus/raft.md", kind: "edit", inVault: true, outcome: "", options });
+    expect(waitingPermissions(a).map((p) => p.requestId)).toEqual(["r1"]);
+  });
+
+  it("answering marks the card until the decision arrives, which replaces it", () => {
+    let t = run(sent, status, asked(), { type: "permission-answer", id, requestId: "r1", optionId: "reject" });
+    expect(answer(t).permissions[0]).toMatchObject({ answering: "reject", outcome: "" });
+    t = run(sent, status, asked(), { type: "permission-answer", id, requestId: "r1", optionId: "reject" }, decided("reject"));
+    expect(answer(t).permissions[0]).toMatchObject({ answering: "", outcome: "selected", optionId: "reject" });
+    expect(waitingPermissions(answer(t))).toEqual([]);
+  });
+
+  it("an answer that could not be sent says why and can be given again", () => {
+    const t = run(
+      sent,
+      status,
+      asked(),
+      { type: "permission-answer", id, requestId: "r1", optionId: "allow" },
+      { type: "permission-answer-failed", id, requestId: "r1", failure: { code: "not-found", message: "no such request" } },
+    );
+    expect(answer(t).permissions[0]).toMatchObject({ answering: "", answerError: "no such request", outcome: "" });
+  });
+
+  it("a decision arriving before the request is not undone by it", () => {
+    const a = answer(run(sent, status, decided("allow"), asked()));
+    expect(a.permissions).toHaveLength(1);
+    expect(a.permissions[0]).toMatchObject({ outcome: "selected", optionId: "allow", title: "Edit notes/consensus/raft.md" });
+  });
+
+  it("a request still waiting when the turn ends reads as cancelled", () => {
+    const t = run(sent, status, asked(), { type: "cancel", id }, completed("", "cancelled"));
+    expect(answer(t).permissions[0].outcome).toBe("cancelled");
+    const late = run(sent, status, completed("done"), asked({ requestId: "r2" }));
+    expect(answer(late).permissions[0]).toMatchObject({ requestId: "r2", outcome: "cancelled" });
+  });
+
+  it("automatic decisions are kept but never wait for the user", () => {
+    const a = answer(
+      run(sent, status, asked({ requestId: "r3", title: "mcp__agentero-context__context_search", kind: "other", inVault: false, auto: true, outcome: "selected", optionId: "allow" })),
+    );
+    expect(a.permissions[0]).toMatchObject({ auto: true, outcome: "selected" });
+    expect(waitingPermissions(a)).toEqual([]);
+  });
+
+  it("a request of another conversation or turn does not land here", () => {
+    const t = run(sent, status, asked({ conversationId: "quick.1" }), asked({ messageId: "m-other", requestId: "r9" }));
+    expect(answer(t).permissions).toEqual([]);
+  });
+});
+
+describe("sources the answer used", () => {
+  it("completed keeps the cited sources and, apart, the consulted ones", () => {
+    const t = run(sent, status, { ...completed("see [papers/bitcoin/bitcoin.pdf#page=2]"), consulted: ["papers/bitcoin/bitcoin.pdf#page=5"] } as ChatEvent);
+    expect(answer(t)).toMatchObject({ sources: ["papers/bitcoin/bitcoin.pdf#page=2"], consulted: ["papers/bitcoin/bitcoin.pdf#page=5"] });
+    const none = run(sent, status, { ...completed("x"), consulted: null } as ChatEvent);
+    expect(answer(none).consulted).toEqual([]);
+  });
+
+  it("the answer keeps its key when the backend names it", () => {
+    const t = run(sent, status, completed("whole"));
+    expect(answer(t)).toMatchObject({ id: "m-reply", key: "l1.a" });
+  });
+});
+
+describe("a reopened conversation shows what its turns showed", () => {
+  const options = [
+    { id: "allow", name: "Allow", kind: "allow_once" },
+    { id: "reject", name: "Reject", kind: "reject_once" },
+  ];
+  const ids = { conversationId: id, messageId: "q1" };
+  const c = stored([
+    { id: "q1", role: "user", content: "How is a leader elected?" },
+    {
+      id: "a1",
+      role: "assistant",
+      content: "See [p. 5](papers/raft/raft.pdf#page=5).",
+      sources: ["papers/raft/raft.pdf#page=5"],
+      consulted: ["papers/raft/raft.pdf#page=9"],
+      tools: [
+        { ...ids, toolCallId: "t1", title: "mcp__agentero-context__context_search", kind: "other", status: "completed", input: '{"query":"leader"}', content: [{ type: "text", text: "{}" }], locations: [] },
+        { ...ids, toolCallId: "t2", title: "Edit raft.md", kind: "edit", status: "pending", content: [], locations: [{ path: "/v/notes/raft.md", inVault: true, citationUri: "notes/raft.md" }] },
+      ],
+      permissions: [
+        { ...ids, requestId: "p1", toolCallId: "t1", title: "mcp__agentero-context__context_search", options, locations: [], inVault: false, outcome: "selected", optionId: "allow", auto: true },
+        { ...ids, requestId: "p2", toolCallId: "t2", title: "Edit raft.md", kind: "edit", options, locations: [], inVault: true, outcome: "selected", optionId: "reject", auto: false },
+      ],
+    },
+    { id: "q2", role: "user", content: "again?", error: "the agent did not answer initialize in 30 s", errorCode: "not-configured" },
+    { id: "q3", role: "user", content: "and?" },
+    { id: "a3", role: "assistant", content: "partial", error: "the agent stopped (exit status 2)", errorCode: "crashed", tools: [{ ...ids, toolCallId: "t9", title: "read", status: "in_progress", content: [], locations: [] }] },
+  ]);
+  const got = fromStored(c);
+
+  it("an answer keeps its tool calls, decisions, sources and what else was consulted", () => {
+    const a = got[1];
+    expect(a.tools.map((t) => [t.id, t.kind, t.status, t.input])).toEqual([
+      ["t1", "other", "completed", '{"query":"leader"}'],
+      ["t2", "edit", "stopped", ""],
+    ]);
+    expect(a.tools[1].locations).toEqual([{ path: "/v/notes/raft.md", inVault: true, citationUri: "notes/raft.md" }]);
+    expect(a.permissions.map((p) => [p.requestId, p.auto, p.outcome, p.optionId, p.inVault])).toEqual([
+      ["p1", true, "selected", "allow", false],
+      ["p2", false, "selected", "reject", true],
+    ]);
+    expect(a.sources).toEqual(["papers/raft/raft.pdf#page=5"]);
+    expect(a.consulted).toEqual(["papers/raft/raft.pdf#page=9"]);
+  });
+
+  it("a failed turn reads by its stored code", () => {
+    expect(got.map((m) => [m.role, m.status, m.errorCode])).toEqual([
+      ["user", "done", ""],
+      ["assistant", "done", ""],
+      ["user", "done", ""],
+      ["assistant", "error", "not-configured"],
+      ["user", "done", ""],
+      ["assistant", "error", "crashed"],
+    ]);
+    expect(got[5].tools.map((t) => t.status)).toEqual(["stopped"]);
   });
 });

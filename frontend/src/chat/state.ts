@@ -9,6 +9,11 @@
 // answer and wins over chunks; a chunk for a finished answer is dropped; a
 // late status, tool or plan update still decorates the answer it belongs to; and
 // only a status event opens an answer for a turn this window did not send.
+//
+// Permission requests (agent:permission) wait in the answer of their turn
+// until the backend says how they were decided; the user's click only marks
+// the card as answering. A request still waiting when its turn ends can no
+// longer be answered and reads as cancelled.
 
 import type { ContextRequest, Conversation, Failure } from "../lib/backend";
 import {
@@ -16,18 +21,55 @@ import {
   type AgentChunkEvent,
   type AgentCompletedEvent,
   type AgentErrorEvent,
+  type AgentPermissionEvent,
   type AgentPlanEvent,
   type AgentStatusEvent,
   type AgentToolEvent,
   type ErrorCode,
   type GrantSource,
+  type PermissionOption,
+  type ToolContent,
+  type ToolLocation,
 } from "../lib/events";
 
+/** ToolActivity is one tool call of a turn as ACP describes it (tool_call and its updates). */
 export interface ToolActivity {
   id: string;
   title: string;
-  /** pending | in_progress | completed | failed */
+  /** pending | in_progress | completed | failed, or stopped when the turn ended first */
   status: string;
+  /** read, edit, delete, move, search, execute, think, fetch, other; "" when the agent named none. */
+  kind: string;
+  /** The call's raw input as JSON text ("" when none). */
+  input: string;
+  content: ToolContent[];
+  locations: ToolLocation[];
+}
+
+/** PermissionOutcome is how a permission request was decided: "" while it waits. */
+export type PermissionOutcome = "" | "selected" | "cancelled";
+
+/** PermissionRequest is a permission request of the agent (ACP session/request_permission) and its decision. */
+export interface PermissionRequest {
+  requestId: string;
+  /** The tool call it asks for ("" when the agent named none). */
+  toolCallId: string;
+  title: string;
+  kind: string;
+  input: string;
+  locations: ToolLocation[];
+  options: PermissionOption[];
+  /** It names paths inside the vault: it reaches outside what the turn was granted. */
+  inVault: boolean;
+  outcome: PermissionOutcome;
+  /** The chosen option, when outcome is selected. */
+  optionId: string;
+  /** Decided by Agentero's policy (the turn's own context tools), never shown as a card. */
+  auto: boolean;
+  /** The option the user chose, until the backend says it was decided ("" otherwise). */
+  answering: string;
+  /** Why the user's answer could not be sent ("" when nothing went wrong). */
+  answerError: string;
 }
 
 export type PlanStatus = "pending" | "in_progress" | "completed";
@@ -53,6 +95,8 @@ export type MessageStatus = "streaming" | "done" | "error" | "cancelled";
 
 export interface ChatMessage {
   id: string;
+  /** The message's identity for views: its first id, kept when the backend names the answer. */
+  key: string;
   role: "user" | "assistant";
   /** The turn id the backend's events carry for this answer; "" until the first one arrived. */
   turn: string;
@@ -60,8 +104,12 @@ export interface ChatMessage {
   orphan: boolean;
   content: string;
   thought: string;
+  /** The citations the answer uses. */
   sources: string[];
+  /** Citations the tools returned that the answer does not use. */
+  consulted: string[];
   tools: ToolActivity[];
+  permissions: PermissionRequest[];
   /** The agent's latest plan for this turn; each agent:plan replaces the whole list. */
   plan: PlanEntry[];
   context: TurnContext | null;
@@ -108,6 +156,9 @@ export type ChatEvent =
   | ({ type: "chunk" } & AgentChunkEvent)
   | ({ type: "tool" } & AgentToolEvent)
   | ({ type: "plan" } & AgentPlanEvent)
+  | ({ type: "permission" } & AgentPermissionEvent)
+  | { type: "permission-answer"; id: string; requestId: string; optionId: string }
+  | { type: "permission-answer-failed"; id: string; requestId: string; failure: Failure }
   | ({ type: "completed" } & AgentCompletedEvent)
   | ({ type: "error" } & AgentErrorEvent);
 
@@ -118,7 +169,26 @@ export function emptyThread(id: string): Thread {
 }
 
 function message(role: ChatMessage["role"], id: string, fields: Partial<ChatMessage> = {}): ChatMessage {
-  return { id, role, turn: "", orphan: false, content: "", thought: "", sources: [], tools: [], plan: [], context: null, status: "done", error: "", errorCode: "", agent: "", ...fields };
+  return {
+    id,
+    key: id,
+    role,
+    turn: "",
+    orphan: false,
+    content: "",
+    thought: "",
+    sources: [],
+    consulted: [],
+    tools: [],
+    permissions: [],
+    plan: [],
+    context: null,
+    status: "done",
+    error: "",
+    errorCode: "",
+    agent: "",
+    ...fields,
+  };
 }
 
 export function reduceChats(state: ChatsState, event: ChatEvent): ChatsState {
@@ -171,12 +241,19 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
       return onTurn(t, event.messageId, "tool", (m) => ({ ...m, tools: upsertTool(m.tools, event) }));
     case "plan":
       return onTurn(t, event.messageId, "plan", (m) => ({ ...m, plan: planEntries(event.entries) }));
+    case "permission":
+      return onTurn(t, event.messageId, "permission", (m) => ({ ...m, permissions: upsertPermission(m.permissions, event, m.status !== "streaming") }));
+    case "permission-answer":
+      return onPermission(t, event.requestId, (p) => (p.outcome === "" ? { ...p, answering: event.optionId, answerError: "" } : p));
+    case "permission-answer-failed":
+      return onPermission(t, event.requestId, (p) => (p.outcome === "" ? { ...p, answering: "", answerError: event.failure.message } : p));
     case "completed":
       return finish(t, {
         id: event.messageId || undefined,
         turn: event.turnId || undefined,
         content: event.content,
         sources: event.sources ?? [],
+        consulted: event.consulted ?? [],
         status: event.stopReason === "cancelled" ? "cancelled" : "done",
         agent: event.agent || undefined,
       });
@@ -196,7 +273,7 @@ function replace(t: Thread, i: number, m: ChatMessage): Thread {
 }
 
 // onTurn applies a status, chunk, tool or plan event to the answer of its turn.
-function onTurn(t: Thread, turn: string, kind: "status" | "chunk" | "tool" | "plan", f: (m: ChatMessage) => ChatMessage): Thread {
+function onTurn(t: Thread, turn: string, kind: "status" | "chunk" | "tool" | "plan" | "permission", f: (m: ChatMessage) => ChatMessage): Thread {
   const known = t.messages.findLastIndex((m) => m.role === "assistant" && m.turn !== "" && m.turn === turn);
   if (known >= 0) {
     const m = t.messages[known];
@@ -225,17 +302,90 @@ function finish(t: Thread, fields: Partial<ChatMessage>, started = true): Thread
     if (v !== undefined) (next as Record<string, unknown>)[k] = v;
   }
   next.orphan = started && next.turn === "";
-  // A turn that ended before it finished its tools left them hanging.
-  next.tools = next.tools.map((x) => (x.status === "completed" || x.status === "failed" ? x : { ...x, status: "stopped" }));
+  next.tools = endTools(next.tools);
+  next.permissions = next.permissions.map(endWaiting);
   return { ...replace(t, i, next), running: false, cancelling: false };
+}
+
+// endTools marks the tool calls a turn left unfinished when it ended as stopped.
+function endTools(tools: ToolActivity[]): ToolActivity[] {
+  return tools.map((x) => (x.status === "completed" || x.status === "failed" ? x : { ...x, status: "stopped" }));
+}
+
+function endWaiting(p: PermissionRequest): PermissionRequest {
+  return p.outcome === "" ? { ...p, outcome: "cancelled", answering: "" } : p;
 }
 
 function upsertTool(tools: ToolActivity[], e: AgentToolEvent): ToolActivity[] {
   const i = tools.findIndex((x) => x.id === e.toolCallId);
-  if (i < 0) return [...tools, { id: e.toolCallId, title: e.title || "Tool call", status: e.status || "pending" }];
+  if (i < 0) {
+    const tool: ToolActivity = {
+      id: e.toolCallId,
+      title: e.title || "Tool call",
+      status: e.status || "pending",
+      kind: e.kind ?? "",
+      input: e.input ?? "",
+      content: e.content ?? [],
+      locations: e.locations ?? [],
+    };
+    return [...tools, tool];
+  }
+  // An update carries only what changed; content and locations replace the call's.
   const old = tools[i];
-  const next = { ...old, title: e.title || old.title, status: e.status || old.status };
+  const next: ToolActivity = {
+    ...old,
+    title: e.title || old.title,
+    status: e.status || old.status,
+    kind: e.kind || old.kind,
+    input: e.input || old.input,
+    content: e.content ?? old.content,
+    locations: e.locations ?? old.locations,
+  };
   return [...tools.slice(0, i), next, ...tools.slice(i + 1)];
+}
+
+// upsertPermission adds a request or its decision. Events may arrive out of
+// order: a decision is never undone by the request's first event arriving
+// late, and a request of a finished answer cannot be answered any more.
+function upsertPermission(list: PermissionRequest[], e: AgentPermissionEvent, finished: boolean): PermissionRequest[] {
+  const i = list.findIndex((p) => p.requestId === e.requestId);
+  const old = i >= 0 ? list[i] : null;
+  const outcome: PermissionOutcome = e.outcome === "selected" || e.outcome === "cancelled" ? e.outcome : "";
+  let next: PermissionRequest = {
+    requestId: e.requestId,
+    toolCallId: e.toolCallId || old?.toolCallId || "",
+    title: e.title || old?.title || "Permission request",
+    kind: e.kind || old?.kind || "",
+    input: e.input || old?.input || "",
+    locations: e.locations ?? old?.locations ?? [],
+    options: e.options ?? old?.options ?? [],
+    inVault: e.inVault || (old?.inVault ?? false),
+    outcome: outcome || old?.outcome || "",
+    optionId: e.optionId || old?.optionId || "",
+    auto: e.auto || (old?.auto ?? false),
+    answering: outcome ? "" : old?.answering ?? "",
+    answerError: outcome ? "" : old?.answerError ?? "",
+  };
+  if (finished) next = endWaiting(next);
+  return old ? [...list.slice(0, i), next, ...list.slice(i + 1)] : [...list, next];
+}
+
+// onPermission applies f to the request with this id, in whichever answer holds it.
+function onPermission(t: Thread, requestId: string, f: (p: PermissionRequest) => PermissionRequest): Thread {
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    const m = t.messages[i];
+    const j = m.permissions.findIndex((p) => p.requestId === requestId);
+    if (j < 0) continue;
+    const p = f(m.permissions[j]);
+    if (p === m.permissions[j]) return t;
+    return replace(t, i, { ...m, permissions: [...m.permissions.slice(0, j), p, ...m.permissions.slice(j + 1)] });
+  }
+  return t;
+}
+
+/** waitingPermissions lists the requests of a message the user can still answer. */
+export function waitingPermissions(m: ChatMessage): PermissionRequest[] {
+  return m.permissions.filter((p) => p.outcome === "" && !p.auto);
 }
 
 /** planEntries reads an agent:plan's entries; an unknown status counts as pending, an unknown priority as medium. */
@@ -255,19 +405,32 @@ export function planProgress(plan: readonly PlanEntry[]): { done: number; total:
 }
 
 /**
- * fromStored turns a stored conversation into messages; a failed turn shows
- * its error as the answer. Stored failures keep no code: they read as internal.
+ * fromStored turns a stored conversation into messages, as they were shown
+ * when their turns ended: an answer with its tool calls, its permission
+ * decisions, its sources and what else was consulted; a failed turn shows
+ * its error, by its code (older conversations keep none: internal).
  */
 export function fromStored(c: Conversation): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const m of c.messages) {
-    const failed = m.error ? { status: "error" as const, error: m.error, errorCode: "internal" as const } : {};
+    const failed = m.error ? { status: "error" as const, error: m.error, errorCode: errorCode(m.errorCode) } : {};
     if (m.role === "user") {
       out.push(message("user", m.id, { content: m.content }));
       if (m.error) out.push(message("assistant", `${m.id}.error`, { ...failed, agent: m.agent }));
-    } else {
-      out.push(message("assistant", m.id, { content: m.content, sources: m.sources, ...failed, agent: m.agent, plan: planEntries(m.plan) }));
+      continue;
     }
+    out.push(
+      message("assistant", m.id, {
+        content: m.content,
+        sources: m.sources,
+        consulted: m.consulted,
+        ...failed,
+        agent: m.agent,
+        plan: planEntries(m.plan),
+        tools: endTools(m.tools.reduce<ToolActivity[]>(upsertTool, [])),
+        permissions: m.permissions.reduce<PermissionRequest[]>((list, p) => upsertPermission(list, p, true), []),
+      }),
+    );
   }
   return out;
 }

@@ -80,3 +80,47 @@ describe("a refused call", () => {
     expect(store.chats()["p"].messages.at(-1)).toMatchObject({ status: "error", errorCode: "internal", error: "no vault is open" });
   });
 });
+
+describe("answering a permission request", () => {
+  const request = { surface: "sidebar" as const, selections: [], mentions: [], remote: false };
+  const asked = {
+    type: "permission" as const,
+    conversationId: "p",
+    messageId: "turn-1",
+    requestId: "r1",
+    title: "Edit notes/ideas.md",
+    kind: "edit",
+    options: [
+      { id: "allow", name: "Allow", kind: "allow_once" },
+      { id: "reject", name: "Reject", kind: "reject_once" },
+    ],
+    inVault: true,
+    auto: false,
+  };
+
+  async function waiting(app: Record<string, (...args: unknown[]) => Promise<unknown>>): Promise<ChatStore> {
+    bridge({ Ask: async () => undefined, ...app });
+    const store = createChatStore();
+    await store.ask("p", { question: "q", request, agent: "" });
+    store.dispatch({ type: "status", conversationId: "p", messageId: "turn-1", action: "new", note: "", mode: "mcp", allowed: [], fingerprint: "" });
+    store.dispatch(asked);
+    return store;
+  }
+
+  it("sends the conversation, the request and the option chosen", async () => {
+    const answer = vi.fn(async () => undefined);
+    const store = await waiting({ AnswerPermission: answer });
+    store.answerPermission("p", "r1", "reject");
+    expect(answer).toHaveBeenCalledWith("p", "r1", "reject");
+    expect(store.chats()["p"].messages.at(-1)?.permissions[0]).toMatchObject({ answering: "reject", outcome: "" });
+  });
+
+  it("a refused answer says why on the card", async () => {
+    const store = await waiting({ AnswerPermission: async () => Promise.reject({ code: "not-found", message: "that request is no longer waiting" }) });
+    store.answerPermission("p", "r1", "allow");
+    await vi.waitFor(() => {
+      if (!store.chats()["p"].messages.at(-1)?.permissions[0].answerError) throw new Error("not yet");
+    });
+    expect(store.chats()["p"].messages.at(-1)?.permissions[0]).toMatchObject({ answering: "", answerError: "that request is no longer waiting" });
+  });
+});

@@ -3,7 +3,7 @@
 // calls that start, cancel and load turns. Views subscribe and render.
 
 import * as backend from "../lib/backend";
-import { AgentChunk, AgentCompleted, AgentError, AgentPlan, AgentStatus, AgentTool } from "../lib/events";
+import { AgentChunk, AgentCompleted, AgentError, AgentPermission, AgentPlan, AgentStatus, AgentTool } from "../lib/events";
 import { initialAnchors, reduceAnchors, type AnchorEvent, type AnchorsState } from "./anchors";
 import { sourceLinks } from "./sources";
 import { initialChats, reduceChats, retryQuestion, type AskedTurn, type ChatEvent, type ChatsState } from "./state";
@@ -19,6 +19,8 @@ export interface ChatStore {
   /** ask starts a turn; false when the backend refused to start it (the error is in the thread). */
   ask(id: string, turn: AskedTurn): Promise<boolean>;
   cancel(id: string): void;
+  /** answerPermission sends the user's choice for a permission request; the backend's decision event ends it. */
+  answerPermission(id: string, requestId: string, optionId: string): void;
   /**
    * retry asks the last question again, of the agent chosen now (the last
    * one may be what failed); request is used when the thread has no turn of
@@ -107,6 +109,10 @@ export function createChatStore(): ChatStore {
       dispatch({ type: "cancel", id });
       backend.cancelTurn(id).catch(() => {});
     },
+    answerPermission(id, requestId, optionId) {
+      dispatch({ type: "permission-answer", id, requestId, optionId });
+      backend.answerPermission(id, requestId, optionId).catch((err) => dispatch({ type: "permission-answer-failed", id, requestId, failure: backend.failure(err) }));
+    },
     async retry(id, request, agent) {
       const t = chats[id];
       if (!t || t.running) return false;
@@ -121,6 +127,7 @@ export function createChatStore(): ChatStore {
       backend.on(AgentPlan, (p) => dispatch({ type: "plan", ...p }));
       backend.on(AgentCompleted, (p) => dispatch({ type: "completed", ...p }));
       backend.on(AgentError, (p) => dispatch({ type: "error", ...p }));
+      backend.on(AgentPermission, (p) => dispatch({ type: "permission", ...p }));
     },
     reset() {
       chats = initialChats;

@@ -1,17 +1,29 @@
-// One conversation's messages: questions, streamed answers with inline
-// citations, compact tool activity and the agent's plan, the per-turn
-// context indicator, errors
-// that say what happened, and the sources as clickable locations. Messages
-// are immutable, so each one's element is cached by identity and only the
-// message that changed is drawn again.
+// One conversation's messages: questions, answers rendered as Markdown and
+// math while they stream (inline citations are source chips), the tool
+// activity as ACP describes it and the agent's plan, permission cards for
+// what the agent asks, the per-turn context indicator, errors that say what
+// happened, and the sources as clickable locations. Messages are immutable,
+// so a message is drawn again only when it changed, and only its own
+// element changes in the list. An answer's element and its rendered text stay
+// in place while the parts around them are drawn anew, so that a long answer
+// is not laid out again for every streamed chunk; they, and which parts the
+// reader opened, live as long as the message does. The thread follows new
+// text while the reader is at its end (the list's size is watched, so that
+// drawing never waits on a layout).
 
+import "./activity.css";
 import { h } from "../lib/dom";
+import type { ErrorCode } from "../lib/events";
+import { createAnswerView, type AnswerView, type CitationTarget } from "../markdown/answer";
 import { agentLabel } from "./agent-choice";
 import { grantChanged, sessionText, summarize } from "./context";
-import type { ErrorCode } from "../lib/events";
+import { disclosure, remember, type Opened } from "./disclosure";
 import { describeError } from "./errors";
-import { sourceLabel, sourceLinks, splitAnswer, withoutSourceList, type SourceLink } from "./sources";
-import { canRetry, planProgress, type ChatMessage, type PlanEntry, type PlanStatus, type Thread, type ToolActivity } from "./state";
+import { permissionCards } from "./permission-view";
+import { cardQuotes, sourceLink, sourceLinks, withoutSourceList, type SourceLink } from "./sources";
+import { consultedLinks, sourceList } from "./sources-view";
+import { canRetry, planProgress, waitingPermissions, type ChatMessage, type PlanEntry, type PlanStatus, type Thread, type ToolActivity } from "./state";
+import { toolActivity } from "./tool-view";
 
 export interface ThreadDeps {
   /** The title of the paper whose PDF is at a vault path ("" when unknown). */
@@ -20,6 +32,10 @@ export interface ThreadDeps {
   titleOfRef(ref: string): string;
   /** openSource follows a source; it resolves to false when the source no longer exists. */
   openSource(link: SourceLink): Promise<boolean>;
+  /** openExternal opens an https: link of an answer in the system browser (the backend decides whether it may). */
+  openExternal(url: string): void;
+  /** answerPermission sends the option the user chose for a permission request of this thread. */
+  answerPermission(requestId: string, optionId: string): void;
   retry(): void;
 }
 
@@ -28,149 +44,270 @@ export interface ThreadView {
   render(thread: Thread | null, empty: string): void;
 }
 
+// Drawn is what the view keeps for one message: the element it drew, what
+// it was drawn from, the rendered answer and the parts the reader opened.
+// An answer's element holds top (what came before the text), the answer
+// view's element, and bottom (what follows it).
+interface Drawn {
+  message: ChatMessage | null;
+  exists: Record<string, boolean>;
+  retry: boolean;
+  cancelling: boolean;
+  el: HTMLElement;
+  top: HTMLElement;
+  bottom: HTMLElement;
+  answer: AnswerView | null;
+  /** The text the answer view finished with; null while it streams. */
+  finished: string | null;
+  /** The message's sources by URI, with the quotes the answer gives next to them. */
+  links: Map<string, SourceLink>;
+  /** The passages the message's tools returned, by page (cardQuotes), and the tool calls they were read from. */
+  read: Map<string, string>;
+  readFrom: ToolActivity[] | null;
+  opened: Opened;
+}
+
 export function createThreadView(deps: ThreadDeps): ThreadView {
   const list = h("ol", { class: "chat-messages", "aria-label": "Messages", "aria-live": "polite", "data-testid": "chat-messages" });
   const placeholder = h("p", { class: "chat-empty" });
   const el = h("div", { class: "chat-thread", tabIndex: -1 }, placeholder, list);
-  const cache = new WeakMap<ChatMessage, { el: HTMLElement; exists: Record<string, boolean>; retry: boolean }>();
+  // By message key, for the thread shown (threadId).
+  let drawn = new Map<string, Drawn>();
+  let threadId = "";
+  // Permission requests whose card has had the focus once.
+  const focused = new Set<string>();
+
+  function entry(m: ChatMessage): Drawn {
+    let d = drawn.get(m.key);
+    if (!d) {
+      d = {
+        message: null,
+        exists: {},
+        retry: false,
+        cancelling: false,
+        el: h("li"),
+        top: h("div", { class: "msg-top" }),
+        bottom: h("div", { class: "msg-bottom" }),
+        answer: null,
+        finished: null,
+        links: new Map(),
+        read: new Map(),
+        readFrom: null,
+        opened: new Set(),
+      };
+      drawn.set(m.key, d);
+    }
+    return d;
+  }
 
   function draw(m: ChatMessage, t: Thread, retry: boolean): HTMLElement {
-    const hit = cache.get(m);
-    if (hit && hit.exists === t.exists && hit.retry === retry) return hit.el;
-    const node = m.role === "user" ? userMessage(m) : answer(m, t, retry, deps);
-    cache.set(m, { el: node, exists: t.exists, retry });
-    return node;
+    const d = entry(m);
+    if (d.message === m && d.exists === t.exists && d.retry === retry && d.cancelling === t.cancelling) return d.el;
+    d.message = m;
+    d.exists = t.exists;
+    d.retry = retry;
+    d.cancelling = t.cancelling;
+    if (m.role === "user") d.el = userMessage(m);
+    else answer(m, t, retry, d, deps, openCitation(d));
+    return d.el;
+  }
+
+  // openCitation follows a chip of a message's answer: with the quote the
+  // answer gives next to it, through the same path as its sources.
+  function openCitation(d: Drawn) {
+    return (target: CitationTarget) => {
+      const link = d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read);
+      if (link) void deps.openSource(link);
+    };
+  }
+
+  function forget(keep: Set<string>) {
+    for (const [key, d] of drawn) {
+      if (keep.has(key)) continue;
+      d.answer?.destroy();
+      drawn.delete(key);
+    }
+  }
+
+  // The reader is at the end of the thread: new text scrolls into view.
+  let atEnd = true;
+  el.addEventListener("scroll", () => {
+    atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  });
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(() => {
+      if (atEnd) el.scrollTop = el.scrollHeight;
+    }).observe(list);
   }
 
   return {
     el,
     render(thread, empty) {
+      if ((thread?.id ?? "") !== threadId) {
+        forget(new Set());
+        drawn = new Map();
+        threadId = thread?.id ?? "";
+        atEnd = true;
+      }
       const messages = thread?.messages ?? [];
+      list.dataset.phase = thread?.phase ?? "";
       placeholder.textContent = thread?.phase === "error" ? `Couldn’t load this conversation: ${thread.loadError}` : empty;
       placeholder.classList.toggle("error", thread?.phase === "error");
       placeholder.hidden = messages.length > 0 || (thread?.phase === "loading" && empty === "");
       const retryAt = thread && canRetry(thread) ? messages.length - 1 : -1;
-      const stick = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      const focus = focusKey(list);
       const nodes = messages.map((m, i) => draw(m, thread!, i === retryAt));
-      if (nodes.length !== list.children.length || nodes.some((n, i) => list.children[i] !== n)) {
-        const focus = focusKey(list);
-        list.replaceChildren(...nodes);
-        if (focus) list.querySelector<HTMLElement>(focus)?.focus();
-      }
-      if (stick) el.scrollTop = el.scrollHeight;
+      forget(new Set(messages.map((m) => m.key)));
+      place(nodes);
+      if (focus && !list.contains(document.activeElement)) list.querySelector<HTMLElement>(focus)?.focus();
+      focusNewRequest(messages);
     },
   };
+
+  // place puts the messages' elements in order, moving only what changed.
+  function place(nodes: HTMLElement[]) {
+    const keep = new Set<Element>(nodes);
+    for (const child of Array.from(list.children)) if (!keep.has(child)) child.remove();
+    nodes.forEach((n, i) => {
+      const here = list.children[i] ?? null;
+      if (here !== n) list.insertBefore(n, here);
+    });
+  }
+
+  // focusNewRequest moves the focus to a permission card the first time it
+  // is drawn: the turn waits for it.
+  function focusNewRequest(messages: ChatMessage[]) {
+    for (const m of messages) {
+      for (const p of waitingPermissions(m)) {
+        if (focused.has(p.requestId)) continue;
+        focused.add(p.requestId);
+        const card = Array.from(list.querySelectorAll<HTMLElement>('[data-testid="permission"]')).find((c) => c.dataset.requestId === p.requestId);
+        card?.querySelector<HTMLElement>('[data-testid="permission-option"][tabindex="0"]')?.focus();
+      }
+    }
+  }
 }
 
 // focusKey names the focused control inside the list, so that it can be
-// focused again after its message was drawn anew (keyboard users keep their place).
+// focused again after its message was drawn anew (keyboard users keep their
+// place): by its data-focus key, else by its test id and URI.
 function focusKey(list: HTMLElement): string {
   const el = document.activeElement;
   if (!(el instanceof HTMLElement) || !list.contains(el)) return "";
   const li = el.closest("li.msg");
   const index = li ? Array.prototype.indexOf.call(list.children, li) : -1;
-  if (index < 0 || !el.dataset.testid) return "";
-  const uri = el.dataset.uri ? `[data-uri="${CSS.escape(el.dataset.uri)}"]` : "";
-  return `:scope > li:nth-child(${index + 1}) [data-testid="${el.dataset.testid}"]${uri}`;
+  if (index < 0) return "";
+  const inside = `:scope > li:nth-child(${index + 1})`;
+  if (el.dataset.focus) return `${inside} [data-focus="${quoted(el.dataset.focus)}"]`;
+  if (el.tagName === "SUMMARY" && el.parentElement?.dataset.testid) {
+    const details = el.parentElement;
+    const id = details.closest<HTMLElement>("[data-tool-id]")?.dataset.toolId;
+    const scope = id ? `[data-tool-id="${quoted(id)}"] ` : "";
+    return `${inside} ${scope}[data-testid="${details.dataset.testid}"] > summary`;
+  }
+  if (!el.dataset.testid) return "";
+  const uri = el.dataset.uri ? `[data-uri="${quoted(el.dataset.uri)}"]` : "";
+  return `${inside} [data-testid="${el.dataset.testid}"]${uri}`;
+}
+
+// quoted escapes a value for a double-quoted CSS attribute selector.
+function quoted(value: string): string {
+  return value.replace(/["\\]/g, "\\$&").replace(/\n/g, "\\a ");
 }
 
 function userMessage(m: ChatMessage): HTMLElement {
   return h("li", { class: "msg msg-user", "data-testid": "msg-user" }, h("div", { class: "msg-text" }, m.content));
 }
 
-function answer(m: ChatMessage, t: Thread, retry: boolean, deps: ThreadDeps): HTMLElement {
-  const li = h("li", { class: `msg msg-assistant status-${m.status}`, "data-testid": "msg-assistant", "data-status": m.status });
-  if (m.agent) li.append(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent)));
-  if (m.context) li.append(contextIndicator(m, deps));
-  if (m.tools.length > 0) li.append(toolList(m.tools));
-  if (m.plan.length > 0) li.append(planList(m.plan));
-  if (m.thought) {
-    li.append(h("details", { class: "msg-thought" }, h("summary", {}, "Thinking"), h("div", { class: "msg-text" }, m.thought)));
+// answer draws an answer into its element: top holds who answered, the
+// turn's context, tool activity, plan and thoughts; then the rendered text;
+// bottom holds permission cards, progress, what went wrong and the sources.
+function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget) => void): void {
+  if (d.el.dataset.testid !== "msg-assistant") {
+    d.el = h("li", { "data-testid": "msg-assistant" }, d.top, d.bottom);
   }
-  const links = sourceLinks(m.content, m.sources);
-  if (m.content) li.append(answerText(m, links, t, deps));
+  const li = d.el;
+  li.className = `msg msg-assistant status-${m.status}`;
+  li.dataset.status = m.status;
+  const openLocation = (uri: string) => {
+    const link = sourceLink(uri, "");
+    if (link) void deps.openSource(link);
+  };
+  const top: (Node | null)[] = [];
+  if (m.agent) top.push(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent)));
+  if (m.context) top.push(contextIndicator(m, d.opened, deps));
+  top.push(toolActivity(m.tools, m.permissions, d.opened, { openLocation }));
+  if (m.plan.length > 0) top.push(planList(m.plan));
+  if (m.thought) {
+    top.push(disclosure(d.opened, "thought", { class: "msg-thought" }, ["Thinking"], () => [h("div", { class: "msg-text" }, m.thought)]));
+  }
+  d.top.replaceChildren(...top.filter((n): n is Node => n !== null));
+
+  if (d.readFrom !== m.tools) {
+    d.read = cardQuotes(m.tools.flatMap((x) => x.content.flatMap((c) => (c.type === "text" && c.text ? [c.text] : []))));
+    d.readFrom = m.tools;
+  }
+  const links = sourceLinks(m.content, m.sources, d.read);
+  d.links = new Map(links.map((l) => [l.uri, l]));
+  if (m.content) {
+    const text = answerText(m, t, d, deps, openCitation);
+    if (text.parentElement !== li) li.insertBefore(text, d.bottom);
+  }
+
+  const bottom: (Node | null)[] = [permissionCards(m.permissions, t.cancelling, d.opened, { openLocation, answer: deps.answerPermission })];
   if (m.status === "streaming") {
-    li.append(
+    const waiting = waitingPermissions(m).length > 0;
+    bottom.push(
       h(
         "div",
         { class: "msg-progress", role: "progressbar", "aria-label": "Answering" },
         h("div", { class: "progress-track" }, h("div", { class: "progress-fill" })),
-        h("span", {}, m.content ? "Answering…" : m.tools.length ? "Reading your sources…" : "Waiting for the agent…"),
+        h("span", {}, waiting ? "Waiting for your answer…" : m.content ? "Answering…" : m.tools.length ? "Reading your sources…" : "Waiting for the agent…"),
       ),
     );
   }
-  if (m.status === "error") li.append(problem(m.errorCode || "internal", m.error));
-  if (m.status === "cancelled") li.append(h("p", { class: "msg-note" }, "Cancelled. What arrived before is kept."));
-  if (retry) {
-    li.append(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
+  if (m.status === "error") bottom.push(problem(m.errorCode || "internal", m.error));
+  if (m.status === "cancelled") bottom.push(h("p", { class: "msg-note" }, "Cancelled. What arrived before is kept."));
+  if (retry) bottom.push(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
+  if (m.status !== "streaming") {
+    bottom.push(sourceList(links, consultedLinks(m.consulted, links, d.read), t.exists, d.opened, { titleOfPath: deps.titleOfPath, openSource: (l) => void deps.openSource(l) }));
   }
-  if (m.status !== "streaming" && links.length > 0) li.append(sourceList(links, t, deps));
-  return li;
+  d.bottom.replaceChildren(...bottom.filter((n): n is Node => n !== null));
 }
 
-function answerText(m: ChatMessage, links: SourceLink[], t: Thread, deps: ThreadDeps): HTMLElement {
-  const byUri = new Map(links.map((l) => [l.uri, l]));
-  const text = h("div", { class: "msg-text", "data-testid": "answer-text" });
-  const shown = m.status === "streaming" ? m.content : withoutSourceList(m.content);
-  for (const part of splitAnswer(shown, m.sources)) {
-    const link = "uri" in part ? byUri.get(part.uri) : undefined;
-    if (!link) {
-      text.append(part.text);
-      continue;
-    }
-    text.append(sourceButton(link, t, deps, "cite"));
+// answerText is the message's rendered answer: one view per message, updated
+// while it streams and finished once; a trailing list of the sources is
+// left out once it is finished (they are drawn under it).
+function answerText(m: ChatMessage, t: Thread, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget) => void): HTMLElement {
+  if (!d.answer) {
+    d.answer = createAnswerView({
+      onCitation: openCitation,
+      openExternal: (url) => deps.openExternal(url),
+    });
+    d.answer.element.classList.add("msg-answer");
+    d.answer.element.dataset.testid = "answer-text";
   }
-  return text;
+  const view = d.answer;
+  if (m.status === "streaming") {
+    view.update(m.content);
+  } else {
+    const text = withoutSourceList(m.content);
+    if (d.finished !== text) view.finish(text);
+    d.finished = text;
+  }
+  for (const chip of view.element.querySelectorAll<HTMLElement>('[data-testid="cite"]')) {
+    const missing = t.exists[chip.dataset.uri ?? ""] === false;
+    chip.classList.toggle("missing", missing);
+  }
+  return view.element;
 }
 
-function sourceList(links: SourceLink[], t: Thread, deps: ThreadDeps): HTMLElement {
-  return h(
-    "div",
-    { class: "msg-sources", "data-testid": "sources" },
-    h("h3", {}, "Sources"),
-    h("ul", {}, ...links.map((l) => h("li", {}, sourceButton(l, t, deps, "source")))),
-  );
-}
-
-function sourceButton(link: SourceLink, t: Thread, deps: ThreadDeps, style: "cite" | "source"): HTMLElement {
-  const exists = t.exists[link.uri];
-  const missing = exists === false;
-  const external = link.citation.kind === "external";
-  const label = sourceLabel(link, deps.titleOfPath);
-  const text = style === "cite" ? citeLabel(link, label) : label;
-  const button = h(
-    "button",
-    {
-      type: "button",
-      class: `source ${style}${missing ? " missing" : ""}${external ? " external" : ""}`,
-      "data-testid": style === "cite" ? "cite" : "source",
-      "data-uri": link.uri,
-      title: missing
-        ? `${link.uri}\nThis source is no longer in the vault.`
-        : external
-          ? `${link.uri}\nOpens in your browser.`
-          : `${link.uri}${link.quote ? `\nHighlights “${link.quote}”` : ""}`,
-      onClick: () => void deps.openSource(link),
-    },
-    text,
-  );
-  if (style === "source" && missing) return h("span", { class: "source-row" }, button, h("span", { class: "source-missing" }, "no longer in the vault"));
-  if (style === "source" && external) return h("span", { class: "source-row" }, button, h("span", { class: "source-hint" }, "opens in browser ↗"));
-  return button;
-}
-
-function citeLabel(link: SourceLink, label: string): string {
-  const c = link.citation;
-  if (c.kind === "vault" && /\.pdf$/i.test(c.path)) return `p. ${c.page}`;
-  return label;
-}
-
-function contextIndicator(m: ChatMessage, deps: ThreadDeps): HTMLElement {
+function contextIndicator(m: ChatMessage, opened: Opened, deps: ThreadDeps): HTMLElement {
   const ctx = m.context!;
   const s = summarize(ctx.mode, ctx.allowed, deps.titleOfRef);
   const changed = grantChanged(ctx);
   const session = sessionText(ctx);
-  return h(
+  const details = h(
     "details",
     { class: `turn-context${s.promptOnly ? " prompt-only" : ""}${changed ? " changed" : ""}`, "data-testid": "turn-context" },
     h(
@@ -188,33 +325,11 @@ function contextIndicator(m: ChatMessage, deps: ThreadDeps): HTMLElement {
       : h("p", {}, "Nothing in the vault was granted: the agent answered from the prompt alone."),
     session ? h("p", { class: "context-session" }, session) : null,
   );
+  return remember(opened, "context", details);
 }
 
 function kindIcon(kind: string): string {
   return kind === "paper" ? "Paper" : kind === "directory" ? "Folder" : "File";
-}
-
-function toolList(tools: ToolActivity[]): HTMLElement {
-  return h(
-    "ul",
-    { class: "msg-tools", "aria-label": "Tool activity", "data-testid": "tools" },
-    ...tools.map((t) =>
-      h("li", { class: `tool tool-${t.status}`, title: `${t.title} (${t.status.replace("_", " ")})` }, h("span", { class: "tool-icon" }, toolIcon(t.status)), t.title),
-    ),
-  );
-}
-
-function toolIcon(status: string): string {
-  switch (status) {
-    case "completed":
-      return "✓";
-    case "failed":
-      return "✗";
-    case "stopped":
-      return "–";
-    default:
-      return "…";
-  }
 }
 
 function planList(plan: PlanEntry[]): HTMLElement {

@@ -134,6 +134,14 @@ export async function cancelTurn(conversationId: string): Promise<void> {
   await App.CancelTurn(conversationId);
 }
 
+/**
+ * answerPermission answers a permission request of a running turn with one of
+ * the agent's options; the decision comes back as an agent:permission event.
+ */
+export async function answerPermission(conversationId: string, requestId: string, optionId: string): Promise<void> {
+  await App.AnswerPermission(conversationId, requestId, optionId);
+}
+
 /** conversation reads a stored conversation (an empty one when it is new), keeping every field Go stored. */
 export async function conversation(id: string): Promise<Conversation> {
   const c: Wire<acp.Conversation> = await App.Conversation(id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCitation, MaxQuote, parseCitation, type Citation } from "./citation";
+import { citedFile, formatCitation, MaxQuote, parseCitation, type Citation } from "./citation";
 
 describe("parseCitation", () => {
   const cases: { name: string; uri: string; want: Citation | null }[] = [
@@ -127,4 +127,24 @@ describe("formatCitation", () => {
   it("omits an empty quote", () => {
     expect(formatCitation({ path: "papers/raft/paper.pdf", page: 1 })).toBe("papers/raft/paper.pdf#page=1");
   });
+});
+
+describe("citedFile", () => {
+  const cases: { name: string; uri: string; want: Citation | null }[] = [
+    { name: "a PDF page", uri: "papers/raft/paper.pdf#page=3", want: { kind: "vault", path: "papers/raft/paper.pdf", page: 3, quote: "" } },
+    { name: "a note", uri: "notes/consensus/raft.md", want: { kind: "vault", path: "notes/consensus/raft.md", page: 1, quote: "" } },
+    { name: "a DOI", uri: "https://doi.org/10.1145/1", want: { kind: "external", url: "https://doi.org/10.1145/1" } },
+    { name: "a footnote", uri: "1", want: null },
+    { name: "a word", uri: "sic", want: null },
+    { name: "a folder", uri: "papers/raft", want: null },
+    { name: "a file at the root", uri: "paper.pdf", want: null },
+    { name: "an extension too long", uri: "papers/raft/paper.longextension", want: null },
+    { name: "leaving the vault", uri: "papers/../../etc/passwd.pdf", want: null },
+    { name: "another scheme", uri: "javascript:alert(1)//a/b.pdf", want: null },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(citedFile(c.uri)).toEqual(c.want);
+    });
+  }
 });

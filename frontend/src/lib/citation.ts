@@ -59,6 +59,20 @@ export function parseCitation(uri: string): Citation | null {
   return { kind: "vault", path, page, quote };
 }
 
+/**
+ * citedFile reads a citation URI written inside an answer, where brackets
+ * and links also hold footnotes ("[1]", "[sic]") and ordinary paths: a vault
+ * citation counts only when it names a file under a folder (its last segment
+ * has an extension), so "papers/raft" or "paper.pdf" stay text. Allowed
+ * external links always count. It returns null for anything else.
+ */
+export function citedFile(uri: string): Citation | null {
+  const c = parseCitation(uri);
+  if (c === null || c.kind === "external") return c;
+  const last = c.path.split("/").pop() ?? "";
+  return c.path.includes("/") && /\.[A-Za-z0-9]{1,8}$/.test(last) ? c : null;
+}
+
 /** formatCitation writes a vault citation back as a URI. */
 export function formatCitation(c: { path: string; page: number; quote?: string }): string {
   const path = c.path.split("/").map(encodeURIComponent).join("/");

@@ -29,6 +29,7 @@ export const AgentTool = "agent:tool" satisfies EventName;
 export const AgentPlan = "agent:plan" satisfies EventName;
 export const AgentCompleted = "agent:completed" satisfies EventName;
 export const AgentError = "agent:error" satisfies EventName;
+export const AgentPermission = "agent:permission" satisfies EventName;
 
 export type IndexProgressEvent = EventPayloads[typeof IndexProgress];
 export type IndexDoneEvent = EventPayloads[typeof IndexDone];
@@ -39,6 +40,14 @@ export type AgentToolEvent = EventPayloads[typeof AgentTool];
 export type AgentPlanEvent = EventPayloads[typeof AgentPlan];
 export type AgentCompletedEvent = EventPayloads[typeof AgentCompleted];
 export type AgentErrorEvent = EventPayloads[typeof AgentError];
+export type AgentPermissionEvent = EventPayloads[typeof AgentPermission];
+
+/** ToolContent is what a tool call produced: text, or a diff of a file (oldText, newText). */
+export type ToolContent = NonNullable<AgentToolEvent["content"]>[number];
+/** ToolLocation is a file a tool call or permission request names; citationUri opens it when it is in the vault. */
+export type ToolLocation = NonNullable<AgentToolEvent["locations"]>[number];
+/** PermissionOption is one of the answers the agent offers; kind is allow_once, allow_always, reject_once or reject_always. */
+export type PermissionOption = NonNullable<AgentPermissionEvent["options"]>[number];
 
 /** GrantSource is a source a turn may read: a paper (by ref), a directory or a file. */
 export type GrantSource = NonNullable<AgentStatusEvent["allowed"]>[number];

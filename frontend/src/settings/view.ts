@@ -1,20 +1,28 @@
-// Settings (Ctrl+,): the agents Agentero can ask (list, add, edit, test the
-// connection, choose the default), the tools' reading budget, the vault's
-// context documents and the theme.
+// Settings (Ctrl+,): the agents Agentero can ask (list, add one of the
+// known agents or any other, edit, test the connection, choose the
+// default), the tools' reading budget, the vault's context documents and
+// the theme. Test connection and Save's check of an agent show a clock
+// against their deadline and a Cancel button; an agent that fails the check
+// is saved only with "Save anyway".
 
-import { errorText, type AgentCapabilities, type AgentConfig, type AgentList, type AgentReport } from "../lib/backend";
+import { errorText, type AgentConfig, type AgentList, type AgentPreset, type AgentReport } from "../lib/backend";
 import { h } from "../lib/dom";
 import { agentProblem, formatArgs, formatEnv, parseArgs, parseEnv } from "./agents";
 import { createBudgetSection, type BudgetDeps } from "./budget-view";
+import { createCheckLine, type CheckLine } from "./check-view";
 import { createContextDocsSection, type ContextDocsDeps } from "./context-docs-view";
+import { createPresetList } from "./presets-view";
 import { applyTheme, loadTheme, type ThemeChoice } from "./theme";
 
 export interface SettingsDeps extends BudgetDeps, ContextDocsDeps {
   agents(): Promise<AgentList>;
-  saveAgent(agent: AgentConfig, makeDefault: boolean): Promise<void>;
+  /** saveAgent checks the agent first unless force; checkId names the check for cancelTestAgent. */
+  saveAgent(agent: AgentConfig, makeDefault: boolean, force: boolean, checkId: string): Promise<void>;
   setDefaultAgent(name: string): Promise<void>;
   deleteAgent(name: string): Promise<void>;
-  testAgent(agent: AgentConfig): Promise<AgentReport>;
+  testAgent(agent: AgentConfig, testId: string): Promise<AgentReport>;
+  cancelTestAgent(testId: string): Promise<void>;
+  agentPresets(): Promise<AgentPreset[]>;
   /** agentsChanged is told when an agent was added, edited, removed or made the default. */
   agentsChanged(): void;
 }
@@ -60,7 +68,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       ...list.agents.map((a) => {
         const builtin = a.name === Builtin;
         const isDefault = a.name === list.default;
-        const result = h("span", { class: "agent-test", role: "status" });
+        const result = createCheckLine("agent-test");
         return h(
           "li",
           { class: "agent", "data-testid": "agent-row", "data-name": a.name },
@@ -76,10 +84,10 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
             { class: "agent-actions" },
             isDefault ? null : h("button", { type: "button", class: "quiet", onClick: () => void makeDefault(a.name) }, "Make default"),
             builtin ? null : h("button", { type: "button", class: "quiet", onClick: () => edit(a) }, "Edit"),
-            h("button", { type: "button", class: "quiet", onClick: () => void test(a, result) }, "Test connection"),
+            h("button", { type: "button", class: "quiet", onClick: () => void test(a, result, `agent:${a.name}`) }, "Test connection"),
             builtin ? null : h("button", { type: "button", class: "quiet danger", onClick: () => void remove(a.name) }, "Delete"),
           ),
-          result,
+          result.el,
         );
       }),
     );
@@ -106,28 +114,24 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     }
   }
 
-  async function test(a: AgentConfig, out: HTMLElement) {
-    out.textContent = "Starting the agent…";
-    out.className = "agent-test busy";
-    try {
-      const report = await deps.testAgent(a);
-      out.textContent = `Connected. ${capabilityText(report.capabilities)}`;
-      out.className = "agent-test ok";
-    } catch (err) {
-      out.textContent = `Couldn’t connect: ${errorText(err)}`;
-      out.className = "agent-test error";
-    }
+  async function test(a: AgentConfig, out: CheckLine, testId: string) {
+    const got = await out.run("Testing the connection", () => deps.testAgent(a, testId), () => void deps.cancelTestAgent(testId));
+    if ("ok" in got) out.report(got.ok);
+    else if (got.failed.code === "cancelled") out.problem("Cancelled: the agent was stopped.");
+    else out.problem(`Couldn’t connect: ${got.failed.message}`);
   }
 
-  function edit(a: AgentConfig | null) {
+  // edit opens the form for an agent, or for a new one (from a preset when given).
+  function edit(a: AgentConfig | null, preset?: AgentPreset) {
     const editing = a?.name ?? "";
-    const name = h("input", { type: "text", value: a?.name ?? "", placeholder: "claude", "aria-label": "Name", required: true });
-    const command = h("input", { type: "text", value: a?.command ?? "", placeholder: "npx", "aria-label": "Command" });
-    const args = h("input", { type: "text", value: formatArgs(a?.args ?? []), placeholder: "@zed-industries/claude-code-acp", "aria-label": "Arguments" });
+    const start = a ?? (preset ? { name: preset.name, command: preset.command, args: preset.args } : null);
+    const name = h("input", { type: "text", value: start?.name ?? "", placeholder: "claude", "aria-label": "Name", required: true });
+    const command = h("input", { type: "text", value: start?.command ?? "", placeholder: "npx", "aria-label": "Command" });
+    const args = h("input", { type: "text", value: formatArgs(start?.args ?? []), placeholder: "-y @agentclientprotocol/claude-agent-acp", "aria-label": "Arguments" });
     const env = h("textarea", { rows: 3, placeholder: "ANTHROPIC_API_KEY=…", "aria-label": "Environment" });
     env.value = formatEnv(a?.env ?? {});
     const makeDefaultBox = h("input", { type: "checkbox", checked: list.default === editing && editing !== "" });
-    const result = h("p", { class: "agent-test", role: "status" });
+    const result = createCheckLine("agent-form-result");
 
     // What the form does not show (the context window) is kept as it was.
     const read = (): AgentConfig => ({ ...a, name: name.value.trim(), command: command.value.trim(), args: parseArgs(args.value), env: parseEnv(env.value) });
@@ -136,27 +140,47 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
         const cfg = read();
         const problem = agentProblem(cfg, list.agents, editing);
         if (problem) {
-          result.textContent = problem;
-          result.className = "agent-test error";
+          result.problem(problem);
           return;
         }
         await f(cfg);
       } catch (err) {
-        result.textContent = errorText(err);
-        result.className = "agent-test error";
+        result.problem(errorText(err));
       }
     };
-    const save = guard(async (cfg) => {
-      await deps.saveAgent(cfg, makeDefaultBox.checked);
-      if (editing && editing !== cfg.name) await deps.deleteAgent(editing);
-      closeForm();
-      setStatus(`Saved ${cfg.name}.`);
-      await reload();
-    });
+    // save checks the agent first; one that fails the check is saved only
+    // when the user says so after reading why.
+    const save = (force: boolean) =>
+      guard(async (cfg) => {
+        const got = await result.run(
+          force ? "Saving" : "Checking the agent before saving it",
+          () => deps.saveAgent(cfg, makeDefaultBox.checked, force, "save"),
+          () => void deps.cancelTestAgent("save"),
+        );
+        if ("failed" in got) {
+          const f = got.failed;
+          if (f.code === "unverified") {
+            const anyway = h("button", { type: "button", class: "danger", "data-testid": "agent-save-anyway", onClick: save(true) }, "Save anyway");
+            result.problem(`Not saved: ${sentence(f.message)} Fix it and save again, or save it anyway.`, anyway);
+            anyway.focus();
+          } else if (f.code === "cancelled") {
+            result.problem("Cancelled: nothing was saved.");
+          } else {
+            result.problem(`Not saved: ${f.message}`);
+          }
+          return;
+        }
+        if (editing && editing !== cfg.name) await deps.deleteAgent(editing);
+        closeForm();
+        setStatus(`Saved ${cfg.name}.`);
+        await reload();
+      });
 
     form.replaceChildren(
-      h("h3", {}, a ? `Edit ${a.name}` : "Add an agent"),
-      h("p", { class: "detail" }, "Any agent that speaks the Agent Client Protocol over stdio: Claude Code (claude-code-acp), Gemini CLI (gemini --experimental-acp), …"),
+      h("h3", {}, a ? `Edit ${a.name}` : preset ? `Add ${preset.name}` : "Add an agent"),
+      preset
+        ? h("p", { class: "detail" }, preset.install, h("br"), preset.login)
+        : h("p", { class: "detail" }, "Any agent that speaks the Agent Client Protocol over stdio, or one of the known agents below."),
       h("label", {}, "Name", name),
       h("label", {}, "Command", command),
       h("label", {}, "Arguments", args),
@@ -165,11 +189,11 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       h(
         "div",
         { class: "form-actions" },
-        h("button", { type: "button", onClick: guard((cfg) => test(cfg, result)) }, "Test connection"),
+        h("button", { type: "button", onClick: guard((cfg) => test(cfg, result, "form")) }, "Test connection"),
         h("button", { type: "button", onClick: closeForm }, "Cancel"),
-        h("button", { type: "button", class: "primary", onClick: save }, "Save"),
+        h("button", { type: "button", class: "primary", onClick: save(false) }, "Save"),
       ),
-      result,
+      result.el,
     );
     form.hidden = false;
     name.focus();
@@ -193,6 +217,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
   const budget = createBudgetSection(deps);
   const contextDocs = createContextDocsSection(deps);
 
+  const presets = createPresetList((p) => edit(null, p));
   add.addEventListener("click", () => edit(null));
   dialog.append(
     h(
@@ -209,6 +234,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       h("p", { class: "detail" }, "The default agent answers in the sidebar and in Quick Chat unless you pick another under the question box. Agents run on this computer and only read what each turn allows."),
       agentList,
       add,
+      presets.el,
       form,
     ),
     budget.el,
@@ -224,13 +250,14 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       form.hidden = true;
       dialog.showModal();
       void reload();
+      void presets.load(deps.agentPresets);
       void budget.load();
       void contextDocs.load();
     },
   };
 }
 
-function capabilityText(c: AgentCapabilities): string {
-  const can = [c.resume ? "resume sessions" : "", c.loadSession ? "reload sessions" : ""].filter(Boolean);
-  return can.length ? `It can ${can.join(" and ")}.` : "It starts a new session for every conversation change.";
+// sentence ends a message from the backend with a full stop, if it has none.
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
