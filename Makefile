@@ -106,7 +106,7 @@ test-window: build
 # The real frontend in headless Chromium (the system's, driven by
 # playwright-core) against the real backend: a Wails dev build serves
 # frontend/dist and the Go bindings over its websocket on a localhost port.
-test-e2e: frontend test/e2e/node_modules/.stamp
+test-e2e: frontend test/e2e/node_modules/.stamp test/peeragent/node_modules/.stamp
 	go build -tags $(DEV_TAGS) -o $(DEV_BIN) .
 	$(call copy-pdfium,$(dir $(DEV_BIN)))
 	cd test/e2e && AGENTERO_DEV_BIN=$(CURDIR)/$(DEV_BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts npm test
