@@ -265,7 +265,7 @@ func (s sourcer) textOf(ctx context.Context, c candidate) string {
 		}
 		return p.Title + "\n" + p.Abstract
 	default:
-		text, err := vault.ReadText(s.vault, k.file)
+		text, err := vault.ReadText(ctx, s.vault, k.file)
 		if err != nil {
 			return ""
 		}
