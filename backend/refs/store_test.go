@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/vault"
 	"github.com/google/go-cmp/cmp"
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -156,7 +157,12 @@ var (
 // keysOf are the scan and library keys Sync computes for paper p of a vault
 // at root holding papers: a list stored with them is up to date.
 func keysOf(root string, p index.RefInput, papers ...index.RefInput) (scanKey, libKey string) {
-	return findSource(root, p).key, newLibrary(papers).key
+	vr, err := vault.OpenRoot(root)
+	if err != nil {
+		panic(err)
+	}
+	defer vr.Close()
+	return findSource(context.Background(), vr, p).key, newLibrary(papers).key
 }
 
 // oldIndex writes at path an index as Agentero wrote it before refs owned
