@@ -125,13 +125,27 @@ var (
 	ErrTimeout = errors.New("reading the file took too long")
 )
 
-// errLeaves and errHidden are the two ways a path ends outside what may be
-// read; both are ErrOutside.
+// The ways a path that looked plain ends outside what may be read; each
+// is ErrOutside for errors.Is, and says which way it went.
 var (
-	errLeaves = fmt.Errorf("links outside the vault: %w", ErrOutside)
-	errHidden = fmt.Errorf("leads into a hidden folder or Agentero's own state: %w", ErrOutside)
-	errLoop   = fmt.Errorf("has too many levels of symlinks: %w", ErrOutside)
+	// ErrLinkOut is a symlink whose target leaves the folder opened.
+	ErrLinkOut error = &outsideError{"links outside the vault"}
+	// ErrLinkHidden is a symlink whose target lies where this kind of
+	// file may not: a hidden folder, Agentero's own state, or for a
+	// context document anywhere but the context folder.
+	ErrLinkHidden error = &outsideError{"links into a hidden folder or Agentero's own state"}
+
+	errLoop    error = &outsideError{"has too many levels of symlinks"}
+	errChanged error = &outsideError{"changed while it was opened"}
+	errLeaves        = ErrLinkOut
+	errHidden        = ErrLinkHidden
 )
+
+// outsideError is one of the ways to be outside; it is ErrOutside.
+type outsideError struct{ msg string }
+
+func (e *outsideError) Error() string        { return e.msg }
+func (e *outsideError) Is(target error) bool { return target == ErrOutside }
 
 // FileError is a vault file that was refused or could not be read.
 type FileError struct {
@@ -268,9 +282,10 @@ func (r *Root) Open(rel string, kind Kind) (*Handle, error) {
 	return &Handle{File: f, Path: rel, Real: real, Abs: r.Abs(real), Size: st.Size(), ModTime: st.ModTime(), kind: kind}, nil
 }
 
-// Stat returns what Open would open at rel, without opening it: the real
-// vault-relative path and its information. It applies Open's checks but
-// the size cap.
+// Stat says what is at rel without opening it: its real root-relative path
+// and its information (of whatever type: the caller checks). It fails only
+// where Open would for the path itself: missing, or outside what kind may
+// read.
 func (r *Root) Stat(rel string, kind Kind) (string, fs.FileInfo, error) {
 	if !localPath(rel) || !kind.allowsName(rel) {
 		return "", nil, &FileError{Path: rel, Kind: kind, Err: ErrOutside}
@@ -285,9 +300,6 @@ func (r *Root) Stat(rel string, kind Kind) (string, fs.FileInfo, error) {
 	st, err := r.os.Lstat(real)
 	if err != nil {
 		return "", nil, &FileError{Path: rel, Kind: kind, Err: err}
-	}
-	if !st.Mode().IsRegular() {
-		return "", nil, &FileError{Path: rel, Kind: kind, Err: ErrNotRegular}
 	}
 	return real, st, nil
 }
@@ -400,7 +412,7 @@ func openChecked(root *os.Root, real string, kind Kind) (*os.File, error) {
 	}
 	if got, err := f.Stat(); err != nil || !os.SameFile(st, got) {
 		f.Close()
-		return nil, errLeaves
+		return nil, errChanged
 	}
 	return f, nil
 }

@@ -2,7 +2,6 @@ package vault
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -88,7 +87,7 @@ func openBeneath(dir int, dirName, real string, kind Kind) (*os.File, error) {
 	var got unix.Stat_t
 	if err := unix.Fstat(fd, &got); err != nil || got.Dev != st.Dev || got.Ino != st.Ino {
 		unix.Close(fd)
-		return nil, fmt.Errorf("changed while it was opened: %w", ErrOutside)
+		return nil, errChanged
 	}
 	if kind != kindDir {
 		// Reads of a regular file never wait anyway; a blocking descriptor
