@@ -567,7 +567,10 @@ func inState(rel string) bool {
 // ReadAll reads the whole file, at most its kind's cap, within its kind's
 // deadline or until ctx ends.
 func (f *Handle) ReadAll(ctx context.Context) ([]byte, error) {
-	buf := &capped{limit: f.kind.Limit(), b: make([]byte, 0, min(f.Size, f.kind.Limit())+1)}
+	limit := f.kind.Limit()
+	// The file was no larger than the cap when opened: one buffer of its
+	// size holds it, unless it grew (then the buffer grows up to the cap).
+	buf := &capped{limit: limit, b: make([]byte, 0, min(f.Size, limit)+1)}
 	if _, err := f.Copy(ctx, buf); err != nil {
 		return nil, err
 	}
@@ -597,7 +600,13 @@ func copyWithin(ctx context.Context, d time.Duration, w io.Writer, r io.Reader, 
 	}
 	done := make(chan result, 1)
 	go func() {
-		n, err := io.Copy(w, io.LimitReader(r, limit+1))
+		var n int64
+		var err error
+		if c, ok := w.(*capped); ok {
+			n, err = c.readFrom(r) // into its own buffer, with no copy buffer between
+		} else {
+			n, err = io.Copy(w, io.LimitReader(r, limit+1))
+		}
 		if err == nil && n > limit {
 			err = ErrTooLarge
 		}
@@ -624,6 +633,24 @@ func sortEntries(entries []fs.DirEntry) {
 type capped struct {
 	limit int64
 	b     []byte
+}
+
+// readFrom reads r to its end into the buffer, at most limit+1 bytes.
+func (c *capped) readFrom(r io.Reader) (int64, error) {
+	for int64(len(c.b)) <= c.limit {
+		if len(c.b) == cap(c.b) {
+			c.b = slices.Grow(c.b, int(min(int64(cap(c.b)), c.limit+1-int64(len(c.b)))))
+		}
+		n, err := r.Read(c.b[len(c.b):min(cap(c.b), int(c.limit+1))])
+		c.b = c.b[:len(c.b)+n]
+		if err == io.EOF {
+			return int64(len(c.b)), nil
+		}
+		if err != nil {
+			return int64(len(c.b)), err
+		}
+	}
+	return int64(len(c.b)), nil
 }
 
 func (c *capped) Write(p []byte) (int, error) {

@@ -230,6 +230,17 @@ func TestCopyWithinDeadline(t *testing.T) {
 	if _, err := copyWithin(context.Background(), time.Second, &sink, strings.NewReader(strings.Repeat("x", 101)), 100); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("copy of a file that grew past its cap = %v, want ErrTooLarge", err)
 	}
+	// ReadAll's buffer, sized when the file was opened, grows up to the cap.
+	for _, tt := range []struct {
+		size    int
+		wantErr error
+	}{{0, nil}, {10, nil}, {100, nil}, {101, ErrTooLarge}, {5000, ErrTooLarge}} {
+		buf := &capped{limit: 100, b: make([]byte, 0, 11)}
+		_, err := copyWithin(context.Background(), time.Second, buf, strings.NewReader(strings.Repeat("x", tt.size)), 100)
+		if !errors.Is(err, tt.wantErr) || err == nil && len(buf.b) != tt.size {
+			t.Errorf("ReadAll of %d bytes (cap 100, opened at 10) = %d bytes, %v; want %v", tt.size, len(buf.b), err, tt.wantErr)
+		}
+	}
 }
 
 func TestScanReportsWhatItSkips(t *testing.T) {
@@ -281,4 +292,36 @@ func FuzzOpen(f *testing.F) {
 			t.Fatalf("Open(%q) read the file outside the vault", rel)
 		}
 	})
+}
+
+// BenchmarkOpen measures what confinement costs a read of a small file
+// (metadata.json), against a plain os.ReadFile.
+func BenchmarkOpen(b *testing.B) {
+	root := b.TempDir()
+	write(b, root, "papers/a/b/metadata.json", `{"title":"A"}`)
+	os.Symlink("b", filepath.Join(root, "papers/a/link"))
+	b.Run("os.ReadFile", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := os.ReadFile(filepath.Join(root, "papers/a/b/metadata.json")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, force := range []bool{false, true} {
+		name := "openat2"
+		if force {
+			name = "portable"
+		}
+		for _, rel := range []string{"papers/a/b/metadata.json", "papers/a/link/metadata.json"} {
+			b.Run(name+"/"+strings.ReplaceAll(rel, "/", "_"), func(b *testing.B) {
+				forcePortable = force
+				defer func() { forcePortable = false }()
+				for b.Loop() {
+					if _, err := ReadFile(context.Background(), root, rel, KindMetadata); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }
