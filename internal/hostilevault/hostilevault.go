@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package hostilevault builds, in a test's temp folder, the vault a hostile
 // colleague could share (issue 13): symlinks in every position Agentero
 // reads, FIFOs, links to devices, a 100 MB metadata.json, HTML and SVG in
