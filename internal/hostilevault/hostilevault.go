@@ -63,11 +63,14 @@ type Plant struct {
 // Vault is the fixture: three vaults and the folder outside them, all in
 // one parent folder that nothing else writes to.
 type Vault struct {
-	Parent  string // holds the vaults and Outside; nothing may appear or change in it but inside the vaults
-	Root    string // the hostile vault
-	Linked  string // a vault whose .agentero is a link out of it (and holds a planted index)
-	Guided  string // a vault whose AGENTS.md links out of it
-	Outside string // the files the links lead to, each holding Marker
+	Parent string // holds the vaults and Outside; nothing may appear or change in it but inside the vaults
+	Root   string // the hostile vault
+	Linked string // a vault whose .agentero is a link out of it (and holds a planted index)
+	// LinkedIndex is a vault whose .agentero/index.sqlite is a link out
+	// of it, to a planted index.
+	LinkedIndex string
+	Guided      string // a vault whose AGENTS.md links out of it
+	Outside     string // the files the links lead to, each holding Marker
 
 	Good   []string // refs of the papers that must index: real corpus papers and generated ones
 	Victim string   // the paper the planted index's trigger copies every page into
@@ -86,12 +89,13 @@ func Build(t testing.TB) *Vault {
 	t.Helper()
 	parent := t.TempDir()
 	v := &Vault{
-		Parent:  parent,
-		Root:    filepath.Join(parent, "vault"),
-		Linked:  filepath.Join(parent, "linked-vault"),
-		Guided:  filepath.Join(parent, "guided-vault"),
-		Outside: filepath.Join(parent, "outside"),
-		Victim:  Peercoin,
+		Parent:      parent,
+		Root:        filepath.Join(parent, "vault"),
+		Linked:      filepath.Join(parent, "linked-vault"),
+		LinkedIndex: filepath.Join(parent, "linked-index-vault"),
+		Guided:      filepath.Join(parent, "guided-vault"),
+		Outside:     filepath.Join(parent, "outside"),
+		Victim:      Peercoin,
 	}
 	v.outside(t)
 	v.root(t)
@@ -228,14 +232,36 @@ func (v *Vault) root(t testing.TB) {
 	plant(Plant{Path: ".agentero/chats/fifo/state.json", What: "conversation state as a FIFO", Report: ReportNone, Needs: Fix}, fifo)
 }
 
-// linked lays out a vault with one good paper whose .agentero links out
-// of it, to a folder holding an index that already has the paper, its text
-// replaced by Marker.
+// linked lays out two vaults with one good paper each: one whose
+// .agentero links out of it, to a folder holding an index that already has
+// the paper, titled with Marker; one whose .agentero/index.sqlite links to
+// another such index.
 func (v *Vault) linked(t testing.TB) {
 	t.Helper()
 	corpustest.LayOut(t, v.Linked, "bitcoin.pdf")
 	state := filepath.Join(v.Outside, "state")
-	db, err := index.Open(filepath.Join(state, "index.sqlite"), index.Options{})
+	markedIndex(t, filepath.Join(state, "index.sqlite"))
+	if err := os.Symlink(state, filepath.Join(v.Linked, ".agentero")); err != nil {
+		t.Fatal(err)
+	}
+	v.Plants = append(v.Plants, Plant{Vault: "linked", Path: ".agentero", What: ".agentero linking out of the vault, to a planted index", Report: ReportNone, Needs: Fix})
+
+	corpustest.LayOut(t, v.LinkedIndex, "bitcoin.pdf")
+	markedIndex(t, filepath.Join(v.Outside, "state2", "index.sqlite"))
+	if err := os.MkdirAll(filepath.Join(v.LinkedIndex, ".agentero"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(v.Outside, "state2", "index.sqlite"), filepath.Join(v.LinkedIndex, ".agentero", "index.sqlite")); err != nil {
+		t.Fatal(err)
+	}
+	v.Plants = append(v.Plants, Plant{Vault: "linked-index", Path: ".agentero/index.sqlite", What: "index.sqlite linking out of the vault, to a planted index", Report: ReportNone, Needs: Fix})
+}
+
+// markedIndex writes at path an index with Agentero's schema that holds
+// the paper papers/bitcoin, titled with Marker.
+func markedIndex(t testing.TB, path string) {
+	t.Helper()
+	db, err := index.Open(path, index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,10 +269,6 @@ func (v *Vault) linked(t testing.TB) {
 	if _, err := db.SQL().Exec(`INSERT INTO papers (ref, pdf_path, title, status) VALUES ('papers/bitcoin', 'papers/bitcoin/bitcoin.pdf', ?, 'ok')`, Marker+" title"); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(state, filepath.Join(v.Linked, ".agentero")); err != nil {
-		t.Fatal(err)
-	}
-	v.Plants = append(v.Plants, Plant{Vault: "linked", Path: ".agentero", What: ".agentero linking out of the vault, to a planted index", Report: ReportNone, Needs: Fix})
 }
 
 // guided lays out a vault whose guidance file links out of it.
@@ -302,7 +324,7 @@ func (v *Vault) Snapshot(t testing.TB) map[string]string {
 		if err != nil {
 			return err
 		}
-		if p == v.Root || p == v.Linked || p == v.Guided {
+		if p == v.Root || p == v.Linked || p == v.LinkedIndex || p == v.Guided {
 			return filepath.SkipDir
 		}
 		rel, _ := filepath.Rel(v.Parent, p)
