@@ -13,6 +13,7 @@ require (
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/wailsapp/wails/v2 v2.11.0
 	golang.org/x/sync v0.25.0
+	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.43.0
 )
 
@@ -53,6 +54,5 @@ require (
 	golang.org/x/image v0.44.0 // indirect
 	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

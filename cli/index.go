@@ -44,5 +44,11 @@ func runIndex(ctx context.Context, env Env, args []string) error {
 	for _, e := range st.Errors {
 		fmt.Fprintf(env.Stdout, "error: %s: %s\n", e.Ref, e.Error)
 	}
+	for _, w := range st.Warnings {
+		fmt.Fprintf(env.Stdout, "warning: %s: %s\n", w.Ref, w.Error)
+	}
+	for _, k := range st.Skipped {
+		fmt.Fprintf(env.Stdout, "skipped: %s: %s\n", k.Path, k.Problem)
+	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/vault"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -115,7 +115,9 @@ type compaction struct {
 
 func (s *Store) loadCompaction(id string) compaction {
 	var c compaction
-	data, err := os.ReadFile(filepath.Join(s.Dir(id), "compaction.json"))
+	// Read through the vault's opener: the folder is the vault's, and a
+	// FIFO or a link to /dev/zero there must not stall or flood a turn.
+	data, err := vault.ReadFile(context.Background(), s.Dir(id), "compaction.json", vault.KindState)
 	if err == nil {
 		json.Unmarshal(data, &c)
 	}

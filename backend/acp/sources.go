@@ -7,7 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -36,7 +36,10 @@ type returned struct {
 // usage.jsonl: de-duplicated, in first-use order.
 func readUsage(path string, offset int64) ([]returned, error) {
 	var out []returned
-	f, err := os.Open(path)
+	// Through the vault's opener, confined to the grant's folder: a
+	// regular file, not a link out of it, not a FIFO that would hang the
+	// turn's end.
+	f, err := vault.Open(filepath.Dir(path), filepath.Base(path), vault.KindState)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
@@ -265,7 +268,7 @@ func (s sourcer) textOf(ctx context.Context, c candidate) string {
 		}
 		return p.Title + "\n" + p.Abstract
 	default:
-		text, err := vault.ReadText(s.vault, k.file)
+		text, err := vault.ReadText(ctx, s.vault, k.file)
 		if err != nil {
 			return ""
 		}

@@ -217,9 +217,9 @@ func latency(b *testing.B, db *index.DB, queries []string) {
 // without extracting 10,000 files.
 type docsExtractor struct{ docs []*pdf.Document }
 
-func (d docsExtractor) Extract(_ context.Context, path string) (*pdf.Document, error) {
+func (d docsExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
 	var n int
-	fmt.Sscanf(filepath.Base(path), "p%d.pdf", &n)
+	fmt.Sscanf(filepath.Base(f.Name()), "p%d.pdf", &n)
 	return d.docs[n%len(d.docs)], nil
 }
 

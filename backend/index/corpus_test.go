@@ -76,11 +76,11 @@ type countingExtractor struct {
 	inner index.Extractor
 }
 
-func (c *countingExtractor) Extract(ctx context.Context, path string) (*pdf.Document, error) {
+func (c *countingExtractor) ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error) {
 	c.mu.Lock()
-	c.paths = append(c.paths, filepath.Base(path))
+	c.paths = append(c.paths, filepath.Base(f.Name()))
 	c.mu.Unlock()
-	return c.inner.Extract(ctx, path)
+	return c.inner.ExtractFile(ctx, f)
 }
 
 func (c *countingExtractor) take() []string {

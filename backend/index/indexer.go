@@ -7,10 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -20,9 +18,11 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Extractor turns a PDF file into pages. *pdf.Extractor is the real one.
+// Extractor turns an open PDF file into pages. *pdf.Extractor is the real
+// one. The file comes open from the vault's confined opener: the
+// extractor reads that file, never a path.
 type Extractor interface {
-	Extract(ctx context.Context, path string) (*pdf.Document, error)
+	ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error)
 }
 
 // Progress reports extraction progress: Done of Total papers, Current the
@@ -47,7 +47,13 @@ type Stats struct {
 	Removed      int          `json:"removed"`
 	NoTextPapers []string     `json:"noTextPapers"`
 	Errors       []PaperError `json:"errors"`
-	Seconds      float64      `json:"seconds"`
+	// Warnings are papers indexed with something left out: a
+	// metadata.json refused (too large, not a file), text cut at a cap.
+	Warnings []PaperError `json:"warnings"`
+	// Skipped are files of the vault left out of it: symlinks, FIFOs,
+	// devices bearing a name the index reads (vault.Scan).
+	Skipped []vault.Skipped `json:"skipped"`
+	Seconds float64         `json:"seconds"`
 }
 
 // SyncOptions tunes an Indexer. Zero values mean defaults.
@@ -174,6 +180,7 @@ func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error
 	if err := ix.db.summarise(ctx, &stats); err != nil {
 		return stats, err
 	}
+	stats.Skipped = append([]vault.Skipped{}, snap.Skipped...)
 	stats.Seconds = ix.opts.Now().Sub(start).Seconds()
 	return stats, nil
 }
@@ -253,14 +260,26 @@ func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map
 
 // read hashes a job's PDF and extracts it unless its content is already
 // indexed (under the same ref, or under a ref that disappeared: a move).
+// The PDF is opened once, through the vault's confined opener; the hash
+// and the extractor read that open file.
 func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(string) *known) result {
 	r := result{job: j}
-	abs := filepath.Join(root, filepath.FromSlash(j.p.PDF))
 	if j.p.Size == 0 {
 		r.err = errors.New("empty file (0 bytes)")
 		return r
 	}
-	sha, err := hashFile(abs)
+	f, err := vault.Open(root, j.p.PDF, vault.KindPDF)
+	if err != nil {
+		r.err = fmt.Errorf("cannot read the file: %w", err)
+		return r
+	}
+	defer f.Close()
+	if f.Real != j.p.PDF {
+		// Scan lists regular files only: this one became a link since.
+		r.err = fmt.Errorf("cannot read the file: %s became a symlink", j.p.PDF)
+		return r
+	}
+	sha, err := hashFile(ctx, f)
 	if err != nil {
 		r.err = fmt.Errorf("cannot read the file: %w", err)
 		return r
@@ -275,7 +294,7 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 		return r
 	}
 	start := time.Now()
-	doc, err := ix.ex.Extract(ctx, abs)
+	doc, err := ix.ex.ExtractFile(ctx, f.File)
 	if err != nil {
 		r.err = err
 		ix.opts.Logger.Info("extract failed", "ref", j.p.Ref, "err", err)
@@ -286,14 +305,9 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 	return r
 }
 
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
+func hashFile(ctx context.Context, f *vault.Handle) (string, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := f.Copy(ctx, h); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -314,12 +328,18 @@ func userError(err error) string {
 	return err.Error()
 }
 
-func readMetadata(root string, p vault.Paper) (vault.Metadata, string) {
+// readMetadata reads a paper's metadata.json; the warning says why one
+// was ignored (malformed, too large, not a file, a link out of the vault).
+func readMetadata(ctx context.Context, root string, p vault.Paper) (vault.Metadata, string) {
 	if p.Metadata == "" {
 		return vault.Metadata{}, ""
 	}
-	m, err := vault.ReadMetadata(filepath.Join(root, filepath.FromSlash(p.Metadata)))
-	if err != nil {
+	m, err := vault.ReadMetadata(ctx, root, p.Metadata)
+	var fe *vault.FileError
+	switch {
+	case errors.As(err, &fe):
+		return vault.Metadata{}, "metadata.json ignored: " + strings.TrimPrefix(fe.Error(), p.Metadata+": ")
+	case err != nil:
 		return vault.Metadata{}, "metadata.json ignored: " + strings.TrimPrefix(err.Error(), "parse metadata.json: ")
 	}
 	return m, ""

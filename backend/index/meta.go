@@ -1,8 +1,10 @@
 package index
 
 import (
+	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -20,6 +22,7 @@ type extracted struct {
 	DOI         string   `json:"doi,omitempty"`
 	ArxivID     string   `json:"arxivId,omitempty"`
 	Year        int      `json:"year,omitempty"`
+	Cut         string   `json:"cut,omitempty"` // which pages' text was cut at pdf's caps (cutNote)
 }
 
 // fromDocument reads identifiers and title candidates from the PDF's Info/XMP
@@ -49,7 +52,61 @@ func fromDocument(doc *pdf.Document) extracted {
 	if x.Year == 0 {
 		x.Year = copyrightYear(first)
 	}
+	x.Cut = cutNote(doc.Pages)
 	return x
+}
+
+// cutNote says which pages the extractor cut at its text caps, for the
+// paper's health: such a paper is indexed, but not whole.
+func cutNote(pages []pdf.Page) string {
+	var cut, dropped []int
+	for _, pg := range pages {
+		switch {
+		case pg.Cut && pg.Text == "":
+			dropped = append(dropped, pg.Number)
+		case pg.Cut:
+			cut = append(cut, pg.Number)
+		}
+	}
+	var notes []string
+	if len(cut) > 0 {
+		notes = append(notes, fmt.Sprintf("text cut at %d bytes on %s", pdf.MaxPageText, pageList(cut)))
+	}
+	if len(dropped) > 0 {
+		notes = append(notes, fmt.Sprintf("%s not indexed: the document passed %d bytes of text", pageList(dropped), pdf.MaxDocumentText))
+	}
+	return strings.Join(notes, "; ")
+}
+
+// pageList names pages compactly: "page 3", "pages 3, 7", "pages 12–900".
+func pageList(ns []int) string {
+	if len(ns) == 1 {
+		return fmt.Sprintf("page %d", ns[0])
+	}
+	contiguous := ns[len(ns)-1]-ns[0] == len(ns)-1
+	if contiguous {
+		return fmt.Sprintf("pages %d–%d", ns[0], ns[len(ns)-1])
+	}
+	parts := make([]string, 0, min(len(ns), 10))
+	for _, n := range ns[:min(len(ns), 10)] {
+		parts = append(parts, strconv.Itoa(n))
+	}
+	more := ""
+	if len(ns) > 10 {
+		more = fmt.Sprintf(" and %d more", len(ns)-10)
+	}
+	return "pages " + strings.Join(parts, ", ") + more
+}
+
+// joinNotes joins the non-empty notes of a paper's health.
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // derived is the metadata the library shows, merged from metadata.json, the

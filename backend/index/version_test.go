@@ -18,7 +18,7 @@ import (
 // fixedExtractor returns a one-page document and counts its calls.
 type fixedExtractor struct{ calls atomic.Int32 }
 
-func (f *fixedExtractor) Extract(context.Context, string) (*pdf.Document, error) {
+func (f *fixedExtractor) ExtractFile(context.Context, *os.File) (*pdf.Document, error) {
 	f.calls.Add(1)
 	return &pdf.Document{Pages: []pdf.Page{{Number: 1, Text: "words on a page"}}}, nil
 }

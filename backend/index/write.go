@@ -43,7 +43,7 @@ func (db *DB) insertPending(ctx context.Context, root string, jobs []job) error 
 		if j.old != nil {
 			continue
 		}
-		m, _ := readMetadata(root, j.p)
+		m, _ := readMetadata(ctx, root, j.p)
 		d := derive(j.p.Ref, m, extracted{})
 		authors, _ := json.Marshal(d.Authors)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO papers (ref, pdf_path, title, title_source, authors, year, doi, arxiv_id, abstract, status)
@@ -75,7 +75,8 @@ func (db *DB) updateMetadata(ctx context.Context, root string, k *known, p vault
 func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extractedJSON string, p vault.Paper, names bool) error {
 	var x extracted
 	_ = json.Unmarshal([]byte(extractedJSON), &x)
-	m, warn := readMetadata(root, p)
+	m, warn := readMetadata(ctx, root, p)
+	warn = joinNotes(warn, x.Cut)
 	d := derive(p.Ref, m, x)
 	authors, _ := json.Marshal(d.Authors)
 	var oldTitle, oldAuthors string
@@ -165,7 +166,7 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 			return err
 		}
 		for _, pg := range r.doc.Pages {
-			if strings.TrimSpace(pg.Text) == "" {
+			if strings.TrimSpace(pg.Text) == "" && !pg.Cut {
 				noText++
 			}
 		}
@@ -234,11 +235,12 @@ func insertPages(ctx context.Context, tx *sql.Tx, id int64, doc *pdf.Document) (
 
 // summarise fills the totals of a sync from the index.
 func (db *DB) summarise(ctx context.Context, s *Stats) error {
-	s.NoTextPapers, s.Errors = []string{}, []PaperError{}
+	s.NoTextPapers, s.Errors, s.Warnings = []string{}, []PaperError{}, []PaperError{}
 	if err := db.sql.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(page_count), 0) FROM papers`).Scan(&s.Papers, &s.Pages); err != nil {
 		return err
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT ref, status, error FROM papers WHERE status IN ('no-text', 'error') ORDER BY ref`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT ref, status, error FROM papers
+		WHERE status IN ('no-text', 'error') OR (status != 'pending' AND error != '') ORDER BY ref`)
 	if err != nil {
 		return err
 	}
@@ -248,10 +250,16 @@ func (db *DB) summarise(ctx context.Context, s *Stats) error {
 		if err := rows.Scan(&ref, &status, &e); err != nil {
 			return err
 		}
-		if status == StatusNoText {
+		switch status {
+		case StatusNoText:
 			s.NoTextPapers = append(s.NoTextPapers, ref)
-		} else {
+			if e != "" {
+				s.Warnings = append(s.Warnings, PaperError{Ref: ref, Error: e})
+			}
+		case StatusError:
 			s.Errors = append(s.Errors, PaperError{Ref: ref, Error: e})
+		default:
+			s.Warnings = append(s.Warnings, PaperError{Ref: ref, Error: e})
 		}
 	}
 	return rows.Err()
@@ -289,7 +297,7 @@ func (ix *Indexer) syncFiles(ctx context.Context, snap *vault.Snapshot) error {
 		if ok && old.size == f.Size && old.mtime == f.ModTime.UnixNano() {
 			continue
 		}
-		text, rerr := vault.ReadText(snap.Root, f.Path)
+		text, rerr := vault.ReadText(ctx, snap.Root, f.Path)
 		errText := ""
 		if rerr != nil {
 			errText = rerr.Error()

@@ -226,13 +226,13 @@ type lazyExtractor struct {
 	ex   *pdf.Extractor
 }
 
-func (z *lazyExtractor) Extract(ctx context.Context, path string) (*pdf.Document, error) {
+func (z *lazyExtractor) ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error) {
 	z.once.Do(func() {
 		z.mu.Lock()
 		z.ex = pdf.NewExtractor(z.opts)
 		z.mu.Unlock()
 	})
-	return z.ex.Extract(ctx, path)
+	return z.ex.ExtractFile(ctx, f)
 }
 
 func (z *lazyExtractor) Close() error {

@@ -4,8 +4,10 @@ package mcp
 // the grant resolved.
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -14,13 +16,13 @@ import (
 	"github.com/agentero/agentero/backend/vault"
 )
 
-func (s *Server) readFile(t target, in readInput, fit fitFunc) (reply, error) {
+func (s *Server) readFile(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
 	switch in.Mode {
 	case "", modeFull, modeExcerpt, modeMetadata:
 	default:
 		return reply{}, errorf("a file has no pages or sections: read it without a mode, or with mode excerpt and a quote")
 	}
-	text, err := readText(t.abs)
+	text, err := s.readText(ctx, t)
 	if err != nil {
 		return reply{}, err
 	}
@@ -66,25 +68,50 @@ func (s *Server) readFile(t target, in readInput, fit fitFunc) (reply, error) {
 	return reply{value: res, cites: cites}, nil
 }
 
-// readText reads a text file the way the index does: at most
-// vault.MaxTextFileSize, and not binary.
-func readText(abs string) (string, error) {
-	f, err := os.Open(abs)
+// readText reads a granted text file the way the index does, through the
+// vault's opener: at most vault.MaxTextFileSize, not binary, and only the
+// file the grant resolved (a link swapped in since is refused).
+func (s *Server) readText(ctx context.Context, t target) (string, error) {
+	f, err := vault.Open(s.grant.Vault, t.ref, vault.KindText)
 	if err != nil {
+		if errors.Is(err, vault.ErrTooLarge) {
+			return "", errorf("this file is larger than %d MB: it is not read", vault.MaxTextFileSize>>20)
+		}
 		return "", grant.ErrRefused
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, vault.MaxTextFileSize+1))
+	if f.Abs != t.abs {
+		return "", grant.ErrRefused
+	}
+	data, err := f.ReadAll(ctx)
+	if errors.Is(err, vault.ErrTooLarge) {
+		return "", errorf("this file is larger than %d MB: it is not read", vault.MaxTextFileSize>>20)
+	}
 	if err != nil {
 		return "", err
-	}
-	if len(data) > vault.MaxTextFileSize {
-		return "", errorf("this file is larger than %d MB: it is not read", vault.MaxTextFileSize>>20)
 	}
 	if vault.LooksBinary(data[:min(len(data), 8192)]) {
 		return "", errorf("this is not a text file")
 	}
 	return strings.ToValidUTF8(string(data), "\uFFFD"), nil
+}
+
+// readDir lists the folder the grant resolved, through the vault's opener:
+// a folder swapped for a link since is refused.
+func (s *Server) readDir(t target) ([]fs.DirEntry, error) {
+	r, err := vault.OpenRoot(s.grant.Vault)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	real, entries, err := r.ReadDir(t.ref, vault.KindText)
+	if err != nil {
+		return nil, err
+	}
+	if r.Abs(real) != t.abs {
+		return nil, grant.ErrRefused
+	}
+	return entries, nil
 }
 
 type listResult struct {
@@ -102,7 +129,7 @@ func (s *Server) list(t target, cursor string, limit, room int) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	entries, err := os.ReadDir(t.abs)
+	entries, err := s.readDir(t)
 	if err != nil {
 		return reply{}, grant.ErrRefused
 	}

@@ -330,11 +330,17 @@ func (s *Server) region(ctx context.Context, t target, in readInput, fit fitFunc
 	if err := in.Region.valid(); err != nil {
 		return reply{}, err
 	}
-	pdfAbs, err := vault.Resolve(s.grant.Vault, t.paper.PDFPath)
+	// The indexed PDF is a regular file of the paper's folder (vault.Scan
+	// lists no links): one that became a link since is not read.
+	f, err := vault.Open(s.grant.Vault, t.paper.PDFPath, vault.KindPDF)
 	if err != nil {
 		return reply{}, grant.ErrRefused
 	}
-	text, err := s.regions.ReadRegion(ctx, pdfAbs, n, *in.Region)
+	defer f.Close()
+	if f.Real != t.paper.PDFPath {
+		return reply{}, grant.ErrRefused
+	}
+	text, err := s.regions.ReadRegion(ctx, f.File, n, *in.Region)
 	if err != nil {
 		return reply{}, err
 	}

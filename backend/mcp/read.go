@@ -94,7 +94,7 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 		}
 		return s.list(t, in.Cursor, b.DirEntries, room-400)
 	case fileTarget:
-		return s.readFile(t, in, fit)
+		return s.readFile(ctx, t, in, fit)
 	}
 	switch in.Mode {
 	case modeMetadata:

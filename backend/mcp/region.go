@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 )
 
 // Rect is a rectangle on a page in PDF points (1/72 inch), measured from the
@@ -31,12 +32,12 @@ func (r Rect) valid() error {
 	return nil
 }
 
-// RegionReader reads the text inside a rectangle of one page of a PDF (an
-// absolute path the grant has already allowed). ErrRegionUnavailable
-// reaches the agent as is; any other error becomes a generic message and a
-// log line.
+// RegionReader reads the text inside a rectangle of one page of an open
+// PDF (opened through the vault's confined opener, after the grant
+// allowed it). ErrRegionUnavailable reaches the agent as is; any other
+// error becomes a generic message and a log line.
 type RegionReader interface {
-	ReadRegion(ctx context.Context, pdfPath string, page int, r Rect) (string, error)
+	ReadRegion(ctx context.Context, pdf *os.File, page int, r Rect) (string, error)
 }
 
 // ErrRegionUnavailable is what region reads say until a RegionReader with
@@ -45,6 +46,6 @@ var ErrRegionUnavailable = errors.New("region reads are not available yet: read 
 
 type noRegions struct{}
 
-func (noRegions) ReadRegion(context.Context, string, int, Rect) (string, error) {
+func (noRegions) ReadRegion(context.Context, *os.File, int, Rect) (string, error) {
 	return "", ErrRegionUnavailable
 }

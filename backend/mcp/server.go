@@ -61,8 +61,8 @@ func Serve(ctx context.Context, grantPath string, in io.Reader, out io.Writer, l
 // process under its time limit; the worker starts on the first region read.
 type pdfRegions struct{ ex *pdf.Extractor }
 
-func (r pdfRegions) ReadRegion(ctx context.Context, path string, page int, rect Rect) (string, error) {
-	return r.ex.Region(ctx, path, page, pdf.Rect{X: rect.X, Y: rect.Y, Width: rect.Width, Height: rect.Height})
+func (r pdfRegions) ReadRegion(ctx context.Context, f *os.File, page int, rect Rect) (string, error) {
+	return r.ex.RegionFile(ctx, f, page, pdf.Rect{X: rect.X, Y: rect.Y, Width: rect.Width, Height: rect.Height})
 }
 
 type nopCloser struct{ io.Writer }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Document is what Extract reads from one PDF file.
@@ -20,7 +21,24 @@ type Page struct {
 	Number int    // physical page number, 1-based
 	Label  string // printed page label from /PageLabels, "" when the PDF has none
 	Text   string // normalised text in reading order, "" when the page has no text layer
+	// Cut is set when the text was cut at MaxPageText, or, past
+	// MaxDocumentText, dropped: Text "" then does not mean no text layer.
+	Cut bool
 }
+
+// Text caps. Real pages hold 2,000–6,000 bytes of text (the densest page
+// of the shared corpus holds 8,604, its longest paper 278 KB); a page
+// past MaxPageText is a hostile or broken file (text drawn a million times
+// over), and its text past the cap is cut. A document keeps at most
+// MaxDocumentText bytes of page text, about 2,000 dense pages; the pages
+// after that keep no text. Either way the page is marked Cut, and the
+// index records it in the paper's health. The Info fields and outline
+// titles are capped too.
+const (
+	MaxPageText     = 100_000    // bytes of one page's text
+	MaxDocumentText = 10_000_000 // bytes of a document's page text
+	maxMetaText     = 2_000      // bytes of one Info field or outline title
+)
 
 // Info is the document metadata. Values from the Info dictionary win; XMP
 // fills what the Info dictionary leaves empty and is the only source of the
@@ -98,14 +116,25 @@ func readDocument(r pdfReader, log *slog.Logger) (*Document, error) {
 	}
 
 	out := &Document{Pages: make([]Page, count)}
-	failed := 0
+	failed, total := 0, 0
 	for i := range out.Pages {
+		pg := Page{Number: i + 1, Label: truncate(r.pageLabel(i), maxMetaText)}
+		if total >= MaxDocumentText {
+			pg.Cut = true // the document's text is full: not read
+			out.Pages[i] = pg
+			continue
+		}
 		text, err := r.pageText(i)
 		if err != nil {
 			failed++
 			log.Debug("pdf: page text", "page", i+1, "err", err)
 		}
-		out.Pages[i] = Page{Number: i + 1, Label: r.pageLabel(i), Text: Normalize(text)}
+		pg.Text = Normalize(text)
+		if limit := min(MaxPageText, MaxDocumentText-total); len(pg.Text) > limit {
+			pg.Text, pg.Cut = truncate(pg.Text, limit), true
+		}
+		total += len(pg.Text)
+		out.Pages[i] = pg
 	}
 	if failed == len(out.Pages) {
 		// Not even one page could be loaded: the page tree is unusable.
@@ -159,9 +188,21 @@ func plausibleTitle(s string) string {
 	return s
 }
 
-// cleanMeta collapses white space in a metadata value.
+// cleanMeta collapses white space in a metadata value, and cuts it at
+// maxMetaText.
 func cleanMeta(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\x00", "")), " ")
+	return truncate(strings.Join(strings.Fields(strings.ReplaceAll(s, "\x00", "")), " "), maxMetaText)
+}
+
+// truncate cuts s to at most n bytes, at a character boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // pdfDateYear returns the year of a PDF date ("D:20140520…"), or 0.

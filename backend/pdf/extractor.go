@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,12 +152,35 @@ func NewExtractor(opts Options) *Extractor {
 // truncated linearized file) is not an error either: the pages that failed
 // have Text "".
 func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error) {
-	return e.run(ctx, path, request{Path: path})
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return e.ExtractFile(ctx, f)
 }
 
-// run has a worker answer one request about the PDF at path, under the
+// ExtractFile reads the open PDF f, as Extract does. The worker reads f
+// itself, not a path: a vault's PDF is opened through the vault's confined
+// opener (vault.Open) and handed here, so what is read is the file the
+// confinement resolved.
+func (e *Extractor) ExtractFile(ctx context.Context, f *os.File) (*Document, error) {
+	return e.run(ctx, f, request{})
+}
+
+// openFile opens a PDF named by the caller (not a vault path: those come
+// open from the vault's opener), without waiting on a FIFO.
+func openFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open pdf: %w", err)
+	}
+	return f, nil
+}
+
+// run has a worker answer one request about the open PDF f, under the
 // per-file time limit.
-func (e *Extractor) run(ctx context.Context, path string, req request) (*Document, error) {
+func (e *Extractor) run(ctx context.Context, f *os.File, req request) (*Document, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -170,10 +194,13 @@ func (e *Extractor) run(ctx context.Context, path string, req request) (*Documen
 	defer cancel(nil)
 	defer context.AfterFunc(e.stop, func() { cancel(errClosed) })()
 
-	// Missing and empty files fail here, without a worker.
-	st, err := os.Stat(path)
+	// Empty files, and what is not a file, fail here, without a worker.
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("open pdf: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("open pdf: not a regular file: %w", ErrDamaged)
 	}
 	if st.Size() == 0 {
 		return nil, fmt.Errorf("empty file: %w", ErrDamaged)
@@ -191,7 +218,7 @@ func (e *Extractor) run(ctx context.Context, path string, req request) (*Documen
 	if e.handed != nil {
 		e.handed(p.pid)
 	}
-	doc, err := p.extract(fileCtx, req)
+	doc, err := p.extract(fileCtx, req, f)
 	if fileCtx.Err() != nil {
 		return nil, cause(fileCtx)
 	}
@@ -229,7 +256,7 @@ func (e *Extractor) acquire(ctx context.Context) (*proc, error) {
 
 // release gives a slot back: p when it is still running, else nil.
 func (e *Extractor) release(p *proc) {
-	if p != nil && p.files >= maxFilesPerWorker {
+	if p != nil && p.served >= maxFilesPerWorker {
 		p.close()
 	}
 	if p != nil && p.hasExited() {
@@ -294,8 +321,26 @@ func (e *Extractor) launch(ctx context.Context) (*proc, string, error) {
 	if e.log.Enabled(ctx, slog.LevelDebug) {
 		debug = "1"
 	}
-	env := append(os.Environ(), workerEnv+"=1", cacheDirEnv+"="+e.cacheDir, debugEnv+"="+debug, nativeEnv+"="+e.pdfium)
-	return startProc(ctx, exe, env, e.log)
+	return startProc(ctx, exe, workerEnviron(e.cacheDir, debug, e.pdfium), e.log)
+}
+
+// workerEnviron is the whole environment of a worker: the settings it
+// serves with and a fixed locale, and nothing inherited from the app (API
+// keys, tokens, proxies, PATH), so a PDF that subverted PDFium would find
+// no secret to take. The worker runs no program and resolves no path
+// but the cache and the native library, which it is given.
+func workerEnviron(cacheDir, debug, native string) []string {
+	env := []string{
+		workerEnv + "=1",
+		cacheDirEnv + "=" + cacheDir,
+		debugEnv + "=" + debug,
+		nativeEnv + "=" + native,
+		"LC_ALL=C",
+	}
+	if v, ok := os.LookupEnv("SYSTEMROOT"); ok && runtime.GOOS == "windows" {
+		env = append(env, "SYSTEMROOT="+v) // Windows programs need it to start
+	}
+	return env
 }
 
 // cause turns a finished context into the error Extract returns: ErrTimeout

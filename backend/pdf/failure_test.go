@@ -275,12 +275,17 @@ func processGone(pid int) bool {
 // heavyPDF returns a one-page PDF whose uncompressed content stream repeats
 // a text-showing operation n times.
 func heavyPDF(n int) []byte {
-	content := bytes.Repeat([]byte("BT /F1 12 Tf 72 720 Td (Hello world) Tj ET\n"), n)
+	return onePagePDF(strings.Repeat("BT /F1 12 Tf 72 720 Td (Hello world) Tj ET\n", n))
+}
+
+// onePagePDF is a PDF of one page whose content stream is content, in
+// Helvetica as /F1.
+func onePagePDF(content string) []byte {
 	objects := []string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		"<< /Length " + strconv.Itoa(len(content)) + " >>\nstream\n" + string(content) + "\nendstream",
+		"<< /Length " + strconv.Itoa(len(content)) + " >>\nstream\n" + content + "\nendstream",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 	}
 	var b bytes.Buffer

@@ -15,14 +15,15 @@ import (
 // time uses it (the Extract that holds it, or Close); its reaper goroutine
 // runs beside it until the process has exited.
 type proc struct {
-	cmd *exec.Cmd
-	pid int
-	in  *os.File // write end of the worker's stdin
-	out *os.File // read end of the worker's stdout
-	enc *gob.Encoder
-	dec *gob.Decoder
+	cmd   *exec.Cmd
+	pid   int
+	in    *os.File // write end of the worker's stdin
+	out   *os.File // read end of the worker's stdout
+	files *os.File // the parent's end of the socket files are handed over (nil without one)
+	enc   *gob.Encoder
+	dec   *gob.Decoder
 
-	files int // requests answered; see maxFilesPerWorker
+	served int // requests answered; see maxFilesPerWorker
 
 	exited  chan struct{} // closed by reap once the process is reaped
 	waitErr error         // the process's exit status; read only after exited
@@ -32,7 +33,7 @@ type proc struct {
 // (compiling PDFium the first time) is not on any file's clock, but ctx can
 // end it, and then the process is killed.
 func startProc(ctx context.Context, exe string, env []string, log *slog.Logger) (*proc, string, error) {
-	cmd, inW, outR, errR, err := spawn(exe, env)
+	cmd, inW, outR, errR, files, err := spawn(exe, env)
 	if err != nil {
 		return nil, "", err
 	}
@@ -41,6 +42,7 @@ func startProc(ctx context.Context, exe string, env []string, log *slog.Logger) 
 		pid:    cmd.Process.Pid,
 		in:     inW,
 		out:    outR,
+		files:  files,
 		enc:    gob.NewEncoder(inW),
 		dec:    gob.NewDecoder(bufio.NewReader(outR)),
 		exited: make(chan struct{}),
@@ -72,10 +74,11 @@ type permanentError struct{ err error }
 func (e permanentError) Error() string { return e.err.Error() }
 func (e permanentError) Unwrap() error { return e.err }
 
-// spawn starts exe with pipes as its stdin, stdout and stderr, and returns
-// the parent's ends of them.
-func spawn(exe string, env []string) (cmd *exec.Cmd, in, out, stderr *os.File, err error) {
-	var child, parent [3]*os.File
+// spawn starts exe with pipes as its stdin, stdout and stderr and, where
+// descriptors can be passed, the socket files are handed over on, and
+// returns the parent's ends of them.
+func spawn(exe string, env []string) (cmd *exec.Cmd, in, out, stderr, files *os.File, err error) {
+	var child, parent [4]*os.File
 	defer func() {
 		for i := range child {
 			if child[i] != nil {
@@ -86,10 +89,10 @@ func spawn(exe string, env []string) (cmd *exec.Cmd, in, out, stderr *os.File, e
 			}
 		}
 	}()
-	for i := range child {
+	for i := range 3 {
 		r, w, err := os.Pipe()
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return nil, nil, nil, nil, nil, err
 		}
 		if i == 0 {
 			child[i], parent[i] = r, w // the child reads its stdin
@@ -97,13 +100,19 @@ func spawn(exe string, env []string) (cmd *exec.Cmd, in, out, stderr *os.File, e
 			child[i], parent[i] = w, r
 		}
 	}
+	if parent[3], child[3], err = fileSocket(); err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
 	cmd = exec.Command(exe)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
-	if err := cmd.Start(); err != nil {
-		return nil, nil, nil, nil, err
+	if child[3] != nil {
+		cmd.ExtraFiles = []*os.File{child[3]} // the worker's filesFD
 	}
-	return cmd, parent[0], parent[1], parent[2], nil
+	if err := cmd.Start(); err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	return cmd, parent[0], parent[1], parent[2], parent[3], nil
 }
 
 // reap logs the worker's stderr at debug level until the process closes
@@ -131,14 +140,17 @@ func trimNewline(b []byte) []byte {
 	return b
 }
 
-// extract has the worker read the file at path. When ctx ends first, the
-// worker is killed and the error is ctx's; when the worker dies on the
-// file, the error wraps ErrDamaged. Either way p is closed then.
-func (p *proc) extract(ctx context.Context, req request) (*Document, error) {
+// extract hands f to the worker and has it answer req about it. When ctx
+// ends first, the worker is killed and the error is ctx's; when the worker
+// dies on the file, the error wraps ErrDamaged. Either way p is closed then.
+func (p *proc) extract(ctx context.Context, req request, f *os.File) (*Document, error) {
 	release := p.killWhenDone(ctx)
-	p.files++
+	p.served++
 	var r reply
-	err := p.enc.Encode(req)
+	err := sendFile(p.files, f, &req)
+	if err == nil {
+		err = p.enc.Encode(req)
+	}
 	if err == nil {
 		err = p.dec.Decode(&r)
 	}
@@ -205,4 +217,7 @@ func (p *proc) close() {
 	<-p.exited
 	p.in.Close()
 	p.out.Close()
+	if p.files != nil {
+		p.files.Close()
+	}
 }

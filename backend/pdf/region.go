@@ -27,10 +27,21 @@ type regionRequest struct {
 // Region returns the text inside r on page (1-based) of the PDF at path,
 // under the same per-file time limit and isolation as Extract.
 func (e *Extractor) Region(ctx context.Context, path string, page int, r Rect) (string, error) {
+	f, err := openFile(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return e.RegionFile(ctx, f, page, r)
+}
+
+// RegionFile is Region on an open PDF, which the worker reads itself (see
+// ExtractFile).
+func (e *Extractor) RegionFile(ctx context.Context, f *os.File, page int, r Rect) (string, error) {
 	if page < 1 {
 		return "", fmt.Errorf("page %d: pages start at 1", page)
 	}
-	doc, err := e.run(ctx, path, request{Path: path, Region: &regionRequest{Page: page, Rect: r}})
+	doc, err := e.run(ctx, f, request{Region: &regionRequest{Page: page, Rect: r}})
 	if err != nil {
 		return "", err
 	}
@@ -46,12 +57,7 @@ const regionScale = 8
 
 // regionText reads the text inside a displayed rectangle of one page. The
 // answer travels as a one-page Document.
-func regionText(pool pdfium.Pool, path string, req regionRequest) (_ *Document, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open pdf: %w", err)
-	}
-	defer f.Close()
+func regionText(pool pdfium.Pool, f *os.File, req regionRequest) (_ *Document, err error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("open pdf: %w", err)

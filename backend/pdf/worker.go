@@ -41,6 +41,8 @@ type (
 		Warning string // trouble that only costs speed (no compilation cache)
 	}
 	request struct {
+		// Path names the file only where descriptors cannot be passed
+		// (see fdpass_*.go); elsewhere the file comes over the socket.
 		Path   string
 		Region *regionRequest // nil: extract the whole document
 	}
@@ -144,19 +146,24 @@ func serveWorker(in io.Reader, out io.Writer, cacheDir, nativePath string, log *
 		}
 	}()
 	for req := range requests {
+		f, err := receiveFile(req)
+		if err != nil {
+			log.Error("pdf worker", "err", err)
+			return 1
+		}
 		var doc *Document
-		var err error
 		switch {
 		case req.Region != nil:
 			var p pdfium.Pool
 			if p, err = wasm(); err == nil {
-				doc, err = regionText(p, req.Path, *req.Region)
+				doc, err = regionText(p, f, *req.Region)
 			}
 		case native:
-			doc, err = extractFile(nil, req.Path, log.With("file", req.Path))
+			doc, err = extractFile(nil, f, log)
 		default:
-			doc, err = extractFile(pool, req.Path, log.With("file", req.Path))
+			doc, err = extractFile(pool, f, log)
 		}
+		f.Close()
 		if err := enc.Encode(newReply(doc, err)); err != nil {
 			log.Error("pdf worker: write reply", "err", err)
 			return 1
@@ -292,9 +299,9 @@ func readWasmFile(pool pdfium.Pool, f *os.File, size int64, log *slog.Logger) (d
 	return readDocument(r, log)
 }
 
-// readNative reads the PDF at path with the native PDFium.
-func readNative(path string, log *slog.Logger) (*Document, error) {
-	r, err := openNative(path)
+// readNative reads the open PDF f with the native PDFium.
+func readNative(f *os.File, log *slog.Logger) (*Document, error) {
+	r, err := openNative(nativePath(f))
 	if err != nil {
 		return nil, err
 	}
@@ -302,15 +309,13 @@ func readNative(path string, log *slog.Logger) (*Document, error) {
 	return readDocument(r, log)
 }
 
-// extractFile reads the PDF at path with the worker's WebAssembly instance
+// extractFile reads the open PDF f with the worker's WebAssembly instance
 // from pool, or with the native PDFium when pool is nil, then its XMP.
-func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, error) {
+func extractFile(pool pdfium.Pool, f *os.File, log *slog.Logger) (*Document, error) {
 	began := time.Now()
-	f, err := os.Open(path)
-	if err != nil {
+	if _, err := f.Seek(0, io.SeekStart); err != nil { // the parent hashed it through the same offset
 		return nil, fmt.Errorf("open pdf: %w", err)
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("open pdf: %w", err)
@@ -321,7 +326,7 @@ func extractFile(pool pdfium.Pool, path string, log *slog.Logger) (*Document, er
 
 	var doc *Document
 	if pool == nil {
-		doc, err = readNative(path, log)
+		doc, err = readNative(f, log)
 	} else {
 		doc, err = readWasmFile(pool, f, st.Size(), log)
 	}

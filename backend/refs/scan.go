@@ -7,18 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // ScanPath is where a vault's cited-by cache lives (SPEC §1, §5).
 func ScanPath(vaultRoot string) string {
-	return filepath.Join(vaultRoot, ".agentero", "citing-scan.json")
+	return filepath.Join(vaultRoot, filepath.FromSlash(scanRel))
 }
 
 // Scan is the library-wide citing scan, .agentero/citing-scan.json: for
@@ -55,10 +55,14 @@ func (s *Scan) CitedBy(ref string) []LocalMatch {
 	return out
 }
 
-// ReadScan reads a vault's citing scan; a missing one reads as empty.
-func ReadScan(vaultRoot string) (*Scan, error) {
+// scanRel is the citing scan's path in the vault.
+const scanRel = vault.StateDir + "/citing-scan.json"
+
+// ReadScan reads a vault's citing scan, through the vault's opener (it is
+// the vault's file too); a missing one reads as empty.
+func ReadScan(ctx context.Context, vaultRoot string) (*Scan, error) {
 	s := &Scan{SchemaVersion: 1, Papers: map[string]ScanPaper{}}
-	data, err := os.ReadFile(ScanPath(vaultRoot))
+	data, err := vault.ReadFile(ctx, vaultRoot, scanRel, vault.KindState)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}
@@ -98,7 +102,7 @@ func writeScan(ctx context.Context, db *index.DB, root string, now time.Time, li
 		scan.Papers[e.Citing] = p
 		st.Edges++
 	}
-	old, err := ReadScan(root)
+	old, err := ReadScan(ctx, root)
 	if err != nil {
 		old = &Scan{Papers: map[string]ScanPaper{}} // unreadable: rewritten below
 	}

@@ -2,15 +2,20 @@ package refs
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/ident"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // The citation sidecar, source/agentero-cite.json (SPEC §5). Agentero reads
@@ -129,13 +134,18 @@ type LocalMatch struct {
 	MatchBy   string `json:"matchBy"`
 }
 
-// ReadSidecar reads the sidecar of the paper folder dir. It returns the
-// file's bytes too, and os.ErrNotExist (wrapped) when there is none.
-func ReadSidecar(dir string) (*Sidecar, []byte, error) {
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(SidecarName)))
+// ReadSidecar reads the sidecar of the paper ref in the vault at root,
+// through the vault's opener. It returns the file's bytes too, and
+// fs.ErrNotExist (wrapped) when there is none.
+func ReadSidecar(ctx context.Context, root, ref string) (*Sidecar, []byte, error) {
+	data, err := vault.ReadFile(ctx, root, path.Join(ref, SidecarName), vault.KindSidecar)
 	if err != nil {
 		return nil, nil, err
 	}
+	return parseSidecar(data)
+}
+
+func parseSidecar(data []byte) (*Sidecar, []byte, error) {
 	var s Sidecar
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, data, fmt.Errorf("read %s: %w", SidecarName, err)
@@ -143,9 +153,21 @@ func ReadSidecar(dir string) (*Sidecar, []byte, error) {
 	return &s, data, nil
 }
 
-// WriteSidecar writes s as the sidecar of the paper folder dir, atomically
-// (a temporary file renamed over the old one), creating source/ if needed.
-func WriteSidecar(dir string, s *Sidecar) error {
+// readSidecar is ReadSidecar through an open root.
+func readSidecar(ctx context.Context, vr *vault.Root, ref string) (*Sidecar, []byte, error) {
+	data, err := readAll(ctx, vr, path.Join(ref, SidecarName), vault.KindSidecar)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseSidecar(data)
+}
+
+// WriteSidecar writes s as the sidecar of the paper ref in the vault at
+// root, atomically (a temporary file renamed over the old one), creating
+// source/ if needed. It writes beneath the vault only (os.Root), and not
+// through a symlinked paper or source folder: a link there may lead to
+// another paper's folder, or out of the vault.
+func WriteSidecar(root, ref string, s *Sidecar) error {
 	if s.Messages == nil {
 		s.Messages = []json.RawMessage{}
 	}
@@ -159,8 +181,50 @@ func WriteSidecar(dir string, s *Sidecar) error {
 	if err := enc.Encode(s); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, filepath.FromSlash(SidecarName)), buf.Bytes(), 0o644); err != nil {
+	if err := writeBeneath(root, path.Join(ref, SidecarName), buf.Bytes()); err != nil {
 		return fmt.Errorf("write sidecar: %w", err)
+	}
+	return nil
+}
+
+// writeBeneath writes data at rel beneath the folder root, through no
+// symlink, as a temporary file renamed into place.
+func writeBeneath(root, rel string, data []byte) error {
+	vr, err := vault.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer vr.Close()
+	dir := path.Dir(rel)
+	for d := dir; d != "."; d = path.Dir(d) {
+		if real, err := vr.Canonical(d); err == nil && real != d {
+			return fmt.Errorf("%s is a symlink: nothing is written through it", d)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if err := r.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp := path.Join(dir, fmt.Sprintf(".%s.%x.tmp", path.Base(rel), rand.Uint64()))
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	if err := errors.Join(werr, serr, f.Close()); err != nil {
+		r.Remove(tmp)
+		return err
+	}
+	if err := r.Rename(tmp, rel); err != nil {
+		r.Remove(tmp)
+		return err
 	}
 	return nil
 }

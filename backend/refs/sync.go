@@ -8,8 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // parserVersion changes whenever reading or matching reference lists gives
@@ -42,7 +42,10 @@ type Stats struct {
 	Removed   []string `json:"removed"`   // papers that left the citing scan
 	Edges     int      `json:"edges"`     // in-library citations
 	Sidecars  []string `json:"sidecars"`  // sidecars written
-	Seconds   float64  `json:"seconds"`
+	// Skipped are reference files and sidecars not read: links out of
+	// the vault, FIFOs, devices, files past their cap (vault.Open).
+	Skipped []vault.Skipped `json:"skipped"`
+	Seconds float64         `json:"seconds"`
 }
 
 // Sync brings the reference lists in the index in line with the vault,
@@ -64,7 +67,7 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 		opts.Now = time.Now
 	}
 	start := opts.Now()
-	st := Stats{Scanned: []string{}, Rematched: []string{}, Removed: []string{}, Sidecars: []string{}}
+	st := Stats{Scanned: []string{}, Rematched: []string{}, Removed: []string{}, Sidecars: []string{}, Skipped: []vault.Skipped{}}
 	if err := migrate(ctx, db); err != nil {
 		return st, fmt.Errorf("sync references: %w", err)
 	}
@@ -76,6 +79,11 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 	if err != nil {
 		return st, fmt.Errorf("sync references: %w", err)
 	}
+	vr, err := vault.OpenRoot(vaultRoot)
+	if err != nil {
+		return st, fmt.Errorf("sync references: %w", err)
+	}
+	defer vr.Close()
 	lib := newLibrary(papers)
 	sources := map[string]source{}
 	for _, p := range papers {
@@ -85,11 +93,15 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 		if p.Status == index.StatusPending {
 			continue
 		}
-		src := findSource(vaultRoot, p)
+		src := findSource(ctx, vr, p)
 		sources[p.Ref] = src
+		st.Skipped = append(st.Skipped, src.skipped...)
 		old, had := states[p.Ref]
 		switch {
 		case !had || old.ScanKey != src.key:
+			for _, k := range src.skipped {
+				opts.Logger.Warn("reference file not read", "path", k.Path, "problem", k.Problem)
+			}
 			l, err := readList(ctx, db, p, src, lib)
 			if err != nil {
 				return st, fmt.Errorf("sync references of %s: %w", p.Ref, err)
@@ -146,16 +158,28 @@ type source struct {
 	foreign bool     // a sidecar Agentero did not write is there: never overwrite it
 	bbl     bool     // bib holds .bbl files (else .bib)
 	bib     []string // the contents of source/*.bbl, or else source/*.bib
+	skipped []vault.Skipped
 }
 
 // findSource decides where a paper's list comes from: a foreign sidecar,
-// else source/*.bbl, else source/*.bib, else the PDF text.
-func findSource(root string, p index.RefInput) source {
-	dir := filepath.Join(root, filepath.FromSlash(p.Ref))
+// else source/*.bbl, else source/*.bib, else the PDF text. Every file is
+// read through the vault's opener: one that links out of the vault, is not
+// a regular file or is past its cap is skipped, and said so.
+func findSource(ctx context.Context, vr *vault.Root, p index.RefInput) source {
 	h := sha256.New()
 	fmt.Fprintf(h, "refs %d\n", parserVersion)
 	src := source{mode: ModePDF}
-	sc, data, err := ReadSidecar(dir)
+	skip := func(err error) {
+		var fe *vault.FileError
+		k := vault.Skipped{Problem: err.Error()}
+		if errors.As(err, &fe) {
+			k.Path = fe.Path
+			k.Problem = strings.TrimPrefix(fe.Error(), fe.Path+": ")
+		}
+		src.skipped = append(src.skipped, k)
+		fmt.Fprintf(h, "skipped %s %s\n", k.Path, k.Problem)
+	}
+	sc, data, err := readSidecar(ctx, vr, p.Ref)
 	switch {
 	case err == nil && !ours(sc.Source.Mode):
 		src.mode, src.sidecar, src.foreign = sc.Source.Mode, sc, true
@@ -166,15 +190,21 @@ func findSource(root string, p index.RefInput) source {
 		src.key = "sha256:" + hex.EncodeToString(h.Sum(nil))
 		return src
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		// Unreadable, or not JSON: not ours to replace, nor to read.
+		// Unreadable, refused, or not JSON: not ours to replace, nor to read.
 		src.foreign = true
+		if data == nil {
+			skip(err)
+		}
 		fmt.Fprintf(h, "unreadable sidecar\n%s\n", data)
 	}
-	entries, _ := os.ReadDir(filepath.Join(dir, "source"))
+	_, entries, err := vr.ReadDir(path.Join(p.Ref, "source"), vault.KindReferences)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		skip(err)
+	}
 	var bbl, bib []string
 	for _, e := range entries {
 		name := e.Name()
-		switch strings.ToLower(filepath.Ext(name)) {
+		switch strings.ToLower(path.Ext(name)) {
 		case ".bbl":
 			bbl = append(bbl, name)
 		case ".bib":
@@ -187,8 +217,9 @@ func findSource(root string, p index.RefInput) source {
 	}
 	sort.Strings(files)
 	for _, name := range files {
-		data, err := os.ReadFile(filepath.Join(dir, "source", name))
+		data, err := readAll(ctx, vr, path.Join(p.Ref, "source", name), vault.KindReferences)
 		if err != nil {
+			skip(err)
 			continue
 		}
 		src.bib = append(src.bib, string(data))
@@ -201,6 +232,16 @@ func findSource(root string, p index.RefInput) source {
 	}
 	src.key = "sha256:" + hex.EncodeToString(h.Sum(nil))
 	return src
+}
+
+// readAll reads one file of the vault through the open root.
+func readAll(ctx context.Context, vr *vault.Root, rel string, kind vault.Kind) ([]byte, error) {
+	f, err := vr.Open(rel, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadAll(ctx)
 }
 
 // readList reads and matches a paper's reference list from its source.
@@ -240,6 +281,9 @@ func readList(ctx context.Context, db *index.DB, p index.RefInput, src source, l
 			entries[i].ID = strconv.Itoa(i + 1)
 		}
 	}
+	for _, k := range src.skipped {
+		l.Note = strings.TrimPrefix(l.Note+"; ", "; ") + "not read: " + k.Path + ": " + k.Problem
+	}
 	lib.match(p.Ref, entries, given)
 	l.Citations = entries
 	return l, nil
@@ -278,9 +322,8 @@ func fingerprint(scanKey, libKey string) string {
 // own and stale. It never replaces a sidecar of another mode, and writes
 // none for a paper with no references found.
 func writeSidecar(ctx context.Context, db *index.DB, root, ref string, src source, libKey string, now time.Time) (bool, error) {
-	dir := filepath.Join(root, filepath.FromSlash(ref))
 	fp := fingerprint(src.key, libKey)
-	old, _, err := ReadSidecar(dir)
+	old, _, err := ReadSidecar(ctx, root, ref)
 	switch {
 	case err == nil && (!ours(old.Source.Mode) || old.Source.Fingerprint == fp):
 		return false, nil
@@ -291,7 +334,7 @@ func writeSidecar(ctx context.Context, db *index.DB, root, ref string, src sourc
 	if err != nil || len(l.Citations) == 0 {
 		return false, nil
 	}
-	return true, WriteSidecar(dir, sidecarOf(l, fp, now))
+	return true, WriteSidecar(root, ref, sidecarOf(l, fp, now))
 }
 
 // sidecarOf renders a stored list as a sidecar.

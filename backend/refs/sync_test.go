@@ -84,7 +84,7 @@ func TestSidecarsWrittenOnlyWhenAskedRoundTripAndStale(t *testing.T) {
 	if !bytes.Contains(data, []byte(`"messages": []`)) || !bytes.Contains(data, []byte(`"schemaVersion": 1`)) {
 		t.Errorf("sidecar lacks schemaVersion 1 or messages []:\n%s", data)
 	}
-	sc, _, err := refs.ReadSidecar(filepath.Join(v.root, primecoin))
+	sc, _, err := refs.ReadSidecar(t.Context(), v.root, primecoin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestSidecarsWrittenOnlyWhenAskedRoundTripAndStale(t *testing.T) {
 	if d := cmp.Diff([]string{bitcoin, primecoin}, st.Sidecars); d != "" {
 		t.Errorf("after a paper left, rewritten sidecars (-want +got):\n%s", d)
 	}
-	sc, _, _ = refs.ReadSidecar(filepath.Join(v.root, primecoin))
+	sc, _, _ = refs.ReadSidecar(t.Context(), v.root, primecoin)
 	for _, c := range sc.Citations {
 		if c.LocalMatch != nil && c.LocalMatch.PaperPath == peercoin {
 			t.Errorf("rewritten sidecar still matches the removed paper: %+v", c)
@@ -253,7 +253,7 @@ func TestCitingScanIsIncremental(t *testing.T) {
 	}
 	scan := func() *refs.Scan {
 		t.Helper()
-		s, err := refs.ReadScan(v.root)
+		s, err := refs.ReadScan(t.Context(), v.root)
 		if err != nil {
 			t.Fatal(err)
 		}

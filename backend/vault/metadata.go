@@ -2,9 +2,9 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,9 +25,10 @@ type Metadata struct {
 	Extra    map[string]json.RawMessage
 }
 
-// ReadMetadata reads and parses a metadata.json file.
-func ReadMetadata(path string) (Metadata, error) {
-	data, err := os.ReadFile(path)
+// ReadMetadata reads and parses the metadata.json at rel in the vault at
+// root, through the opener (at most KindMetadata's cap).
+func ReadMetadata(ctx context.Context, root, rel string) (Metadata, error) {
+	data, err := ReadFile(ctx, root, rel, KindMetadata)
 	if err != nil {
 		return Metadata{}, err
 	}

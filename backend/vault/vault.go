@@ -5,9 +5,9 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -52,13 +52,26 @@ type File struct {
 
 // Snapshot is what a vault held when Scan walked it.
 type Snapshot struct {
-	Root   string
-	Papers []Paper
-	Files  []File
+	Root    string
+	Papers  []Paper
+	Files   []File
+	Skipped []Skipped // files left out, with why
 }
 
-// Scan walks the vault at root. Unreadable folders are skipped, not fatal;
-// only a missing or unreadable root is an error.
+// Skipped is a file Scan left out although its name is one it reads (a
+// PDF, metadata.json, a text file): a symlink, a FIFO, a device.
+type Skipped struct {
+	Path    string `json:"path"`
+	Problem string `json:"problem"`
+}
+
+// Scan walks the vault at root through the confined opener. Only regular
+// files and real folders are vault content: a symlink is never followed
+// (its target may be another paper's file, or lie outside the vault, and
+// the index is what a grant reads), and FIFOs, sockets and devices are
+// never opened; those that bear a name Scan reads are listed in Skipped.
+// Unreadable folders are skipped, not fatal; only a missing or unreadable
+// root is an error.
 func Scan(root string) (*Snapshot, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
@@ -71,20 +84,30 @@ func Scan(root string) (*Snapshot, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("open vault: %s is not a folder", root)
 	}
+	r, err := OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	defer r.Close()
 	s := &Snapshot{Root: root}
-	if err := s.walk("", ""); err != nil {
+	if err := s.walk(r, "", ""); err != nil {
 		return nil, err
 	}
 	sort.Slice(s.Papers, func(i, j int) bool { return s.Papers[i].Ref < s.Papers[j].Ref })
 	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
+	sort.Slice(s.Skipped, func(i, j int) bool { return s.Skipped[i].Path < s.Skipped[j].Path })
 	return s, nil
 }
 
 // walk visits the folder rel (vault-relative); paper is the ref of the paper
 // folder rel sits in, if any. Symlinked folders are not followed, so a link
 // can neither leave the vault nor loop.
-func (s *Snapshot) walk(rel, paper string) error {
-	entries, err := os.ReadDir(filepath.Join(s.Root, filepath.FromSlash(rel)))
+func (s *Snapshot) walk(r *Root, rel, paper string) error {
+	dir := rel
+	if dir == "" {
+		dir = "."
+	}
+	_, entries, err := r.ReadDir(dir, KindText)
 	if err != nil {
 		if rel == "" {
 			return fmt.Errorf("read vault: %w", err)
@@ -94,7 +117,7 @@ func (s *Snapshot) walk(rel, paper string) error {
 	inPapers := rel == PapersDir || strings.HasPrefix(rel, PapersDir+"/")
 	if paper == "" && inPapers && rel != PapersDir {
 		for _, e := range entries {
-			if e.Type().IsRegular() && strings.EqualFold(path.Ext(e.Name()), ".pdf") {
+			if e.Type().IsRegular() && isPDF(e.Name()) {
 				paper = rel
 				s.addPaper(rel, entries)
 				break
@@ -109,7 +132,7 @@ func (s *Snapshot) walk(rel, paper string) error {
 		}
 		switch {
 		case e.IsDir():
-			if err := s.walk(child, paper); err != nil {
+			if err := s.walk(r, child, paper); err != nil {
 				return err
 			}
 		case e.Type().IsRegular():
@@ -118,14 +141,22 @@ func (s *Snapshot) walk(rel, paper string) error {
 					s.Files = append(s.Files, File{Path: child, Paper: paper, Size: info.Size(), ModTime: info.ModTime()})
 				}
 			}
+		case IsTextName(name) || inPapers && isPDF(name):
+			problem := "not a regular file (a FIFO, socket or device): not read"
+			if e.Type()&fs.ModeSymlink != 0 {
+				problem = "a symlink: links are not indexed"
+			}
+			s.Skipped = append(s.Skipped, Skipped{Path: child, Problem: problem})
 		}
 	}
 	return nil
 }
 
-func (s *Snapshot) addPaper(rel string, entries []os.DirEntry) {
+func isPDF(name string) bool { return strings.EqualFold(path.Ext(name), ".pdf") }
+
+func (s *Snapshot) addPaper(rel string, entries []fs.DirEntry) {
 	p := Paper{Ref: rel}
-	for _, e := range entries { // ReadDir sorts by name: the first PDF wins
+	for _, e := range entries { // sorted by name: the first PDF wins
 		if !e.Type().IsRegular() {
 			continue
 		}
@@ -134,7 +165,7 @@ func (s *Snapshot) addPaper(rel string, entries []os.DirEntry) {
 			continue
 		}
 		switch {
-		case p.PDF == "" && strings.EqualFold(path.Ext(e.Name()), ".pdf"):
+		case p.PDF == "" && isPDF(e.Name()):
 			p.PDF, p.Size, p.ModTime = path.Join(rel, e.Name()), info.Size(), info.ModTime()
 		case e.Name() == "metadata.json":
 			p.Metadata, p.MetaSize, p.MetaMod = path.Join(rel, e.Name()), info.Size(), info.ModTime()
@@ -174,24 +205,15 @@ func LooksBinary(head []byte) bool {
 	return bytes.IndexByte(head, 0) >= 0
 }
 
-// ReadText reads a text file of the vault, refusing binary content and
-// anything over MaxTextFileSize.
-func ReadText(root, rel string) (string, error) {
-	abs, err := Resolve(root, rel)
+// ReadText reads a text file of the vault through the opener, refusing
+// binary content and anything over MaxTextFileSize.
+func ReadText(ctx context.Context, root, rel string) (string, error) {
+	if !ValidRel(rel) {
+		return "", &FileError{Path: rel, Kind: KindText, Err: ErrOutside}
+	}
+	data, err := ReadFile(ctx, root, rel, KindText)
 	if err != nil {
 		return "", err
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxTextFileSize+1))
-	if err != nil {
-		return "", err
-	}
-	if len(data) > MaxTextFileSize {
-		return "", fmt.Errorf("%s is larger than %d MB", rel, MaxTextFileSize>>20)
 	}
 	if LooksBinary(data[:min(len(data), 8192)]) {
 		return "", fmt.Errorf("%s is not a text file", rel)
@@ -202,31 +224,29 @@ func ReadText(root, rel string) (string, error) {
 // Resolve turns a vault-relative slash path into an absolute path, refusing
 // anything that is not a plain path inside the vault: absolute paths, "..",
 // NUL bytes, backslashes, Agentero's state, hidden folders, and symlinks
-// whose real target leaves the vault.
+// whose real target leaves the vault or lies in a hidden folder. It
+// resolves as the opener does (Root.Canonical); it is for checks, and a
+// read still goes through Open.
 func Resolve(root, rel string) (string, error) {
 	if !ValidRel(rel) {
 		return "", ErrOutside
 	}
-	rootReal, err := filepath.EvalSymlinks(root)
+	r, err := openRoot(root, false)
 	if err != nil {
 		return "", ErrOutside
 	}
-	abs := filepath.Join(rootReal, filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(abs)
+	defer r.Close()
+	real, err := r.Canonical(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fs.ErrNotExist
 		}
 		return "", ErrOutside
 	}
-	inside, err := filepath.Rel(rootReal, real)
-	if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) || filepath.IsAbs(inside) {
+	if real != "." && Hidden(real) {
 		return "", ErrOutside
 	}
-	if inside != "." && Hidden(filepath.ToSlash(inside)) {
-		return "", ErrOutside
-	}
-	return real, nil
+	return filepath.Join(r.real, filepath.FromSlash(real)), nil
 }
 
 // ValidRel reports whether rel is a clean, relative, slash-separated vault

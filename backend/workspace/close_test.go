@@ -27,7 +27,7 @@ type stuckExtractor struct {
 
 func newStuckExtractor() *stuckExtractor { return &stuckExtractor{entered: make(chan struct{}, 1)} }
 
-func (s *stuckExtractor) Extract(ctx context.Context, path string) (*pdf.Document, error) {
+func (s *stuckExtractor) ExtractFile(ctx context.Context, _ *os.File) (*pdf.Document, error) {
 	s.active.Add(1)
 	defer s.active.Add(-1)
 	s.calls.Add(1)

@@ -3,6 +3,7 @@ package workspace_test
 import (
 	"context"
 	"errors"
+	"os"
 	"sync/atomic"
 	"testing"
 
@@ -18,7 +19,7 @@ type gateExtractor struct {
 	calls   atomic.Int32
 }
 
-func (g *gateExtractor) Extract(ctx context.Context, path string) (*pdf.Document, error) {
+func (g *gateExtractor) ExtractFile(ctx context.Context, _ *os.File) (*pdf.Document, error) {
 	g.calls.Add(1)
 	select {
 	case g.entered <- struct{}{}:

@@ -8,11 +8,10 @@
 package docs
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -55,7 +54,7 @@ type Problem struct {
 // sorted by id, its rules, and the documents it could not use. It is read
 // only after Scan and safe for concurrent use.
 type Catalog struct {
-	dir      string // real absolute path of the context folder; "" when there is none
+	root     string // real absolute path of the vault; "" when there is no context folder
 	docs     []Doc
 	rules    Rules
 	Problems []Problem
@@ -77,55 +76,59 @@ func inputErrorf(format string, a ...any) error { return &InputError{fmt.Sprintf
 // Scan reads the context folder of the vault at vaultRoot. A vault without
 // one gives an empty catalog. A malformed document is a Problem; malformed
 // rules are an error, since ignoring them could load what the user forbade.
+// The folder is listed, and every file read, through the vault's confined
+// opener: a link that leaves the context folder is a Problem, never read.
 func Scan(vaultRoot string) (*Catalog, error) {
 	c := &Catalog{}
 	rootReal, err := filepath.EvalSymlinks(vaultRoot)
 	if err != nil {
 		return nil, fmt.Errorf("open vault: %w", err)
 	}
-	dir := filepath.Join(rootReal, filepath.FromSlash(Dir))
-	st, err := os.Lstat(dir)
+	vr, err := vault.OpenRoot(rootReal)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	defer vr.Close()
+	_, top, err := vr.ReadDir(Dir, vault.KindContextDoc)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open context folder: %w", err)
 	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a folder", Dir)
-	}
-	c.dir = dir
-	if c.rules, err = readRules(dir); err != nil {
+	c.root = rootReal
+	if c.rules, err = readRules(rootReal); err != nil {
 		return nil, err
 	}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return err
+	var walk func(sub string, entries []fs.DirEntry) error
+	walk = func(sub string, entries []fs.DirEntry) error {
+		for _, d := range entries {
+			id := path.Join(sub, d.Name())
+			if strings.HasPrefix(d.Name(), ".") {
+				continue
 			}
-			c.problem(p, "cannot be read")
-			return nil
-		}
-		if p == dir {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
-				return filepath.SkipDir
+				_, children, err := vr.ReadDir(Dir+"/"+id, vault.KindContextDoc)
+				if err != nil {
+					c.Problems = append(c.Problems, Problem{Path: Dir + "/" + id, Problem: "cannot be read"})
+					continue
+				}
+				if err := walk(id, children); err != nil {
+					return err
+				}
+				continue
 			}
-			return nil
+			if !isDocName(d.Name()) {
+				continue
+			}
+			if len(c.docs)+len(c.Problems) >= maxDocs {
+				return fmt.Errorf("the context folder holds more than %d documents", maxDocs)
+			}
+			c.add(id)
 		}
-		if d.IsDir() || !isDocName(d.Name()) {
-			return nil
-		}
-		if len(c.docs)+len(c.Problems) >= maxDocs {
-			return fmt.Errorf("the context folder holds more than %d documents", maxDocs)
-		}
-		rel, _ := filepath.Rel(dir, p)
-		c.add(filepath.ToSlash(rel))
 		return nil
-	})
-	if err != nil {
+	}
+	if err := walk("", top); err != nil {
 		return nil, fmt.Errorf("scan context folder: %w", err)
 	}
 	sort.Slice(c.docs, func(i, j int) bool { return c.docs[i].ID < c.docs[j].ID })
@@ -136,14 +139,6 @@ func Scan(vaultRoot string) (*Catalog, error) {
 		}
 	}
 	return c, nil
-}
-
-func (c *Catalog) problem(abs, msg string) {
-	rel, err := filepath.Rel(c.dir, abs)
-	if err != nil {
-		rel = filepath.Base(abs)
-	}
-	c.Problems = append(c.Problems, Problem{Path: Dir + "/" + filepath.ToSlash(rel), Problem: msg})
 }
 
 func (c *Catalog) add(id string) {
@@ -219,36 +214,36 @@ func (c *Catalog) body(id string) ([]byte, error) {
 	return body, nil
 }
 
-// readFile reads a document by id, refusing ids that are not clean paths
-// to Markdown files and files whose real path leaves the context folder.
+// readFile reads a document by id through the vault's opener, refusing ids
+// that are not clean paths to Markdown files and files whose real path
+// leaves the context folder.
 func (c *Catalog) readFile(id string) ([]byte, error) {
-	if c.dir == "" || !validID(id) {
+	if c.root == "" || !validID(id) {
 		return nil, ErrNotFound
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(c.dir, filepath.FromSlash(id)))
+	data, err := vault.ReadFile(context.Background(), c.root, Dir+"/"+id, vault.KindContextDoc)
 	if err != nil {
-		return nil, ErrNotFound
-	}
-	inside, err := filepath.Rel(c.dir, real)
-	if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) || filepath.IsAbs(inside) {
-		return nil, errors.New("is a symlink that leaves the context folder")
-	}
-	f, err := os.Open(real)
-	if err != nil {
-		return nil, ErrNotFound
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, errors.New("is not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxDocBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot be read: %w", err)
-	}
-	if len(data) > MaxDocBytes {
-		return nil, fmt.Errorf("is larger than %d bytes", MaxDocBytes)
+		return nil, readProblem(err)
 	}
 	return data, nil
+}
+
+// readProblem is why the opener refused a context folder's file: ErrNotFound
+// for a missing one, else the reason to show the user.
+func readProblem(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ErrNotFound
+	case errors.Is(err, vault.ErrOutside):
+		return errors.New("is a symlink that leaves the context folder")
+	case errors.Is(err, vault.ErrNotRegular):
+		return errors.New("is not a regular file")
+	case errors.Is(err, vault.ErrTooLarge):
+		return fmt.Errorf("is larger than %d bytes", MaxDocBytes)
+	case errors.Is(err, vault.ErrTimeout):
+		return errors.New("took too long to read")
+	}
+	return fmt.Errorf("cannot be read: %w", err)
 }
 
 // maxID bounds ids as the tool schema does.

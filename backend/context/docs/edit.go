@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentero/agentero/backend/atomicfile"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // Editing is for the user, through the app; agents get no tool that writes.
@@ -62,11 +64,10 @@ func Source(vaultRoot, id string) (string, error) {
 	if err != nil {
 		return "", ErrNotFound
 	}
-	p, err := target(dir, id)
-	if err != nil {
+	if _, err := target(dir, id); err != nil {
 		return "", err
 	}
-	data, err := os.ReadFile(p)
+	data, err := vault.ReadFile(context.Background(), vaultRoot, Dir+"/"+id, vault.KindContextDoc)
 	if err != nil {
 		return "", ErrNotFound
 	}

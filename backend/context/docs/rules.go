@@ -2,14 +2,15 @@ package docs
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
+
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // RulesFile is the name of the root rules inside the context folder.
@@ -43,12 +44,13 @@ type PriorityRule struct {
 	Priority Priority `json:"priority"`
 }
 
-// readRules reads rules.json from the context folder; a missing file is no
-// rules. The file is read strictly: a misspelt key would otherwise silently
-// drop a forbiddenLoad the user relies on.
-func readRules(dir string) (Rules, error) {
+// readRules reads rules.json from the context folder of the vault at root
+// (through the vault's opener); a missing file is no rules. The file is
+// read strictly: a misspelt key would otherwise silently drop a
+// forbiddenLoad the user relies on.
+func readRules(root string) (Rules, error) {
 	var r Rules
-	data, err := os.ReadFile(filepath.Join(dir, RulesFile))
+	data, err := vault.ReadFile(context.Background(), root, Dir+"/"+RulesFile, vault.KindContextDoc)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}

@@ -22,8 +22,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // index is real without PDF parsing.
 type titledExtractor struct{}
 
-func (titledExtractor) Extract(_ context.Context, p string) (*pdf.Document, error) {
-	title := strings.TrimSuffix(filepath.Base(p), ".pdf")
+func (titledExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
+	title := strings.TrimSuffix(filepath.Base(f.Name()), ".pdf")
 	return &pdf.Document{
 		Pages:          []pdf.Page{{Number: 1, Text: title}, {Number: 2, Text: "two"}, {Number: 3, Text: "three"}},
 		FirstPageLines: []pdf.Line{{Text: "The " + title + " Paper", Size: 20}},

@@ -1,9 +1,9 @@
 package snapshot
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -55,9 +55,11 @@ type Issue struct {
 	Problem string `json:"problem"`
 }
 
-// guidance finds and expands the vault's guidance file.
+// guidance finds and expands the vault's guidance file. Every file is read
+// through the vault's confined opener (vault.KindGuidance).
 type guidance struct {
 	root     string // real path of the vault
+	vr       *vault.Root
 	maxDepth int
 	size     int // bytes expanded so far
 	imports  []Import
@@ -69,17 +71,19 @@ type guidance struct {
 
 func (g *guidance) choose() *Guidance {
 	for _, cand := range Candidates {
-		abs := filepath.Join(g.root, filepath.FromSlash(cand))
-		st, err := os.Stat(abs)
-		if err != nil {
-			if _, lerr := os.Lstat(abs); lerr == nil {
-				// A dangling or unreadable symlink exists: say so rather than fall through.
+		_, st, err := g.vr.Stat(cand, vault.KindGuidance)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if _, lerr := os.Lstat(filepath.Join(g.root, filepath.FromSlash(cand))); lerr == nil {
+				// A dangling symlink exists: say so rather than fall through.
 				g.issues = append(g.issues, Issue{cand, "is a symlink whose target cannot be read"})
 				return nil
 			}
 			continue
-		}
-		if st.IsDir() {
+		case err != nil:
+			g.issues = append(g.issues, Issue{cand, problem(err)})
+			return nil
+		case st.IsDir():
 			continue
 		}
 		real, text, err := g.read(cand)
@@ -213,43 +217,43 @@ func (g *guidance) resolve(from, raw string) (string, error) {
 	return rel, nil
 }
 
-// read reads a vault file for the guidance: it must be a regular file whose
-// real path stays in the vault and outside Agentero's folder, and small
-// enough to send.
+// read reads a vault file for the guidance through the opener: a regular
+// file whose real path stays in the vault and outside Agentero's folder,
+// and small enough to send. real is its real vault-relative path.
 func (g *guidance) read(rel string) (real, text string, err error) {
-	real, err = filepath.EvalSymlinks(filepath.Join(g.root, filepath.FromSlash(rel)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", "", errors.New("not found")
-	}
+	f, err := g.vr.Open(rel, vault.KindGuidance)
 	if err != nil {
-		return "", "", errors.New("cannot be read")
-	}
-	inside, err := filepath.Rel(g.root, real)
-	if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) || filepath.IsAbs(inside) {
-		return "", "", errors.New("is a symlink that leaves the vault")
-	}
-	if stateDir(filepath.ToSlash(inside)) {
-		return "", "", fmt.Errorf("leads into %s/, Agentero's own folder", vault.StateDir)
-	}
-	f, err := os.Open(real)
-	if err != nil {
-		return "", "", errors.New("cannot be read")
+		return "", "", errors.New(problem(err))
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return "", "", errors.New("is not a file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxGuidanceBytes+1))
+	data, err := f.ReadAll(context.Background()) // within the kind's deadline
 	if err != nil {
-		return "", "", errors.New("cannot be read")
-	}
-	if len(data) > MaxGuidanceBytes {
-		return "", "", fmt.Errorf("is larger than %d bytes", MaxGuidanceBytes)
+		return "", "", errors.New(problem(err))
 	}
 	if vault.LooksBinary(data) {
 		return "", "", errors.New("is not a text file")
 	}
-	return real, strings.ToValidUTF8(string(data), "\uFFFD"), nil
+	return f.Real, strings.ToValidUTF8(string(data), "\uFFFD"), nil
+}
+
+// problem is the reason the opener refused a guidance file, as the user
+// reads it.
+func problem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "not found"
+	case errors.Is(err, vault.ErrLinkOut):
+		return "is a symlink that leaves the vault"
+	case errors.Is(err, vault.ErrLinkHidden):
+		return fmt.Sprintf("leads into %s/, Agentero's own folder", vault.StateDir)
+	case errors.Is(err, vault.ErrNotRegular):
+		return "is not a file"
+	case errors.Is(err, vault.ErrTooLarge):
+		return fmt.Sprintf("is larger than %d bytes", vault.KindGuidance.Limit())
+	case errors.Is(err, vault.ErrTimeout):
+		return "took too long to read"
+	}
+	return "cannot be read"
 }
 
 func stateDir(rel string) bool {

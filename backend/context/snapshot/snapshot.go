@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/context/docs"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // Version is the snapshot.json format this code writes and reads.
@@ -65,7 +66,12 @@ func Build(vaultRoot string, opts Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open vault: %w", err)
 	}
-	g := &guidance{root: root, maxDepth: opts.MaxImportDepth, done: map[string]bool{}}
+	vr, err := vault.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	defer vr.Close()
+	g := &guidance{root: root, vr: vr, maxDepth: opts.MaxImportDepth, done: map[string]bool{}}
 	s := &Snapshot{Version: Version, Guidance: g.choose(), CreatedAt: opts.Now().UTC()}
 	s.Imports = append([]Import{}, g.imports...)
 	s.Issues = append([]Issue{}, g.issues...)

@@ -1,14 +1,15 @@
 package snapshot
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/agentero/agentero/backend/atomicfile"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // FileName is the snapshot's file inside a conversation's folder
@@ -27,11 +28,13 @@ func Save(dir string, s *Snapshot) error {
 	return nil
 }
 
-// Load reads the snapshot stored in dir. A missing one is an error that
-// matches fs.ErrNotExist; one whose content no longer renders to its hash
-// (edited or damaged) is refused rather than sent.
+// Load reads the snapshot stored in dir, through the vault's opener (a
+// regular file, not a link out of dir, within vault.KindState's cap). A
+// missing one is an error that matches fs.ErrNotExist; one whose content
+// no longer renders to its hash (edited or damaged) is refused rather than
+// sent.
 func Load(dir string) (*Snapshot, error) {
-	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	data, err := vault.ReadFile(context.Background(), dir, FileName, vault.KindState)
 	if err != nil {
 		return nil, fmt.Errorf("load snapshot: %w", err)
 	}
