@@ -1,0 +1,147 @@
+// Package fault_test holds Agentero's fault suites: the real program killed
+// with SIGKILL while it indexes or answers, and its state files written on a
+// full disk. Each suite runs the binary as a user's shell does and judges
+// what it left on disk, the way the next start of the app finds it.
+package fault_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// binary is the real agentero program, built once for the package.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agentero-fault-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "agentero")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", binary, "../..")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic("build agentero: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// home is a user's configuration and cache folders for the binary, apart
+// from the machine's.
+type home struct{ dir string }
+
+func newHome(t *testing.T) home { return home{dir: t.TempDir()} }
+
+// env is the environment the binary runs with under h.
+func (h home) env() []string {
+	return append(os.Environ(), "HOME="+h.dir, "XDG_CONFIG_HOME="+filepath.Join(h.dir, "config"),
+		"XDG_CACHE_HOME="+filepath.Join(h.dir, "cache"))
+}
+
+// command is the binary with args, in a process group of its own (so that
+// the group is the app and the PDF workers it starts), under h.
+func (h home) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
+	cmd.Env = h.env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd
+}
+
+// run runs the binary to its end and returns what it printed and its exit
+// status.
+func (h home) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := h.command(args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// treeHash fingerprints every entry of the vault outside .agentero: its
+// type, permissions and, for files, the SHA-256 of its bytes. Two equal
+// results mean Agentero changed nothing of the user's.
+func treeHash(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if rel == vault.StateDir {
+			return filepath.SkipDir
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		sum := info.Mode().String()
+		if info.Mode().IsRegular() {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			h := sha256.New()
+			_, err = io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			sum += " " + hex.EncodeToString(h.Sum(nil))
+		}
+		out[rel] = sum
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// children lists the live processes whose parent is pid.
+func children(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var out []int
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		// After the name: state ppid ...
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(f[1]); ppid == pid {
+			child, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			out = append(out, child)
+		}
+	}
+	return out
+}
