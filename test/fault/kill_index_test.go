@@ -307,4 +307,3 @@ func diffTrees(before, after map[string]string) string {
 	}
 	return out
 }
-
