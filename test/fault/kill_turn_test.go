@@ -305,6 +305,9 @@ func transcript(t *testing.T, chat string) []entry {
 		n++
 		var e entry
 		if !strings.HasSuffix(line, "\n") || json.Unmarshal([]byte(line), &e) != nil {
+			if len(line) > 300 {
+				line = line[:150] + " … " + line[len(line)-150:]
+			}
 			t.Errorf("transcript line %d is not a whole JSON line: %q", n, line)
 			continue
 		}

@@ -18,13 +18,24 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/vault"
 )
 
 // binary is the real agentero program, built once for the package.
 var binary string
 
+// binaryEnv hands the built binary to the test binary run again in a user
+// namespace (see inNamespace), which then need not build it again.
+const binaryEnv = "AGENTERO_FAULT_BINARY"
+
 func TestMain(m *testing.M) {
+	// The full-disk suite runs the app's backend in this process, which
+	// reads PDFs in workers that re-execute it.
+	pdf.ServeWorkerIfRequested()
+	if binary = os.Getenv(binaryEnv); binary != "" {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "agentero-fault-")
 	if err != nil {
 		panic(err)
@@ -38,6 +49,32 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// inNamespace runs test again in a child process that is root of new user
+// and mount namespaces (unshare): there it may mount file systems, which
+// vanish with it. env marks the child. It reports false when this system
+// does not let a user make such namespaces.
+func inNamespace(t *testing.T, test string, env ...string) bool {
+	t.Helper()
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Logf("unshare is not installed: %v", err)
+		return false
+	}
+	ns := []string{"--user", "--map-root-user", "--mount"}
+	if out, err := exec.Command(unshare, append(ns, "true")...).CombinedOutput(); err != nil {
+		t.Logf("this system does not let a user make namespaces: %v: %s", err, out)
+		return false
+	}
+	cmd := exec.Command(unshare, append(ns, os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")...)
+	cmd.Env = append(os.Environ(), append(env, binaryEnv+"="+binary)...)
+	out, err := cmd.CombinedOutput()
+	t.Logf("in a namespace of its own:\n%s", out)
+	if err != nil {
+		t.Fatalf("the test failed in its namespace: %v", err)
+	}
+	return true
 }
 
 // home is a user's configuration and cache folders for the binary, apart
