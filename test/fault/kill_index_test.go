@@ -1,3 +1,5 @@
+//go:build linux
+
 package fault_test
 
 import (
@@ -189,6 +191,7 @@ func killIndexing(t *testing.T, h home, root string, kind killKind, at time.Dura
 	}
 	// The workers of a killed app see their input end and stop.
 	proctest.GroupGone(t, pid, 10*time.Second)
+	noneRunning(t, 10*time.Second)
 	return what
 }
 

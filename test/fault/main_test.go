@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package fault_test holds Agentero's fault suites: the real program killed
 // with SIGKILL while it indexes or answers, and its state files written on a
 // full disk. Each suite runs the binary as a user's shell does and judges
@@ -17,9 +19,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/internal/proctest"
 )
 
 // binary is the real agentero program, built once for the package.
@@ -154,6 +158,44 @@ func treeHash(t *testing.T, root string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// running lists the live processes of the binary under test (the app, its
+// built-in agent, its MCP servers, its PDF workers), by pid.
+func running() []int {
+	exes, _ := filepath.Glob("/proc/[0-9]*/exe")
+	var out []int
+	for _, p := range exes {
+		if exe, err := os.Readlink(p); err == nil && exe == binary {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			if proctest.Alive(pid) {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+// noneRunning fails the test if a process of the binary under test is
+// still running after wait (a signal takes a moment to be delivered, an
+// input a moment to close), and kills what is left.
+func noneRunning(t *testing.T, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		left := running()
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes of agentero are left running: %v", left)
+			for _, pid := range left {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // children lists the live processes whose parent is pid.
