@@ -33,12 +33,18 @@ func Path(vaultRoot string) string {
 // DB is the index of one vault. It is safe for concurrent use; writes are
 // made by one Indexer at a time.
 type DB struct {
-	sql  *sql.DB
-	path string
+	sql    *sql.DB
+	path   string
+	titles bool // papers_fts has the title and pages columns (an index opened read-only may predate them)
 }
 
-// maxSearchConns is how many connections one search reads with at most.
-const maxSearchConns = 4
+// titlesVersion is the schema version (migration 004) from which papers_fts
+// holds each paper's title, authors and number of pages.
+const titlesVersion = 4
+
+// idleConns is how many connections stay open between reads: searches,
+// the indexer and the UI's reads run side by side.
+const idleConns = 4
 
 // Options tunes Open. The zero value opens read-write and creates the file.
 type Options struct {
@@ -70,19 +76,22 @@ func Open(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	// Search reads with up to maxSearchConns connections at once; keep
-	// them open between searches (opening one costs the DSN's pragmas).
-	sdb.SetMaxIdleConns(maxSearchConns)
+	// Keep connections open between reads (opening one costs the DSN's
+	// pragmas).
+	sdb.SetMaxIdleConns(idleConns)
 	db := &DB{sql: sdb, path: path}
 	if !opts.ReadOnly {
 		if err := db.migrate(context.Background()); err != nil {
 			sdb.Close()
 			return nil, fmt.Errorf("open index: %w", err)
 		}
-	} else if err := sdb.Ping(); err != nil {
+	}
+	var version int
+	if err := sdb.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("open index: %w", err)
 	}
+	db.titles = version >= titlesVersion
 	return db, nil
 }
 
