@@ -209,8 +209,9 @@ func (e *TurnError) Unwrap() error { return e.Err }
 //
 // Errors before the question is recorded (ErrEmptyQuestion, ErrBusy,
 // ErrUnknownAgent, a bad request or conversation id, a conversation that
-// cannot be saved) are returned as they are and nothing is sent. Later failures are recorded, sent as agent:error
-// with their ErrorCode, and returned as *TurnError.
+// cannot be saved) are returned as they are and nothing is sent. Later
+// failures are recorded, sent as agent:error with their ErrorCode, and
+// returned as *TurnError.
 //
 // When ctx ends while the agent answers, the SDK tells the agent to cancel
 // and the turn ends at once, as cancelled, with what was said so far; the
