@@ -2,6 +2,7 @@ package acp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,33 +162,23 @@ type Entry struct {
 }
 
 // Append adds entries to a conversation's transcript. The transcript is only
-// ever appended to.
+// ever appended to, whole lines at a time: a write the disk cannot take
+// whole is taken back. A conversation's appends come from its turn, one at
+// a time.
 func (s *Store) Append(id string, entries ...Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	dir := s.Dir(id)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "transcript.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
+	var buf bytes.Buffer
 	for _, e := range entries {
 		b, err := json.Marshal(e)
 		if err != nil {
-			f.Close()
 			return err
 		}
-		w.Write(append(b, '\n'))
+		buf.Write(b)
+		buf.WriteByte('\n')
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Append(filepath.Join(s.Dir(id), "transcript.jsonl"), buf.Bytes(), 0o644)
 }
 
 // Transcript reads a conversation's transcript.

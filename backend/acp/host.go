@@ -208,9 +208,10 @@ func (e *TurnError) Unwrap() error { return e.Err }
 // stopped before Turn returns).
 //
 // Errors before the question is recorded (ErrEmptyQuestion, ErrBusy,
-// ErrUnknownAgent, a bad request or conversation id) are returned as they
-// are and nothing is sent. Later failures are recorded, sent as agent:error
-// with their ErrorCode, and returned as *TurnError.
+// ErrUnknownAgent, a bad request or conversation id, a conversation that
+// cannot be saved) are returned as they are and nothing is sent. Later
+// failures are recorded, sent as agent:error with their ErrorCode, and
+// returned as *TurnError.
 //
 // When ctx ends while the agent answers, the SDK tells the agent to cancel
 // and the turn ends at once, as cancelled, with what was said so far; the
@@ -247,6 +248,18 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	p, err := h.planResolver().Resolve(ctx, req.Request)
 	if err != nil {
 		return nil, err
+	}
+	if conv.ProviderSessionID != "" {
+		// Until the turn ends, the stored conversation has no session to
+		// continue: if the app dies mid-turn (killed, out of power), the
+		// next turn starts a new session, as after any failed turn, instead
+		// of resuming the one the crash cut off. The turn's end stores the
+		// session again.
+		open := *conv
+		open.ProviderSessionID, open.Fingerprint = "", ""
+		if err := h.store.Save(&open); err != nil {
+			return nil, fmt.Errorf("save conversation: %w", err)
+		}
 	}
 	now := h.opts.Now()
 	if conv.CreatedAt.IsZero() {

@@ -33,3 +33,27 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	}
 	return nil
 }
+
+// Append adds data at the end of the file at path (created with perm when
+// missing, its folder too) in one write. A write the disk cannot take whole
+// (it is full) is taken back, so that the file still ends with whole
+// records: a torn one would swallow the record appended after it. Appends
+// to one file must not run concurrently.
+func Append(path string, data []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return errors.Join(err, f.Truncate(st.Size()), f.Close())
+	}
+	return f.Close()
+}

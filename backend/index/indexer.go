@@ -100,6 +100,15 @@ type known struct {
 	extracted                 string
 }
 
+// reusable reports whether k holds a reading of its PDF's bytes that
+// another ref with the same bytes (a move) or the same ref with a new mtime
+// may keep: one this extractor version made, and not a failure. A failed
+// reading is no verdict on the bytes: the file may have been moved or
+// replaced while it was read.
+func (k *known) reusable() bool {
+	return k.version == pdf.ExtractorVersion && k.status != StatusPending && k.status != StatusError
+}
+
 type job struct {
 	p   vault.Paper
 	old *known // the row under the same ref, if any
@@ -151,7 +160,7 @@ func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error
 	for ref, k := range rows {
 		if !seen[ref] {
 			gone = append(gone, k)
-			if k.sha != "" && k.version == pdf.ExtractorVersion && k.status != StatusPending {
+			if k.sha != "" && k.reusable() {
 				removed[k.sha] = k
 			}
 		}
@@ -285,7 +294,7 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 		return r
 	}
 	r.sha = sha
-	if j.old != nil && j.old.sha == sha && j.old.version == pdf.ExtractorVersion && j.old.status != StatusPending {
+	if j.old != nil && j.old.sha == sha && j.old.reusable() {
 		r.touch = true
 		return r
 	}

@@ -269,9 +269,10 @@ func (db *DB) summarise(ctx context.Context, s *Stats) error {
 func (ix *Indexer) syncFiles(ctx context.Context, snap *vault.Snapshot) error {
 	type fileRow struct {
 		id          int64
+		paper       string
 		size, mtime int64
 	}
-	rows, err := ix.db.sql.QueryContext(ctx, `SELECT id, path, size, mtime FROM files`)
+	rows, err := ix.db.sql.QueryContext(ctx, `SELECT id, path, paper_ref, size, mtime FROM files`)
 	if err != nil {
 		return err
 	}
@@ -279,7 +280,7 @@ func (ix *Indexer) syncFiles(ctx context.Context, snap *vault.Snapshot) error {
 	for rows.Next() {
 		var r fileRow
 		var p string
-		if err := rows.Scan(&r.id, &p, &r.size, &r.mtime); err != nil {
+		if err := rows.Scan(&r.id, &p, &r.paper, &r.size, &r.mtime); err != nil {
 			rows.Close()
 			return err
 		}
@@ -294,7 +295,9 @@ func (ix *Indexer) syncFiles(ctx context.Context, snap *vault.Snapshot) error {
 	for _, f := range snap.Files {
 		old, ok := have[f.Path]
 		delete(have, f.Path)
-		if ok && old.size == f.Size && old.mtime == f.ModTime.UnixNano() {
+		// A file is read again when it changed, or when the paper it
+		// belongs to did: a PDF taken out of its folder, or put into one.
+		if ok && old.size == f.Size && old.mtime == f.ModTime.UnixNano() && old.paper == f.Paper {
 			continue
 		}
 		text, rerr := vault.ReadText(ctx, snap.Root, f.Path)

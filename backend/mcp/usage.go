@@ -3,23 +3,23 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentero/agentero/backend/atomicfile"
 )
 
 // usageLog appends one JSON line per citation URI a tool returned to
 // usage.jsonl beside the grant; the host reads it into the turn's sources.
 // Calls run in parallel: mu orders the writers of this process, and each
-// call's lines go out in one write on an O_APPEND file, so lines never
-// interleave.
+// call's lines go out in one write (atomicfile.Append: taken back when the
+// disk cannot take it whole), so lines never interleave or tear.
 type usageLog struct {
 	path string
 	now  func() time.Time
 
 	mu sync.Mutex
-	f  *os.File
 }
 
 // usageLine is one line of usage.jsonl (SPEC §13).
@@ -51,28 +51,12 @@ func (u *usageLog) record(tool string, cites []cite) error {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if u.f == nil {
-		f, err := os.OpenFile(u.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return err
-		}
-		u.f = f
-	}
-	_, err := u.f.Write(buf.Bytes())
-	return err
+	return atomicfile.Append(u.path, buf.Bytes(), 0o644)
 }
 
-// Close closes the file.
-func (u *usageLog) Close() error {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.f == nil {
-		return nil
-	}
-	err := u.f.Close()
-	u.f = nil
-	return err
-}
+// Close releases nothing: no file stays open between records. It is kept
+// for Server.Close.
+func (u *usageLog) Close() error { return nil }
 
 // meter is the turn's running total of characters returned, capped by the
 // grant's turnChars.

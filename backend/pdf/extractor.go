@@ -150,7 +150,8 @@ func NewExtractor(opts Options) *Extractor {
 // worker reading it is damaged. An image-only PDF is not an error: its pages
 // have Text "". A file PDFium opens but whose pages cannot all be read (a
 // truncated linearized file) is not an error either: the pages that failed
-// have Text "".
+// have Text "". A worker that SIGKILL ends from outside (the out-of-memory
+// killer, a user) costs the file one more try on a fresh worker.
 func (e *Extractor) Extract(ctx context.Context, path string) (*Document, error) {
 	f, err := openFile(path)
 	if err != nil {
@@ -206,6 +207,19 @@ func (e *Extractor) run(ctx context.Context, f *os.File, req request) (*Document
 		return nil, fmt.Errorf("empty file: %w", ErrDamaged)
 	}
 
+	doc, err := e.attempt(ctx, req)
+	if errors.Is(err, errKilled) && ctx.Err() == nil {
+		// Something outside killed the worker: a good file must not be
+		// recorded as damaged for it. A file that gets its worker killed
+		// twice (the out-of-memory killer again) is.
+		e.log.Info("pdf: worker killed from outside; reading the file again", "path", path, "err", err)
+		doc, err = e.attempt(ctx, req)
+	}
+	return doc, err
+}
+
+// attempt has one worker answer req under the per-file time limit.
+func (e *Extractor) attempt(ctx context.Context, req request) (*Document, error) {
 	p, err := e.acquire(ctx)
 	if err != nil {
 		return nil, err

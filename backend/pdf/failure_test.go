@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -176,14 +177,15 @@ func TestExtractTimeoutStuckCall(t *testing.T) {
 }
 
 // TestExtractWorkerKilled kills the worker from outside while it reads a
-// file, as a crash or the kernel's OOM killer would.
+// file, as the kernel's OOM killer would, and then kills the worker that
+// tries the file again: twice killed, the file is damaged.
 func TestExtractWorkerKilled(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "heavy.pdf")
 	if err := os.WriteFile(path, heavyPDF(400_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e := newTestExtractor(t, Options{Workers: 1})
-	pids := make(chan int, 2)
+	pids := make(chan int, 3)
 	e.handed = func(pid int) { pids <- pid }
 
 	done := make(chan error, 1)
@@ -191,20 +193,29 @@ func TestExtractWorkerKilled(t *testing.T) {
 		_, err := e.Extract(t.Context(), path)
 		done <- err
 	}()
-	victim := <-pids
-	proc, err := os.FindProcess(victim)
-	if err != nil {
-		t.Fatal(err)
+	var victims []int
+	for range 2 {
+		victim := <-pids
+		if slices.Contains(victims, victim) {
+			t.Fatalf("the file went to the killed worker %d again", victim)
+		}
+		victims = append(victims, victim)
+		proc, err := os.FindProcess(victim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := proc.Kill(); err != nil {
+			t.Fatalf("kill worker %d: %v", victim, err)
+		}
 	}
-	if err := proc.Kill(); err != nil {
-		t.Fatalf("kill worker %d: %v", victim, err)
+	err := <-done
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("Extract whose workers were killed twice = %v, want an error wrapping ErrDamaged that says so", err)
 	}
-	err = <-done
-	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "crashed") {
-		t.Errorf("Extract whose worker was killed = %v, want a crash wrapping ErrDamaged", err)
-	}
-	if !processGone(victim) {
-		t.Errorf("killed worker %d was not reaped", victim)
+	for _, victim := range victims {
+		if !processGone(victim) {
+			t.Errorf("killed worker %d was not reaped", victim)
+		}
 	}
 
 	doc, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf"))
@@ -214,8 +225,38 @@ func TestExtractWorkerKilled(t *testing.T) {
 	if got := len(doc.Pages); got != 14 {
 		t.Errorf("got %d pages, want 14", got)
 	}
-	if next := <-pids; next == victim {
-		t.Errorf("the next file went to the killed worker %d", victim)
+	if next := <-pids; slices.Contains(victims, next) {
+		t.Errorf("the next file went to the killed worker %d", next)
+	}
+}
+
+// TestExtractWorkerKilledOnce: a good file whose worker something else
+// killed (the OOM killer choosing it for another program's sake, a user)
+// is read on a fresh worker, not recorded as damaged.
+func TestExtractWorkerKilledOnce(t *testing.T) {
+	e := newTestExtractor(t, Options{Workers: 1})
+	var handed []int
+	e.handed = func(pid int) {
+		handed = append(handed, pid)
+		if len(handed) == 1 {
+			proc, err := os.FindProcess(pid)
+			if err == nil {
+				err = proc.Kill()
+			}
+			if err != nil {
+				t.Errorf("kill worker %d: %v", pid, err)
+			}
+		}
+	}
+	doc, err := e.Extract(t.Context(), corpusFile(t, "paxos-made-simple.pdf"))
+	if err != nil {
+		t.Fatalf("Extract whose worker was killed once: %v", err)
+	}
+	if got := len(doc.Pages); got != 14 {
+		t.Errorf("got %d pages, want 14", got)
+	}
+	if len(handed) != 2 || handed[0] == handed[1] {
+		t.Errorf("the file was handed to workers %v, want the killed one and then a fresh one", handed)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"syscall"
 )
 
 // proc is the parent's handle on one worker process. One goroutine at a
@@ -160,6 +161,9 @@ func (p *proc) extract(ctx context.Context, req request, f *os.File) (*Document,
 	}
 	if err != nil {
 		p.close()
+		if p.killed() {
+			return nil, fmt.Errorf("the PDF reader was killed while reading this file (%s): %w: %w", p.status(), ErrDamaged, errKilled)
+		}
 		return nil, fmt.Errorf("the PDF reader crashed on this file (%s): %w", p.status(), ErrDamaged)
 	}
 	if err := r.err(); err != nil {
@@ -200,6 +204,23 @@ func (p *proc) hasExited() bool {
 	default:
 		return false
 	}
+}
+
+// errKilled marks a worker that SIGKILL ended while it read a file, a
+// signal we did not send (we kill only through ctx, and then report ctx's
+// error): the kernel's out-of-memory killer, which may have picked the
+// worker for a file's sake or for another program's, or a user. The file
+// is tried once more before it is called damaged (see Extractor.run).
+var errKilled = errors.New("killed from outside")
+
+// killed reports whether SIGKILL ended the process; call it after close.
+func (p *proc) killed() bool {
+	var ee *exec.ExitError
+	if !errors.As(p.waitErr, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }
 
 // status describes how the process ended; call it after close.

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/settings"
 )
 
@@ -212,5 +213,5 @@ func (c *Config) RememberVault(root string) error {
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(c.lastVaultPath(), []byte(root+"\n"), 0o644)
+	return atomicfile.Write(c.lastVaultPath(), []byte(root+"\n"), 0o644)
 }

@@ -3,7 +3,8 @@
 //
 //   PEER_RECORD  file that gets one JSON line per request or notification received
 //   PEER_CAPS    comma list of capabilities to offer: load, resume, close
-//   PEER_FAULT   exit-mid-turn | hang | garbage | reject-new | permission | refuse-resume
+//   PEER_FAULT   exit-mid-turn | hang | hang-mid-answer | garbage | reject-new | permission |
+//                refuse-resume (hang-mid-answer: says a few words of its answer, then nothing)
 //   PEER_PLAN    "first": send a plan (agent_plan) before the first turn's answer
 //   PEER_BURST   N: before each answer, send N rounds of text, a tool call, text and the
 //                tool call's update, as fast as the connection takes them
@@ -130,6 +131,10 @@ const app = agent()
       return new Promise(() => {});
     }
     if (fault === "hang") return new Promise(() => {});
+    if (fault === "hang-mid-answer") {
+      await say(client, params.sessionId, "partial answer, then silence");
+      return new Promise(() => {});
+    }
     if (fault === "garbage") {
       process.stdout.write("this is not JSON-RPC at all\n{{{\n");
       setTimeout(() => process.exit(4), 50);
