@@ -2,6 +2,7 @@ package index_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -60,13 +61,18 @@ func TestFileFollowsItsPaper(t *testing.T) {
 // the file's bytes.
 type movingExtractor struct {
 	inner index.Extractor
-	move  func(path string) // called before the first reading only
+	move  func(path string) // called before the first reading only, with the file's path
 	once  sync.Once
 }
 
-func (m *movingExtractor) Extract(ctx context.Context, path string) (*pdf.Document, error) {
-	m.once.Do(func() { m.move(path) })
-	return m.inner.Extract(ctx, path)
+func (m *movingExtractor) ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error) {
+	var moved bool
+	m.once.Do(func() { m.move(f.Name()); moved = true })
+	if moved {
+		// The file went away under its reader: the reading fails.
+		return nil, fmt.Errorf("open pdf: %w", os.ErrNotExist)
+	}
+	return m.inner.ExtractFile(ctx, f)
 }
 
 // A reading that failed because the file went away is no verdict on its

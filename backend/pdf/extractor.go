@@ -207,19 +207,19 @@ func (e *Extractor) run(ctx context.Context, f *os.File, req request) (*Document
 		return nil, fmt.Errorf("empty file: %w", ErrDamaged)
 	}
 
-	doc, err := e.attempt(ctx, req)
+	doc, err := e.attempt(ctx, f, req)
 	if errors.Is(err, errKilled) && ctx.Err() == nil {
 		// Something outside killed the worker: a good file must not be
 		// recorded as damaged for it. A file that gets its worker killed
 		// twice (the out-of-memory killer again) is.
-		e.log.Info("pdf: worker killed from outside; reading the file again", "path", path, "err", err)
-		doc, err = e.attempt(ctx, req)
+		e.log.Info("pdf: worker killed from outside; reading the file again", "path", f.Name(), "err", err)
+		doc, err = e.attempt(ctx, f, req)
 	}
 	return doc, err
 }
 
-// attempt has one worker answer req under the per-file time limit.
-func (e *Extractor) attempt(ctx context.Context, req request) (*Document, error) {
+// attempt has one worker answer req about f under the per-file time limit.
+func (e *Extractor) attempt(ctx context.Context, f *os.File, req request) (*Document, error) {
 	p, err := e.acquire(ctx)
 	if err != nil {
 		return nil, err

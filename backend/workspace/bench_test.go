@@ -141,7 +141,7 @@ func upToDate(b *testing.B, root string) {
 // noExtraction refuses to read a PDF: the synthetic vault's are placeholders.
 type noExtraction struct{}
 
-func (noExtraction) Extract(context.Context, string) (*pdf.Document, error) {
+func (noExtraction) ExtractFile(context.Context, *os.File) (*pdf.Document, error) {
 	return nil, errors.New("the synthetic vault's PDFs are placeholders")
 }
 

@@ -141,11 +141,11 @@ func (r *recorder) wait(t *testing.T, what string, ok func() bool) {
 // before it opened (which nothingRuns does not blame on it).
 type fixture struct {
 	before map[string]bool
-	ws   *workspace.Workspace
-	root string
-	cfg  *workspace.Config
-	rec  *recorder
-	log  *logBuffer
+	ws     *workspace.Workspace
+	root   string
+	cfg    *workspace.Config
+	rec    *recorder
+	log    *logBuffer
 }
 
 // open opens a workspace on root with a config folder of the test's own;
