@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -71,16 +73,27 @@ type Conversation struct {
 
 // Store keeps conversations of one vault. Each conversation is used by one
 // turn at a time (TryLock).
+//
+// What Load reads back from a conversation's folder is the vault's, and a
+// vault may be someone else's folder: the ids in state.json name folders
+// (the conversation's own, its grants', its working folder), so Load checks
+// them against the id it was asked for before anything uses them.
 type Store struct {
-	root string // <vault>/.agentero/chats
+	vault string // the vault's root
+	root  string // <vault>/.agentero/chats
+	log   *slog.Logger
 
 	mu    sync.Mutex // guards locks; held only to look a lock up or add it
 	locks map[string]*sync.Mutex
 }
 
-// NewStore returns the conversation store of a vault.
-func NewStore(vaultRoot string) *Store {
-	return &Store{root: filepath.Join(vaultRoot, vault.StateDir, "chats"), locks: map[string]*sync.Mutex{}}
+// NewStore returns the conversation store of a vault; log (nil = none)
+// hears of the state files Load had to repair.
+func NewStore(vaultRoot string, log *slog.Logger) *Store {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Store{vault: vaultRoot, root: filepath.Join(vaultRoot, vault.StateDir, "chats"), log: log, locks: map[string]*sync.Mutex{}}
 }
 
 // ErrBadConversationID is returned for ids that cannot name a folder.
@@ -117,7 +130,21 @@ func (s *Store) TryLock(id string) (unlock func(), ok bool) {
 // Dir is the folder of a conversation.
 func (s *Store) Dir(id string) string { return filepath.Join(s.root, id) }
 
+// folder makes sure the conversation's folder is a real, private folder
+// inside the vault's state folder (vault.StateFolder) and returns it.
+func (s *Store) folder(id string) (string, error) {
+	if !grant.ValidRuntimeID(id) {
+		return "", ErrBadConversationID
+	}
+	return vault.StateFolder(s.vault, "chats", id)
+}
+
 // Load returns the conversation, or a new empty one when it does not exist.
+// The ids read back are checked, not trusted: a conversation is the folder
+// it was asked for, whatever id its state.json claims, and a runtime id is
+// one of its own (ValidRuntimeID and "<id>." before it) or is dropped with
+// its provider session, so the next turn starts a new one. Each repair is
+// logged.
 func (s *Store) Load(id string) (*Conversation, error) {
 	if !grant.ValidRuntimeID(id) {
 		return nil, ErrBadConversationID
@@ -133,19 +160,39 @@ func (s *Store) Load(id string) (*Conversation, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("conversation %s is damaged: %w", id, err)
 	}
+	if c.ID != id {
+		s.log.Warn("conversation state names another id; using its folder's", "conversation", id, "stored", c.ID)
+		c.ID = id
+	}
+	if c.RuntimeID != "" && !OwnRuntimeID(id, c.RuntimeID) {
+		s.log.Warn("conversation state has a runtime id not its own; a new session will start", "conversation", id, "stored", c.RuntimeID)
+		c.RuntimeID, c.ProviderSessionID, c.Fingerprint, c.SessionSeen = "", "", "", 0
+	}
 	if c.Messages == nil {
 		c.Messages = []Message{}
 	}
 	return &c, nil
 }
 
-// Save writes the conversation's state atomically.
+// OwnRuntimeID reports whether runtimeID can be a runtime id of the
+// conversation: a valid one (grant.ValidRuntimeID) made for it, "<id>."
+// followed by the session's own part, as the host makes them.
+func OwnRuntimeID(conversationID, runtimeID string) bool {
+	rest, ok := strings.CutPrefix(runtimeID, conversationID+".")
+	return ok && rest != "" && grant.ValidRuntimeID(runtimeID)
+}
+
+// Save writes the conversation's state atomically, private to the user.
 func (s *Store) Save(c *Conversation) error {
+	dir, err := s.folder(c.ID)
+	if err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(s.Dir(c.ID), "state.json"), append(data, '\n'), 0o644)
+	return atomicfile.Write(filepath.Join(dir, "state.json"), append(data, '\n'), atomicfile.Private)
 }
 
 // Entry is one line of transcript.jsonl: every turn is kept whole, user,
@@ -166,11 +213,11 @@ func (s *Store) Append(id string, entries ...Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	dir := s.Dir(id)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := s.folder(id)
+	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "transcript.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := atomicfile.Append(filepath.Join(dir, "transcript.jsonl"), atomicfile.Private)
 	if err != nil {
 		return err
 	}

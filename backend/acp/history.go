@@ -123,11 +123,15 @@ func (s *Store) loadCompaction(id string) compaction {
 }
 
 func (s *Store) saveCompaction(id string, c compaction) error {
+	dir, err := s.folder(id)
+	if err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(s.Dir(id), "compaction.json"), data, 0o644)
+	return atomicfile.Write(filepath.Join(dir, "compaction.json"), data, atomicfile.Private)
 }
 
 // Compaction computes what a new session of the conversation would be

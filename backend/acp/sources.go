@@ -7,13 +7,13 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/vault"
 )
@@ -36,7 +36,7 @@ type returned struct {
 // usage.jsonl: de-duplicated, in first-use order.
 func readUsage(path string, offset int64) ([]returned, error) {
 	var out []returned
-	f, err := os.Open(path)
+	f, err := atomicfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -48,7 +47,7 @@ func Serve(ctx context.Context, grantPath string, in io.Reader, out io.Writer, l
 	defer db.Close()
 	ex := pdf.NewExtractor(pdf.Options{Workers: 1, Logger: log})
 	defer ex.Close()
-	s := NewServer(g, db, log, Options{UsagePath: filepath.Join(filepath.Dir(grantPath), "usage.jsonl"), Regions: pdfRegions{ex}})
+	s := NewServer(g, db, log, Options{UsagePath: grant.UsagePath(g.Vault, g.RuntimeID), Regions: pdfRegions{ex}})
 	defer s.Close()
 	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {

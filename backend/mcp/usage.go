@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentero/agentero/backend/atomicfile"
 )
 
 // usageLog appends one JSON line per citation URI a tool returned to
@@ -52,7 +54,7 @@ func (u *usageLog) record(tool string, cites []cite) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.f == nil {
-		f, err := os.OpenFile(u.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err := atomicfile.Append(u.path, atomicfile.Private)
 		if err != nil {
 			return err
 		}
