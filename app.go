@@ -30,9 +30,11 @@ type App struct {
 	// (and the shutdown) do not interleave.
 	switching sync.Mutex
 
-	// mu guards ws; it is never held while a workspace opens or closes.
-	mu sync.Mutex
-	ws *workspace.Workspace
+	// mu guards ws and openErr; it is never held while a workspace opens
+	// or closes.
+	mu      sync.Mutex
+	ws      *workspace.Workspace
+	openErr error // why the last vault asked for did not open (a .agentero that is a link, …)
 }
 
 // NewApp returns an App that opens vaultDir (or the last vault, else the
@@ -83,6 +85,9 @@ func (a *App) open(dir string) error {
 	a.switching.Lock()
 	defer a.switching.Unlock()
 	ws, err := workspace.Open(dir, workspace.Options{Logger: a.log, Emit: a.emit, Config: a.cfg})
+	a.mu.Lock()
+	a.openErr = err
+	a.mu.Unlock()
 	if err != nil {
 		return err
 	}
@@ -179,21 +184,30 @@ func exampleVault() string {
 	return ""
 }
 
-// Vault reports the open vault's path and watch state.
-func (a *App) Vault() library.State {
+// notOpened is why no vault is open, when the one asked for failed to open
+// (the UI shows it); nil when none was asked for.
+func (a *App) notOpened() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.openErr
+}
+
+// Vault reports the open vault's path and watch state. With no vault open
+// it rejects with the reason the one asked for did not open, if it failed.
+func (a *App) Vault() (library.State, error) {
 	ws, err := a.current()
 	if err != nil {
-		return library.State{WatchMode: "off"}
+		return library.State{WatchMode: "off"}, a.notOpened()
 	}
-	return ws.State()
+	return ws.State(), nil
 }
 
 // Library lists the papers of the open vault with their index health (none
-// when no vault is open).
+// when no vault is open, or the reason the one asked for did not open).
 func (a *App) Library() ([]index.Paper, error) {
 	ws, err := a.current()
 	if err != nil {
-		return []index.Paper{}, nil
+		return []index.Paper{}, a.notOpened()
 	}
 	return ws.Papers(a.ctx)
 }

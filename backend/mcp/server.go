@@ -20,6 +20,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 )
 
 // Name is the server name clients see.
@@ -40,7 +41,7 @@ func Serve(ctx context.Context, grantPath string, in io.Reader, out io.Writer, l
 	if _, err := os.Stat(ip); err != nil {
 		return fmt.Errorf("the vault %s has no index yet: open it in Agentero or run agentero index", g.Vault)
 	}
-	db, err := index.Open(ip, index.Options{ReadOnly: true})
+	db, err := index.Open(ip, index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		return err
 	}

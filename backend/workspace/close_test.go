@@ -13,6 +13,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/workspace"
 	"github.com/agentero/agentero/internal/corpustest"
 )
@@ -76,7 +77,7 @@ func TestCloseWaitsForSync(t *testing.T) {
 	}
 	// The index was closed cleanly: it opens again, with the papers the
 	// sync had listed.
-	db, err := index.Open(index.Path(f.root), index.Options{})
+	db, err := index.Open(index.Path(f.root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatalf("index after Close: %v", err)
 	}

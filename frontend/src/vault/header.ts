@@ -1,5 +1,6 @@
-// The vault header (name, switch folder, reindex) and the watch banner that
-// tells the user when changes on disk are only picked up by periodic rescans.
+// The vault header (name, switch folder, reindex) and the banner that tells
+// the user when changes on disk are only picked up by periodic rescans, or
+// that the index the vault came with was not Agentero's and was rebuilt.
 
 import type { VaultState } from "../lib/backend";
 import { h } from "../lib/dom";
@@ -49,7 +50,7 @@ export function mountVaultHeader(header: HTMLElement, bannerHost: HTMLElement, a
       name.textContent = vault?.name || "Agentero";
       name.title = vault?.path ?? "";
       reindex.disabled = !vault?.path;
-      const notice = vault ? watchNotice(vault) : "";
+      const notice = vault ? [vault.indexNotice, watchNotice(vault)].filter(Boolean).join(" ") : "";
       banner.textContent = notice;
       banner.hidden = notice === "";
     },
