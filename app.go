@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentero/agentero/backend/library"
 	"github.com/agentero/agentero/backend/settings"
 	"github.com/agentero/agentero/backend/workspace"
+	"github.com/pkg/browser"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
@@ -270,12 +272,18 @@ func (a *App) SourceExists(uri string) bool {
 	return workspace.IsExternal(uri) || err == nil && ws.SourceExists(uri)
 }
 
-// OpenExternal opens a DOI or arXiv page in the system browser; nothing else.
-func (a *App) OpenExternal(url string) error {
-	if err := workspace.CheckExternal(url); err != nil {
+// OpenExternal opens a link (a card's DOI or arXiv page, a link in an
+// answer) in the system browser. It rejects, with code invalid and the
+// reason, a link workspace.ExternalURL will not open, and reports a browser
+// that could not be started: a link that does not open is never silent.
+func (a *App) OpenExternal(link string) error {
+	u, err := workspace.ExternalURL(link)
+	if err != nil {
 		return err
 	}
-	runtime.BrowserOpenURL(a.ctx, url)
+	if err := browser.OpenURL(u); err != nil {
+		return fmt.Errorf("the system browser could not be started to open %s: %w", u, err)
+	}
 	return nil
 }
 
