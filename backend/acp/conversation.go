@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -149,7 +150,7 @@ func (s *Store) Load(id string) (*Conversation, error) {
 	if !grant.ValidRuntimeID(id) {
 		return nil, ErrBadConversationID
 	}
-	data, err := os.ReadFile(filepath.Join(s.Dir(id), "state.json"))
+	data, err := s.read(id, "state.json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Conversation{ID: id, Messages: []Message{}}, nil
 	}
@@ -172,6 +173,38 @@ func (s *Store) Load(id string) (*Conversation, error) {
 		c.Messages = []Message{}
 	}
 	return &c, nil
+}
+
+// maxStateFile is the largest state.json or compaction.json read back.
+const maxStateFile = 64 << 20
+
+// open opens one of a conversation's files for reading: inside a real
+// folder of the vault's state (vault.FindStateFolder), never through a
+// link, a regular file only (atomicfile.Open).
+func (s *Store) open(id, name string) (*os.File, error) {
+	if !grant.ValidRuntimeID(id) {
+		return nil, ErrBadConversationID
+	}
+	dir, err := vault.FindStateFolder(s.vault, "chats", id)
+	if err != nil {
+		return nil, err
+	}
+	return atomicfile.Open(filepath.Join(dir, name))
+}
+
+// read reads one of a conversation's small files (see open), up to
+// maxStateFile.
+func (s *Store) read(id, name string) ([]byte, error) {
+	f, err := s.open(id, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
+	if err == nil && len(data) > maxStateFile {
+		err = fmt.Errorf("%s of conversation %s is larger than %d MB", name, id, maxStateFile>>20)
+	}
+	return data, err
 }
 
 // OwnRuntimeID reports whether runtimeID can be a runtime id of the
@@ -239,7 +272,7 @@ func (s *Store) Append(id string, entries ...Entry) error {
 
 // Transcript reads a conversation's transcript.
 func (s *Store) Transcript(id string) ([]Entry, error) {
-	f, err := os.Open(filepath.Join(s.Dir(id), "transcript.jsonl"))
+	f, err := s.open(id, "transcript.jsonl")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

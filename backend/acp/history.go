@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -115,7 +114,7 @@ type compaction struct {
 
 func (s *Store) loadCompaction(id string) compaction {
 	var c compaction
-	data, err := os.ReadFile(filepath.Join(s.Dir(id), "compaction.json"))
+	data, err := s.read(id, "compaction.json")
 	if err == nil {
 		json.Unmarshal(data, &c)
 	}

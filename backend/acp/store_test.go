@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/google/go-cmp/cmp"
@@ -178,4 +179,77 @@ func TestPlantedStateTurn(t *testing.T) {
 	if _, err := os.Stat("/tmp/agentero-planted"); err == nil {
 		t.Error("/tmp/agentero-planted was made")
 	}
+}
+
+// TestLoadRefusesLinks: a conversation's folder or files linked elsewhere
+// (to another vault's conversation, to a private file) are not read as
+// this vault's, and a FIFO in a transcript's place does not block.
+func TestLoadRefusesLinks(t *testing.T) {
+	other := filepath.Join(t.TempDir(), "other")
+	os.MkdirAll(other, 0o700)
+	secret := `{"id":"q1","messages":[{"id":"m1","role":"user","content":"another vault's secret"}]}`
+	os.WriteFile(filepath.Join(other, "state.json"), []byte(secret), 0o600)
+	os.WriteFile(filepath.Join(other, "transcript.jsonl"), []byte(`{"kind":"user","text":"another vault's secret"}`+"\n"), 0o600)
+	cases := []struct {
+		name  string
+		plant func(chats string) error
+	}{
+		{"the conversation's folder", func(chats string) error { return os.Symlink(other, filepath.Join(chats, "q1")) }},
+		{"the chats folder", func(chats string) error {
+			os.Remove(chats)
+			return os.Symlink(filepath.Dir(other), chats)
+		}},
+		{"its files", func(chats string) error {
+			os.Mkdir(filepath.Join(chats, "q1"), 0o700)
+			for _, f := range []string{"state.json", "transcript.jsonl"} {
+				if err := os.Symlink(filepath.Join(other, f), filepath.Join(chats, "q1", f)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			chats := filepath.Join(root, ".agentero", "chats")
+			os.MkdirAll(chats, 0o700)
+			if c.name == "the chats folder" {
+				os.MkdirAll(filepath.Join(filepath.Dir(other), "q1"), 0o700)
+				os.WriteFile(filepath.Join(filepath.Dir(other), "q1", "state.json"), []byte(secret), 0o600)
+			}
+			if err := c.plant(chats); err != nil {
+				t.Fatal(err)
+			}
+			s := acp.NewStore(root, nil)
+			conv, err := s.Load("q1")
+			if err == nil {
+				t.Errorf("Load read %+v, want a refusal", conv.Messages)
+			}
+			entries, _ := s.Transcript("q1")
+			for _, e := range entries {
+				if strings.Contains(e.Text, "secret") {
+					t.Errorf("Transcript read %q", e.Text)
+				}
+			}
+		})
+	}
+	t.Run("a FIFO for a transcript", func(t *testing.T) {
+		root := t.TempDir()
+		dir := filepath.Join(root, ".agentero", "chats", "q1")
+		os.MkdirAll(dir, 0o700)
+		if err := mkfifo(filepath.Join(dir, "transcript.jsonl")); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := acp.NewStore(root, nil).Transcript("q1"); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Error("Transcript read a FIFO")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Transcript blocked on a FIFO")
+		}
+	})
 }

@@ -52,6 +52,29 @@ func StateFolder(root string, rel ...string) (string, error) {
 	return dir, nil
 }
 
+// FindStateFolder returns <root>/.agentero/<rel…> when it is there, without
+// making anything: fs.ErrNotExist when a folder on the way is missing,
+// ErrStateLink when one is a symbolic link or not a folder. Reading state
+// back goes through it, so that a conversation's folder linked to another
+// vault's (or anywhere else) is not read as this vault's.
+func FindStateFolder(root string, rel ...string) (string, error) {
+	dir := root
+	for _, p := range append([]string{StateDir}, rel...) {
+		if p == "" || p == "." || p == ".." || strings.ContainsAny(p, "/\\\x00") {
+			return "", fmt.Errorf("state folder %q: %w", p, ErrOutside)
+		}
+		dir = filepath.Join(dir, p)
+		st, err := os.Lstat(dir)
+		if err != nil {
+			return "", err
+		}
+		if st.Mode()&fs.ModeSymlink != 0 || !st.IsDir() {
+			return "", fmt.Errorf("%s: %w", dir, ErrStateLink)
+		}
+	}
+	return dir, nil
+}
+
 // CheckStateFolder refuses, without making anything, a vault whose state
 // folder is a symbolic link or not a folder (ErrStateLink), for what only
 // reads a vault. A missing one is fine.
