@@ -310,7 +310,7 @@ func TestFaults(t *testing.T) {
 		{"garbage", "stopped", events.CodeCrashed, acp.ErrAgentExited},
 		{"reject-new", "refused a new session", events.CodeRefused, acp.ErrRefused},
 		{"missing-command", "was not found", events.CodeNotConfigured, acp.ErrCommandNotFound},
-		{"not-acp", "did not answer initialize in 3 s", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
+		{"not-acp", "did not answer initialize in 10 s", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault, func(t *testing.T) {
@@ -323,7 +323,8 @@ func TestFaults(t *testing.T) {
 			}
 			good, _ := peer(t, "good", "resume", "")
 			cfg := &acp.Agents{Default: "bad", List: []acp.Agent{acp.Builtin(binary), bad, good}}
-			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 3 * time.Second, PoolSize: -1})
+			// Long enough for a start on a machine loaded by -race runs.
+			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 10 * time.Second, PoolSize: -1})
 			defer h.Close()
 			var sent []events.AgentErrorEvent
 			emit := func(name string, payload any) {
@@ -360,7 +361,11 @@ func TestFaults(t *testing.T) {
 			if tt.fault == "exit-mid-turn" && !strings.Contains(conv.Messages[len(conv.Messages)-1].Content, "partial answer") {
 				t.Errorf("the partial answer was lost: %+v", conv.Messages)
 			}
-			r := ask(t, h, "f", "good", sidebar, "next")
+			// The next turn runs on a host that gives a start the time a
+			// loaded machine needs; the stored conversation is the same.
+			h2 := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 30 * time.Second, PoolSize: -1})
+			defer h2.Close()
+			r := ask(t, h2, "f", "good", sidebar, "next")
 			if r.Session.Action != "new" || r.Completed.Content == "" {
 				t.Errorf("next turn: %+v", r)
 			}

@@ -280,7 +280,7 @@ func TestPermissionWaitsForTheUser(t *testing.T) {
 		{"reject", "reject", 0, "selected:reject", "rejected"},
 		{"cancel", "", 0, "cancelled:", "cancelled"},
 		// The user takes longer than the agent's own time: the turn waits.
-		{"slow user", "allow", 4 * time.Second, "selected:allow", "allowed"},
+		{"slow user", "allow", 12 * time.Second, "selected:allow", "allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -288,7 +288,9 @@ func TestPermissionWaitsForTheUser(t *testing.T) {
 			cfg := &acp.Agents{Default: "claude", List: []acp.Agent{acp.Builtin(binary), ag}}
 			timeout := 20 * time.Second
 			if tt.wait > 0 {
-				timeout = 3 * time.Second
+				// Shorter than the user's wait, long enough for the agent to
+				// start and read on a machine loaded by -race runs.
+				timeout = 10 * time.Second
 			}
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: timeout, PoolSize: -1})
 			defer h.Close()

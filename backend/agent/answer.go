@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/text"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -207,22 +207,13 @@ func (a *Agent) toolDone(ctx context.Context, id sdk.SessionId, callID string, e
 	a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: id, Update: sdk.UpdateToolCall(sdk.ToolCallId(callID), sdk.WithUpdateStatus(status))})
 }
 
-var stopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be by can could did do does for from has have how i if in into is it its
-		me my of on or our paper papers say says said should so tell than that the their them then there these they this those to
-		us was we were what when where which who whom why will with would you your about explain describe according`) {
-		stopWords[w] = true
-	}
-}
-
-// keywords drops question words, keeping what a search can match.
+// keywords drops the words of the question that say nothing about what
+// it asks (text.Stop: how, the, explain, paper …), keeping what a search
+// can match; a question of such words alone is kept whole.
 func keywords(q string) string {
-	words := strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' })
 	var keep []string
-	for _, w := range words {
-		if !stopWords[strings.ToLower(w)] {
+	for _, w := range text.Split(q) {
+		if !text.Stop(text.Fold(w)) {
 			keep = append(keep, w)
 		}
 	}

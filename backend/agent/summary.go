@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/text"
 )
 
 var (
@@ -57,9 +58,9 @@ func summarize(prompt string) string {
 		for _, s := range t.sources {
 			papers[s] = true
 		}
-		for _, w := range strings.Fields(keywords(t.user)) {
+		for _, w := range text.Words(keywords(t.user)) {
 			if len(w) > 3 {
-				words[strings.ToLower(strings.Trim(w, `"'.,?`))]++
+				words[w]++
 			}
 		}
 	}

@@ -122,7 +122,7 @@ func BenchmarkReopenCorpus(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.Search(context.Background(), "consensus", 10); err != nil {
+		if _, err := librarySearch(db, "consensus", 10); err != nil {
 			b.Fatal(err)
 		}
 		searchable += time.Since(start)
@@ -169,7 +169,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer db.Close()
-		if _, err := db.Search(context.Background(), "consensus", 10); err != nil {
+		if _, err := librarySearch(db, "consensus", 10); err != nil {
 			b.Fatal(err)
 		}
 		fmt.Printf("10k papers: searchable %v after open\n", time.Since(start))
@@ -184,7 +184,7 @@ func latency(b *testing.B, db *index.DB, queries []string) {
 		for round := 0; round < 10; round++ {
 			for _, q := range queries {
 				start := time.Now()
-				if _, err := db.Search(context.Background(), q, 10); err != nil {
+				if _, err := librarySearch(db, q, 10); err != nil {
 					b.Fatal(err)
 				}
 				all = append(all, time.Since(start))
@@ -205,7 +205,7 @@ func latency(b *testing.B, db *index.DB, queries []string) {
 	var worst []qd
 	for _, q := range queries {
 		start := time.Now()
-		db.Search(context.Background(), q, 10)
+		librarySearch(db, q, 10)
 		worst = append(worst, qd{q, time.Since(start)})
 	}
 	sort.Slice(worst, func(i, j int) bool { return worst[i].d > worst[j].d })
@@ -269,4 +269,69 @@ func synthetic10k(b *testing.B) (string, []*pdf.Document) {
 	os.WriteFile(filepath.Join(root, ".agentero", "done"), nil, 0o644)
 	_ = strings.TrimSpace
 	return root, docs
+}
+
+// BenchmarkSearchQueryForms reports the latency of the query forms a
+// library search must survive, on the synthetic 10,000-paper index: stop
+// words alone, a question in plain words, and 500 words pasted from a page
+// (which must find that page) or strung together from across the library.
+func BenchmarkSearchQueryForms(b *testing.B) {
+	root, _ := synthetic10k(b)
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	page, err := db.Pages(ctx, "papers/42/paper-04242", 2, 2)
+	if err != nil || len(page) != 1 {
+		b.Fatalf("page 2 of papers/42/paper-04242: %v", err)
+	}
+	pasted := strings.Fields(page[0].Text)
+	for len(pasted) < 500 {
+		pasted = append(pasted, pasted...)
+	}
+	var strung []string
+	for i := 0; len(strung) < 500; i++ {
+		n := i * 97 % 10000
+		pages, err := db.Pages(ctx, fmt.Sprintf("papers/%02d/paper-%05d", n%100, n), 1, 1)
+		if err != nil || len(pages) == 0 {
+			continue
+		}
+		for j, w := range strings.Fields(pages[0].Text) {
+			if j%7 == 0 {
+				strung = append(strung, w)
+			}
+		}
+	}
+	forms := []struct{ name, query string }{
+		{"stop words", "the"},
+		{"stop words", "of the"},
+		{"stop words", "what is it"},
+		{"question", "how do nodes agree on a leader after a crash"},
+		{"question", "why does a deeper network get a higher training error"},
+		{"500 words pasted", strings.Join(pasted[:500], " ")},
+		{"500 words strung", strings.Join(strung[:500], " ")},
+	}
+	times := map[string][]time.Duration{}
+	var names []string
+	for i := 0; i < b.N; i++ {
+		for round := 0; round < 10; round++ {
+			for _, f := range forms {
+				start := time.Now()
+				if _, err := librarySearch(db, f.query, 10); err != nil {
+					b.Fatal(err)
+				}
+				if times[f.name] == nil {
+					names = append(names, f.name)
+				}
+				times[f.name] = append(times[f.name], time.Since(start))
+			}
+		}
+	}
+	for _, name := range names {
+		ds := times[name]
+		slices.Sort(ds)
+		fmt.Printf("%s: p50 %v max %v (%d searches)\n", name, ds[len(ds)/2].Round(10*time.Microsecond), ds[len(ds)-1].Round(10*time.Microsecond), len(ds))
+	}
 }

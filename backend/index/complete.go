@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/agentero/agentero/backend/text"
 )
 
 // Completion is one @-mention candidate.
@@ -15,14 +17,15 @@ type Completion struct {
 }
 
 // Complete lists the papers, folders and text files whose path or title
-// contains every word of q, papers first, for @-mention completion.
+// contains every word of q (both folded: "altinbuken" finds "Altınbüken"),
+// papers first, for @-mention completion.
 func (db *DB) Complete(ctx context.Context, q string, limit int) ([]Completion, error) {
 	if limit <= 0 || limit > 100 {
 		limit = 20
 	}
-	words := strings.Fields(strings.ToLower(q))
+	words := strings.Fields(text.Fold(q))
 	match := func(s ...string) bool {
-		hay := strings.ToLower(strings.Join(s, " "))
+		hay := text.Fold(strings.Join(s, " "))
 		for _, w := range words {
 			if !strings.Contains(hay, w) {
 				return false

@@ -18,9 +18,9 @@ import (
 	"github.com/agentero/agentero/backend/pdf"
 )
 
-func word(w string) string { return index.MatchExpr([]index.Term{{Words: []string{w}}}, false) }
-
-func TestScopedMatch(t *testing.T) {
+// TestScopedSearch checks what a scope lets a search see: the pages of its
+// papers, and text files by exact path or under a folder, never by prefix.
+func TestScopedSearch(t *testing.T) {
 	root := makeVault(t, []string{"paxos-made-simple.pdf", "in-search-of-an-understandable-consensus-algorithm.pdf", "bitcoin.pdf"})
 	for p, text := range map[string]string{
 		"notes/a/x.md":                  "quorum notes in the granted folder",
@@ -39,61 +39,122 @@ func TestScopedMatch(t *testing.T) {
 	db := openDB(t, root)
 	syncVault(t, db, sharedExtractor(), root)
 	ctx := context.Background()
-	sc, err := db.Scoped(ctx, index.Scope{
+	scope := index.Scope{
 		Papers:  []string{"papers/paxos-made-simple", "papers/in-search-of-an-understandable-consensus-algorithm", "papers/not-indexed"},
 		Files:   []string{"notes/f.md"},
 		Folders: []string{"notes/a", "papers/paxos-made-simple"},
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	if sc.Pages != 14+17 || sc.Files != 4 {
-		t.Errorf("scope holds %d pages and %d files, want 31 and 4", sc.Pages, sc.Files)
-	}
-
-	t.Run("pages of the scope's papers only", func(t *testing.T) {
-		ms, err := sc.Match(ctx, word("leader"), 1000, true)
+	all := func(t *testing.T, query string) []index.Hit {
+		t.Helper()
+		res, err := db.Search(ctx, index.Query{Text: query, Scope: scope, Limit: index.MaxLimit, PerPaper: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
+		if res.Next != 0 || res.Found != len(res.Hits) {
+			t.Fatalf("%q: %d hits of %d found, next %d: want every hit at once", query, len(res.Hits), res.Found, res.Next)
+		}
+		return res.Hits
+	}
+
+	t.Run("pages of the scope's papers only", func(t *testing.T) {
 		refs := map[string]bool{}
 		raftPage5 := false
-		for _, m := range ms {
-			refs[m.Ref] = true
-			if m.File || m.Chars < 1 || m.Page < 1 || !strings.HasSuffix(m.Path, ".pdf") || !strings.Contains(strings.ToLower(m.Text), index.MarkStart+"leader"+index.MarkEnd) {
-				t.Errorf("match %+v", m)
+		for _, h := range all(t, "leader") {
+			refs[h.Ref] = true
+			if h.Path != "" || h.Page < 1 || !strings.Contains(strings.ToLower(h.Snippet), index.MarkStart+"leader"+index.MarkEnd) {
+				t.Errorf("hit %+v: want a page of a scope paper, the term marked", h)
 			}
-			raftPage5 = raftPage5 || (m.Ref == "papers/in-search-of-an-understandable-consensus-algorithm" && m.Page == 5 && strings.Count(m.Text, index.MarkStart) >= 5)
+			raftPage5 = raftPage5 || (h.Ref == "papers/in-search-of-an-understandable-consensus-algorithm" && h.Page == 5)
 		}
 		if refs["papers/bitcoin"] || len(refs) != 2 {
 			t.Errorf("matched papers %v", refs)
 		}
 		if !raftPage5 {
-			t.Error("raft's page 5, which names the leader many times, is missing or counted low")
+			t.Error("raft's page 5, which names the leader many times, is missing")
 		}
 	})
 
 	t.Run("files by path and folder, never by prefix", func(t *testing.T) {
-		ms, err := sc.Match(ctx, word("quorum"), 1000, false)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var paths []string
-		for _, m := range ms {
-			if m.File {
-				paths = append(paths, m.Path)
+		for _, h := range all(t, "quorum") {
+			if h.Path != "" {
+				if h.CitationURI != h.Path || h.Page != 0 {
+					t.Errorf("file hit %+v: want its path as citation URI and no page", h)
+				}
+				paths = append(paths, h.Path)
 			}
 		}
+		slices.Sort(paths)
 		want := []string{"notes/a/deep/y.md", "notes/a/x.md", "notes/f.md", "papers/paxos-made-simple/N.md"}
 		if diff := cmp.Diff(want, paths); diff != "" {
 			t.Errorf("files (-want +got):\n%s", diff)
 		}
 	})
 
-	t.Run("without marks, no text", func(t *testing.T) {
-		ms, err := sc.Match(ctx, word("leader"), 2, false)
-		if err != nil || len(ms) != 2 || ms[0].Text != "" {
-			t.Errorf("%v %+v", err, ms)
+	t.Run("nothing beyond the scope", func(t *testing.T) {
+		for name, sc := range map[string]index.Scope{
+			"a paper not indexed": {Papers: []string{"papers/not-indexed"}},
+			"a folder":            {Folders: []string{"notes/a"}},
+			"nothing":             {},
+		} {
+			res, err := db.Search(ctx, index.Query{Text: "quorum leader the", Scope: sc, Limit: index.MaxLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Hits {
+				if h.Path == "" || !strings.HasPrefix(h.Path, "notes/a/") {
+					t.Errorf("%s: hit %s#%d %s outside the scope", name, h.Ref, h.Page, h.Path)
+				}
+			}
+		}
+	})
+
+	t.Run("a folder holds the papers inside it", func(t *testing.T) {
+		// SPEC §3: a directory grant covers the papers whose folders lie
+		// in it, searched by page; the vault's root covers everything.
+		for name, tt := range map[string]struct {
+			folders []string
+			papers  []string // papers whose pages must match "leader"
+			files   bool     // whether notes/a/x.md must match "quorum"
+		}{
+			"papers":             {[]string{"papers"}, []string{"papers/in-search-of-an-understandable-consensus-algorithm", "papers/paxos-made-simple"}, false},
+			"one paper's folder": {[]string{"papers/paxos-made-simple"}, []string{"papers/paxos-made-simple"}, false},
+			"a sibling prefix":   {[]string{"papers/paxos"}, nil, false},
+			"the vault":          {[]string{"."}, []string{"papers/in-search-of-an-understandable-consensus-algorithm", "papers/paxos-made-simple"}, true},
+		} {
+			got := map[string]bool{}
+			noteFound := false
+			for _, q := range []string{"leader", "quorum"} {
+				res, err := db.Search(ctx, index.Query{Text: q, Scope: index.Scope{Folders: tt.folders}, Limit: index.MaxLimit, PerPaper: 1000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, h := range res.Hits {
+					if h.Path == "" && q == "leader" {
+						got[h.Ref] = true
+					}
+					noteFound = noteFound || h.Path == "notes/a/x.md"
+				}
+			}
+			var refs []string
+			for r := range got {
+				refs = append(refs, r)
+			}
+			slices.Sort(refs)
+			if diff := cmp.Diff(tt.papers, refs); diff != "" {
+				t.Errorf("%s: papers matched (-want +got):\n%s", name, diff)
+			}
+			if noteFound != tt.files {
+				t.Errorf("%s: notes/a/x.md found %v, want %v", name, noteFound, tt.files)
+			}
+		}
+	})
+
+	t.Run("the same hits paper first", func(t *testing.T) {
+		want := all(t, "leader election")
+		index.SetRankAll(t, 1)
+		if diff := cmp.Diff(want, all(t, "leader election")); diff != "" {
+			t.Errorf("paper first (-all pages +paper first):\n%s", diff)
 		}
 	})
 
@@ -116,21 +177,13 @@ func TestScopedMatch(t *testing.T) {
 		if err != nil || len(keys) != 3 || keys[0].Ref != "papers/bitcoin" || keys[0].PDFPath != "papers/bitcoin/bitcoin.pdf" {
 			t.Errorf("paper keys: %v %+v", err, keys)
 		}
-		phrase := index.MatchExpr([]index.Term{{Words: []string{"paxos", "made", "simple"}, Phrase: true}}, false)
-		per, err := db.PaperPages(ctx, phrase, 10)
-		if err != nil || per["papers/in-search-of-an-understandable-consensus-algorithm"] < 1 || per["papers/bitcoin"] != 0 {
-			t.Errorf("papers naming Paxos Made Simple: %v %v", err, per)
-		}
-		n, err := db.CountPages(ctx, word("bitcoin"))
-		if err != nil || n < 1 {
-			t.Errorf("pages naming bitcoin: %v %d", err, n)
-		}
 	})
 }
 
 // BenchmarkScopedMatch compares two ways to search three papers of the
 // synthetic 10,000-paper index (208,547 pages): filtering a library-wide
-// FTS subquery ranked by bm25() after the fact, and Scoped.Match, which
+// FTS subquery ranked by bm25() after the fact, and a scoped Search (what
+// context_search runs: ranked, eight hits with their snippets), which
 // pushes each paper's span of page ids into the FTS query. It needs the
 // index BenchmarkSearchLatency caches in the temp dir.
 func BenchmarkScopedMatch(b *testing.B) {
@@ -158,13 +211,9 @@ func BenchmarkScopedMatch(b *testing.B) {
 	worst, worstScoped := map[string]time.Duration{}, map[string]time.Duration{}
 	for i := 0; i < b.N; i++ {
 		for _, q := range queries {
-			expr := word(q)
+			expr := `"` + q + `"`
 			start := time.Now()
-			sc, err := db.Scoped(ctx, index.Scope{Papers: refs})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := sc.Match(ctx, expr, 2000, true); err != nil {
+			if _, err := db.Search(ctx, index.Query{Text: q, Scope: index.Scope{Papers: refs}, Limit: 8}); err != nil {
 				b.Fatal(err)
 			}
 			scoped = append(scoped, time.Since(start))
@@ -194,4 +243,39 @@ func BenchmarkScopedMatch(b *testing.B) {
 	fmt.Printf("3 papers in 10k: one term, p95 over %d queries: scoped (rowid span in the FTS query) %v | filter after a bm25 FTS subquery %v (\"the\": %v)\n",
 		len(scoped), p95(scoped), p95(naive), worst["the"])
 	fmt.Printf("  slowest scoped per query: %v\n", worstScoped)
+}
+
+// TestCompleteFolds: @-mention completion matches what was typed without
+// its case and diacritics, as search does.
+func TestCompleteFolds(t *testing.T) {
+	root := makeVault(t, []string{"paxos-made-simple.pdf"})
+	for _, p := range []string{"notes/Mazières/sfs.md", "notes/Straße/plan.md"} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte("notes"), 0o644)
+	}
+	db := openDB(t, root)
+	syncVault(t, db, sharedExtractor(), root)
+	tests := []struct {
+		typed string
+		want  []string
+	}{
+		{"mazieres", []string{"notes/Mazières", "notes/Mazières/sfs.md"}},
+		{"MAZIÈRES sfs", []string{"notes/Mazières/sfs.md"}},
+		{"strasse", []string{"notes/Straße", "notes/Straße/plan.md"}},
+		{"paxos SIMPLE", []string{"papers/paxos-made-simple"}},
+	}
+	for _, tt := range tests {
+		got, err := db.Complete(context.Background(), tt.typed, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, c := range got {
+			paths = append(paths, c.Path)
+		}
+		if diff := cmp.Diff(tt.want, paths); diff != "" {
+			t.Errorf("Complete(%q) (-want +got):\n%s", tt.typed, diff)
+		}
+	}
 }

@@ -163,5 +163,11 @@ func TestMain(m *testing.M) {
 	if extractor != nil {
 		extractor.Close()
 	}
+	if fuzzDB != nil {
+		fuzzDB.Close()
+	}
+	if fuzzRoot != "" {
+		os.RemoveAll(fuzzRoot)
+	}
 	os.Exit(code)
 }

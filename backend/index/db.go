@@ -37,10 +37,16 @@ type DB struct {
 	path    string
 	schemas []Schema
 	notice  string // why Open rebuilt the file; "" when it did not
+	titles  bool   // papers_fts has the title and pages columns (an index opened read-only may predate them)
 }
 
-// maxSearchConns is how many connections one search reads with at most.
-const maxSearchConns = 4
+// titlesVersion is the schema version (migration 004) from which papers_fts
+// holds each paper's title, authors and number of pages.
+const titlesVersion = 4
+
+// idleConns is how many connections stay open between reads: searches,
+// the indexer and the UI's reads run side by side.
+const idleConns = 4
 
 // Options tunes Open. The zero value opens read-write and creates the file.
 type Options struct {
@@ -112,6 +118,12 @@ func Open(path string, opts Options) (*DB, error) {
 			return nil, fmt.Errorf("open index: %w", err)
 		}
 	}
+	var version int
+	if err := db.sql.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		db.sql.Close()
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	db.titles = version >= titlesVersion
 	return db, nil
 }
 
@@ -157,9 +169,9 @@ func connect(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Search reads with up to maxSearchConns connections at once; keep
-	// them open between searches (opening one costs the DSN's pragmas).
-	sdb.SetMaxIdleConns(maxSearchConns)
+	// Keep connections open between reads (opening one costs the DSN's
+	// pragmas).
+	sdb.SetMaxIdleConns(idleConns)
 	if err := sdb.Ping(); err != nil {
 		sdb.Close()
 		return nil, err

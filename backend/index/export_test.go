@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// SetBroadMatches sets the number of matching pages from which Search
-// ranks paper first, for the rest of the test.
-func SetBroadMatches(t testing.TB, n int) {
-	old := broadMatches
-	broadMatches = n
-	t.Cleanup(func() { broadMatches = old })
+// SetRankAll sets the number of papers beyond which Search ranks paper
+// first, for the rest of the test.
+func SetRankAll(t testing.TB, n int) {
+	old := rankAll
+	rankAll = n
+	t.Cleanup(func() { rankAll = old })
 }
 
 // ForgetPaperText leaves the index as migration 003 leaves an older one:

@@ -77,7 +77,7 @@ func TestIncrementalSync(t *testing.T) {
 	if err != nil || p.Pages != 9 || p.PDFPath != "papers/nakamoto-2008/bitcoin.pdf" {
 		t.Errorf("moved paper = %+v, %v; want 9 pages at the new path", p, err)
 	}
-	hits, err := db.Search(context.Background(), "purely peer-to-peer version of electronic cash", 3)
+	hits, err := librarySearch(db, "purely peer-to-peer version of electronic cash", 3)
 	if err != nil || len(hits) == 0 || hits[0].Ref != "papers/nakamoto-2008" {
 		t.Errorf("search after move = %+v, %v", hits, err)
 	}
@@ -90,7 +90,7 @@ func TestIncrementalSync(t *testing.T) {
 	if st.Papers != 2 || st.Removed != 1 {
 		t.Errorf("after delete: %d papers, %d removed; want 2 and 1", st.Papers, st.Removed)
 	}
-	if hits, _ := db.Search(context.Background(), "primecoin", 5); len(hits) != 0 {
+	if hits, _ := librarySearch(db, "primecoin", 5); len(hits) != 0 {
 		t.Errorf("deleted paper still found: %+v", hits)
 	}
 }

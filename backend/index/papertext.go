@@ -3,16 +3,20 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentero/agentero/backend/text"
 )
 
-// paperText is a paper's row of papers_fts: for each page, the distinct
-// words on it (lower case, in order of first use), one page per line. So a
-// word counts once per page in the paper-level ranking (agentero_rank), and
-// the row stays small however often the word is repeated.
+// paperText is a paper's text in papers_fts: for each page, the distinct
+// words on it (text.IsWordRune, lower case, in order of first use), one
+// page per line. So a word counts once per page in the paper-level ranking
+// (agentero_paper_rank), and the row stays small however often the word is
+// repeated.
 func paperText(pages []string) string {
 	var b strings.Builder
 	seen := map[string]bool{}
@@ -32,19 +36,19 @@ func paperText(pages []string) string {
 		}
 		word = word[:0]
 	}
-	for i, text := range pages {
+	for i, page := range pages {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		clear(seen)
 		first = true
-		for _, r := range text {
+		for _, r := range page {
 			switch {
 			case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
 				word = append(word, byte(r))
 			case r < utf8.RuneSelf && 'A' <= r && r <= 'Z':
 				word = append(word, byte(r+'a'-'A'))
-			case r < utf8.RuneSelf || notWordRune(r):
+			case r < utf8.RuneSelf || !text.IsWordRune(r):
 				flush()
 			default:
 				word = utf8.AppendRune(word, unicode.ToLower(r))
@@ -53,12 +57,6 @@ func paperText(pages []string) string {
 		flush()
 	}
 	return b.String()
-}
-
-// notWordRune separates words as the unicode61 tokenizer does, roughly:
-// letters, digits and combining marks make words.
-func notWordRune(r rune) bool {
-	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
 }
 
 // fillBatch is how many papers fillPaperText writes per transaction.
@@ -115,19 +113,35 @@ func (db *DB) fillPaperTextBatch(ctx context.Context) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
+		if err := writePaperRow(ctx, tx, id, texts); err != nil {
 			return 0, err
-		}
-		if len(texts) > 0 {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO papers_fts (rowid, text) VALUES (?, ?)`, id, paperText(texts)); err != nil {
-				return 0, err
-			}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM paper_text_todo WHERE paper_id = ?`, id); err != nil {
 			return 0, err
 		}
 	}
 	return len(ids), tx.Commit()
+}
+
+// writePaperRow writes a paper's row of papers_fts: the distinct words of
+// each of its pages (texts), its title and authors as the papers table has
+// them now, and its number of pages. A paper without pages has no row.
+func writePaperRow(ctx context.Context, tx *sql.Tx, id int64, texts []string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	var title, authorsJSON string
+	if err := tx.QueryRowContext(ctx, `SELECT title, authors FROM papers WHERE id = ?`, id).Scan(&title, &authorsJSON); err != nil {
+		return err
+	}
+	var authors []string
+	_ = json.Unmarshal([]byte(authorsJSON), &authors)
+	names := strings.Join(append([]string{title}, authors...), "\n")
+	_, err := tx.ExecContext(ctx, `INSERT INTO papers_fts (rowid, text, title, pages) VALUES (?, ?, ?, ?)`, id, paperText(texts), names, len(texts))
+	return err
 }
 
 // pageTexts returns a paper's page texts in page order.

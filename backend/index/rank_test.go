@@ -55,12 +55,12 @@ func TestRankPapersByPagesHoldingAllWords(t *testing.T) {
 		4: "alpha alpha alpha\n" + filler,                             // no beta
 		5: "gamma alpha\n" + filler + "\nbeta\n" + filler + "\nalpha", // far apart, alpha more often
 	})
-	got := rankOrder(t, db, "alpha AND beta", "agentero_rank(t)")
+	got := rankOrder(t, db, "alpha AND beta", "agentero_paper_rank(t, 0, 0, 1, 0)")
 	if want := []int64{3, 1, 5, 2}; !slices.Equal(got, want) {
 		t.Errorf("paper order %v, want %v (pages holding both words first, more such pages better)", got, want)
 	}
 	// One word: the more often it is there, the better.
-	got = rankOrder(t, db, "alpha", "agentero_rank(t)")
+	got = rankOrder(t, db, "alpha", "agentero_paper_rank(t, 0, 0, 1, 0)")
 	if len(got) != 5 || got[0] != 4 || !slices.Contains(got[3:], 1) || !slices.Contains(got[3:], 2) {
 		t.Errorf("single-word order %v, want 4 (three alphas) first and 1, 2 (one alpha) last", got)
 	}
@@ -72,16 +72,33 @@ func TestRankPagesWithWeights(t *testing.T) {
 		2: "alpha beta beta beta",
 		3: "alpha beta " + strings.Repeat("lorem ", 200),
 	})
-	if got := rankOrder(t, db, "alpha AND beta", "agentero_rank(t, 0, 1, 5)"); got[0] != 2 {
+	if got := rankOrder(t, db, "alpha AND beta", "agentero_page_rank(t, 0, 0, 1, 5)"); got[0] != 2 {
 		t.Errorf("beta weighted up: order %v, want 2 first", got)
 	}
-	if got := rankOrder(t, db, "alpha AND beta", "agentero_rank(t, 0, 5, 1)"); got[0] != 1 {
+	if got := rankOrder(t, db, "alpha AND beta", "agentero_page_rank(t, 0, 0, 5, 1)"); got[0] != 1 {
 		t.Errorf("alpha weighted up: order %v, want 1 first", got)
 	}
 	// Length normalisation: the long page with one of each ranks last with
 	// b = 0.75 and equal weights.
-	if got := rankOrder(t, db, "alpha AND beta", "agentero_rank(t, 0.75)"); got[2] != 3 {
+	if got := rankOrder(t, db, "alpha AND beta", "agentero_page_rank(t, 0.75, 0)"); got[2] != 3 {
 		t.Errorf("with length normalisation: order %v, want the long page 3 last", got)
+	}
+}
+
+// TestRankPagesByTier: pages holding the whole query as a phrase come
+// first, then those holding every term, then the rest by their terms'
+// weights, however often the words are repeated.
+func TestRankPagesByTier(t *testing.T) {
+	db := rankTable(t, map[int64]string{
+		1: "beta beta beta beta alpha",               // both words, not as the phrase
+		2: "lorem alpha beta ipsum",                  // the phrase
+		3: "beta beta beta beta beta beta beta beta", // the rarer word alone, often
+		4: "alpha alpha alpha alpha alpha alpha",     // the commoner word alone, often
+		5: "beta",                                    // the rarer word alone, once
+	})
+	got := rankOrder(t, db, `"alpha beta" OR alpha OR beta`, "agentero_page_rank(t, 0, 1, 0, 1, 3)")
+	if want := []int64{2, 1, 3, 5, 4}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v (phrase, every term, then by weight: beta weighs 3, alpha 1)", got, want)
 	}
 }
 

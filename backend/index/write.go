@@ -63,18 +63,27 @@ func (db *DB) updateMetadata(ctx context.Context, root string, k *known, p vault
 		return err
 	}
 	defer tx.Rollback()
-	if err := setMetadata(ctx, tx, root, k.id, k.extracted, p); err != nil {
+	if err := setMetadata(ctx, tx, root, k.id, k.extracted, p, true); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extractedJSON string, p vault.Paper) error {
+// setMetadata derives a paper's metadata again and records it. With
+// names, a changed title or author list is written to the paper's row of
+// papers_fts too (writeDocument writes the row itself, after).
+func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extractedJSON string, p vault.Paper, names bool) error {
 	var x extracted
 	_ = json.Unmarshal([]byte(extractedJSON), &x)
 	m, warn := readMetadata(root, p)
 	d := derive(p.Ref, m, x)
 	authors, _ := json.Marshal(d.Authors)
+	var oldTitle, oldAuthors string
+	if names {
+		if err := tx.QueryRowContext(ctx, `SELECT title, authors FROM papers WHERE id = ?`, id).Scan(&oldTitle, &oldAuthors); err != nil {
+			return fmt.Errorf("update metadata: %w", err)
+		}
+	}
 	_, err := tx.ExecContext(ctx, `UPDATE papers SET ref = ?, pdf_path = ?, pdf_size = ?, pdf_mtime = ?,
 		meta_path = ?, meta_size = ?, meta_mtime = ?, metadata = ?,
 		title = ?, title_source = ?, authors = ?, year = ?, doi = ?, arxiv_id = ?, abstract = ?,
@@ -82,6 +91,16 @@ func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extract
 		WHERE id = ?`,
 		p.Ref, p.PDF, p.Size, p.ModTime.UnixNano(), p.Metadata, p.MetaSize, p.MetaMod.UnixNano(), metadataJSON(m),
 		d.Title, d.TitleSource, string(authors), d.Year, d.DOI, d.ArxivID, d.Abstract, warn, id)
+	if err != nil {
+		return fmt.Errorf("update metadata: %w", err)
+	}
+	if !names || oldTitle == d.Title && oldAuthors == string(authors) {
+		return nil
+	}
+	texts, err := pageTexts(ctx, tx, id)
+	if err == nil {
+		err = writePaperRow(ctx, tx, id, texts)
+	}
 	if err != nil {
 		return fmt.Errorf("update metadata: %w", err)
 	}
@@ -102,11 +121,11 @@ func (db *DB) write(ctx context.Context, root string, r result, now time.Time) e
 		if _, err := tx.ExecContext(ctx, `DELETE FROM papers WHERE ref = ? AND id != ?`, r.p.Ref, r.moved.id); err != nil {
 			return err
 		}
-		if err := setMetadata(ctx, tx, root, r.moved.id, r.moved.extracted, r.p); err != nil {
+		if err := setMetadata(ctx, tx, root, r.moved.id, r.moved.extracted, r.p, true); err != nil {
 			return err
 		}
 	case r.touch:
-		if err := setMetadata(ctx, tx, root, r.old.id, r.old.extracted, r.p); err != nil {
+		if err := setMetadata(ctx, tx, root, r.old.id, r.old.extracted, r.p, true); err != nil {
 			return err
 		}
 	default:
@@ -132,19 +151,17 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 	if _, err := tx.ExecContext(ctx, `DELETE FROM sections WHERE paper_id = ?`, id); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
-		return err
-	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM paper_text_todo WHERE paper_id = ?`, id); err != nil {
 		return err
 	}
 	status, errText, noText := StatusError, "", 0
 	var x extracted
+	var texts []string
 	if r.err != nil {
 		errText = userError(r.err)
 	} else {
 		x = fromDocument(r.doc)
-		if err := insertPages(ctx, tx, id, r.doc); err != nil {
+		if texts, err = insertPages(ctx, tx, id, r.doc); err != nil {
 			return err
 		}
 		for _, pg := range r.doc.Pages {
@@ -173,7 +190,10 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 		r.sha, pdf.ExtractorVersion, string(xj), pages, noText, status, now.Unix(), id); err != nil {
 		return err
 	}
-	if err := setMetadata(ctx, tx, root, id, string(xj), r.p); err != nil {
+	if err := setMetadata(ctx, tx, root, id, string(xj), r.p, false); err != nil {
+		return err
+	}
+	if err := writePaperRow(ctx, tx, id, texts); err != nil {
 		return err
 	}
 	if errText != "" {
@@ -184,35 +204,32 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 	return nil
 }
 
-// insertPages writes a paper's pages (and through the trigger, pages_fts),
-// its row of papers_fts, and its outline.
-func insertPages(ctx context.Context, tx *sql.Tx, id int64, doc *pdf.Document) error {
+// insertPages writes a paper's pages (and through the trigger, pages_fts)
+// and its outline, and returns the pages' texts.
+func insertPages(ctx context.Context, tx *sql.Tx, id int64, doc *pdf.Document) ([]string, error) {
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO pages (paper_id, page, label, text) VALUES (?, ?, ?, ?)`)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer ins.Close()
 	texts := make([]string, 0, len(doc.Pages))
 	for _, pg := range doc.Pages {
 		if _, err := ins.ExecContext(ctx, id, pg.Number, pg.Label, pg.Text); err != nil {
-			return err
+			return nil, err
 		}
 		texts = append(texts, pg.Text)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO papers_fts (rowid, text) VALUES (?, ?)`, id, paperText(texts)); err != nil {
-		return err
-	}
 	sec, err := tx.PrepareContext(ctx, `INSERT INTO sections (paper_id, ord, level, title, page) VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer sec.Close()
 	for i, s := range doc.Outline {
 		if _, err := sec.ExecContext(ctx, id, i, s.Level, s.Title, s.Page); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return texts, nil
 }
 
 // summarise fills the totals of a sync from the index.

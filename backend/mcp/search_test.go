@@ -1,12 +1,17 @@
 package mcp_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/refs"
 )
 
 type cardT struct {
@@ -206,3 +211,50 @@ func TestSearchFileGrant(t *testing.T) {
 
 // fold lower-cases and collapses whitespace.
 func fold(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+// TestSearchSameAsLibrary: with every paper of the vault granted, the
+// agent's context_search returns the same pages in the same order as the
+// library's search box (index.Search over the whole library, what app.go
+// and `agentero search` run), the query's plain words as much as its
+// phrases.
+func TestSearchSameAsLibrary(t *testing.T) {
+	b := grant.DefaultBudget()
+	var all []grant.Source
+	for _, ref := range vaultPapers {
+		all = append(all, grant.Source{Kind: grant.KindPaper, Ref: ref})
+	}
+	s := start(t, grantOf(b, all...))
+	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{"leader election", "consensus", "how do nodes agree on a leader after a crash",
+		`"log replication" safety`, "attention heads", "byzantine", "the", "Lamport clocks", "proof-of-work chain"} {
+		t.Run(q, func(t *testing.T) {
+			var r searchT
+			s.ok("context_search", map[string]any{"query": q}, &r)
+			res, err := db.Search(context.Background(), index.Query{Text: q, Scope: index.Scope{AllPapers: true},
+				Limit: b.SearchCards, PerPaper: b.CardsPerPaper})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cards, hits []string
+			for _, c := range r.Cards {
+				if c.Path != "" {
+					t.Fatalf("a text file's card %+v: pick a query no granted file holds", c)
+				}
+				cards = append(cards, c.key())
+			}
+			for _, h := range res.Hits {
+				hits = append(hits, cardT{Ref: h.Ref, Page: h.Page}.key())
+			}
+			if len(hits) == 0 {
+				t.Fatal("the library finds nothing")
+			}
+			if diff := cmp.Diff(hits, cards); diff != "" {
+				t.Errorf("context_search differs from the library (-library +context_search):\n%s", diff)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 
+	"github.com/agentero/agentero/backend/text"
 	"github.com/agentero/agentero/internal/corpustest"
 )
 
@@ -295,7 +296,7 @@ func TestExtractExpandsLigatures(t *testing.T) {
 		t.Fatalf("Extract: %v", err)
 	}
 	for _, p := range doc.Pages {
-		if i := strings.IndexFunc(p.Text, func(r rune) bool { return ligatures[r] != "" }); i >= 0 {
+		if i := strings.IndexFunc(p.Text, func(r rune) bool { return text.Ligature(r) != "" }); i >= 0 {
 			t.Errorf("page %d holds a ligature: %q", p.Number, p.Text[max(0, i-20):min(len(p.Text), i+20)])
 		}
 	}

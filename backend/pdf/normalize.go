@@ -3,19 +3,9 @@ package pdf
 import (
 	"strings"
 	"unicode"
-)
 
-// ligatures maps the Latin presentation-form ligatures to the letters they
-// stand for, so that "ﬁnd" is found by a search for "find".
-var ligatures = map[rune]string{
-	'\uFB00': "ff",
-	'\uFB01': "fi",
-	'\uFB02': "fl",
-	'\uFB03': "ffi",
-	'\uFB04': "ffl",
-	'\uFB05': "st",
-	'\uFB06': "st",
-}
+	"github.com/agentero/agentero/backend/text"
+)
 
 // PDFium marks a hyphen that broke a word at a line end: FPDFText_GetUnicode
 // returns hyphenMarker for it, and FPDFText_GetText returns textHyphenMarker
@@ -92,8 +82,8 @@ func Normalize(s string) string {
 		case unicode.IsControl(r):
 			// Dropped: control characters carry no text.
 		default:
-			if lig, ok := ligatures[r]; ok {
-				line.WriteString(lig)
+			if lig := text.Ligature(r); lig != "" {
+				line.WriteString(lig) // so that "ﬁnd" is found by a search for "find"
 			} else {
 				line.WriteRune(r)
 			}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/agentero/agentero/backend/text"
 )
 
 func TestNormalize(t *testing.T) {
@@ -61,7 +63,7 @@ func FuzzNormalize(f *testing.F) {
 			}
 		}
 		for _, r := range got {
-			if r != '\n' && unicode.IsControl(r) || ligatures[r] != "" || r == softHyphen || r == textHyphenMarker {
+			if r != '\n' && unicode.IsControl(r) || text.Ligature(r) != "" || r == softHyphen || r == textHyphenMarker {
 				t.Errorf("output %q holds %U", got, r)
 			}
 		}

@@ -1,15 +1,14 @@
 package refs
 
 import (
-	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/agentero/agentero/backend/text"
 )
 
-// folded is text reduced to its lower-case letters and digits, without
-// diacritics, with a way back to the text: what titles are compared in.
-// Comparing letters only makes "High-performance", "highperformance" and
+// folded is text reduced to its letters and digits, folded (text.Fold:
+// lower case, without diacritics), with a way back to the text: what titles
+// are compared in. Comparing letters only makes "High-performance", "highperformance" and
 // "high-\nperformance", or "Mazi`eres" and "Mazières", the same.
 type folded struct {
 	s     []rune // the letters and digits
@@ -18,12 +17,13 @@ type folded struct {
 	end   []bool // end[i]: s[i] ends a word of the text
 }
 
-// fold reduces text to its letters and digits.
-func fold(text string) folded {
+// fold reduces s to its letters and digits.
+func fold(s string) folded {
 	var f folded
 	prevAlnum := false
 	lastIdx := -1
-	for off, r := range text {
+	var buf []rune
+	for off, r := range s {
 		if !isAlnum(r) {
 			if prevAlnum && lastIdx >= 0 {
 				f.end[lastIdx] = true
@@ -32,7 +32,8 @@ func fold(text string) folded {
 			continue
 		}
 		first := true
-		for _, x := range foldRune(r) {
+		buf = text.AppendFold(buf[:0], r)
+		for _, x := range buf {
 			f.s = append(f.s, x)
 			f.at = append(f.at, off)
 			f.start = append(f.start, first && !prevAlnum)
@@ -50,39 +51,5 @@ func fold(text string) folded {
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// foldRune lower-cases r and strips its diacritics ("É" → "e", "ß" → "ss").
-func foldRune(r rune) []rune {
-	if r < 0x80 {
-		return []rune{unicode.ToLower(r)}
-	}
-	switch r {
-	case 'ß':
-		return []rune("ss")
-	case 'æ', 'Æ':
-		return []rune("ae")
-	case 'œ', 'Œ':
-		return []rune("oe")
-	case 'ø', 'Ø':
-		return []rune("o")
-	case 'ł', 'Ł':
-		return []rune("l")
-	case 'ı':
-		return []rune("i")
-	}
-	var out []rune
-	for _, d := range norm.NFKD.String(string(r)) {
-		if unicode.Is(unicode.Mn, d) || !isAlnum(d) {
-			continue
-		}
-		out = append(out, unicode.ToLower(d))
-	}
-	return out
-}
-
 // letters is the folded form of s as a string.
 func letters(s string) string { return string(fold(s).s) }
-
-// titleWords splits a title into lower-case words.
-func titleWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !isAlnum(r) })
-}

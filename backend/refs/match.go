@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/text"
 )
 
 // Ways a citation is matched to a library paper (SPEC §5 localMatch.matchBy).
@@ -81,7 +82,7 @@ func newLibrary(papers []index.RefInput) *library {
 		if genericTitles[lp.letters] || n > maxTitleLetters {
 			continue
 		}
-		words := len(titleWords(p.Title))
+		words := len(text.Split(p.Title))
 		lp.run = words >= minRunWords && n >= minRunLetters
 		lp.exact = n >= minExactLetters
 		if lp.run {
@@ -268,7 +269,7 @@ func workKey(e Citation) string {
 		return "arxiv:" + e.ArxivID
 	}
 	t := letters(e.Title)
-	if len(titleWords(e.Title)) >= 4 && len(t) >= 20 && !genericTitles[t] {
+	if len(text.Split(e.Title)) >= 4 && len(t) >= 20 && !genericTitles[t] {
 		if len(t) > 120 {
 			t = t[:120]
 		}

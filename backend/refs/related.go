@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/text"
 )
 
 // Related papers are ranked by two signals, each scaled to [0, 1] and
@@ -15,18 +16,16 @@ import (
 // cosine-normalised, so two short lists sharing three works beat two long
 // ones sharing three), and textual closeness (the paper's distinctive
 // words — from its title, abstract or first page, weighted by rarity in the
-// library — found in the other paper's pages, BM25-saturated so that a long
-// paper that mentions everything does not win, and scaled by the paper's own
-// score, so that a library with nothing close shows nothing).
+// library — found in the other paper's pages and title, BM25-saturated and
+// length-normalised so that a long paper that mentions everything does not
+// win, and scaled by the paper's own score, so that a library with nothing
+// close shows nothing).
 const (
-	couplingScale  = 3.0  // cosine 1/3 counts as full coupling
-	minRelated     = 0.1  // combined score below which a paper is not related
-	profileChars   = 3000 // of the first page, when the abstract is short
-	candidateTerms = 25
-	keptTerms      = 12
-	maxTermPages   = 3000 // a word on more pages than this is too common to rank by
-	bm25K1         = 1.2
-	bm25B          = 0.75
+	couplingScale     = 3.0  // cosine 1/3 counts as full coupling
+	minRelated        = 0.1  // combined score below which a paper is not related
+	profileChars      = 3000 // of the first page, when the abstract is short
+	candidateTerms    = 25   // the profile's most used words; the index ranks by its rarest (index.MaxTerms)
+	relatedCandidates = 500  // papers scored by text
 )
 
 type relScore struct {
@@ -106,12 +105,11 @@ func related(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]Car
 	return out, nil
 }
 
-// textCloseness scores the library papers by the paper's distinctive words.
+// textCloseness scores the library papers by the paper's distinctive
+// words: the words its profile uses most, weighed by how often it uses
+// them, and ranked on the index's one query path (index.RankPapers), which
+// weighs them by their rarity in the library and keeps the rarest.
 func textCloseness(ctx context.Context, db *index.DB, p index.Paper) (map[string]float64, error) {
-	papers, totalPages, err := db.Counts(ctx)
-	if err != nil || totalPages == 0 || papers == 0 {
-		return nil, err
-	}
 	profile := p.Title + " " + p.Title + " " + p.Abstract
 	if len(p.Abstract) < 200 {
 		if first, _, err := db.PageText(ctx, p.Ref, 1); err == nil {
@@ -122,11 +120,16 @@ func textCloseness(ctx context.Context, db *index.DB, p index.Paper) (map[string
 		}
 	}
 	tf := map[string]int{}
-	for _, w := range titleWords(profile) {
-		if len([]rune(w)) < 4 || stopwords[w] || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+	written := map[string]string{} // a word as the profile writes it, for the index's own folding
+	for _, w := range text.Split(profile) {
+		f := text.Fold(w)
+		if len([]rune(f)) < 4 || text.Stop(f) || strings.IndexFunc(f, unicode.IsLetter) < 0 {
 			continue
 		}
-		tf[w]++
+		tf[f]++
+		if _, ok := written[f]; !ok {
+			written[f] = w
+		}
 	}
 	words := make([]string, 0, len(tf))
 	for w := range tf {
@@ -139,65 +142,23 @@ func textCloseness(ctx context.Context, db *index.DB, p index.Paper) (map[string
 		return words[i] < words[j]
 	})
 	words = words[:min(len(words), candidateTerms)]
-	limit := min(maxTermPages, max(20, totalPages/10))
-	avgPages := float64(totalPages) / float64(papers)
-	// Weigh every candidate word by its document frequency first (cheap),
-	// then read which papers hold only the words kept.
-	type term struct {
-		word   string
-		weight float64
-		hits   map[string]index.TermHits
+	if len(words) == 0 {
+		return nil, nil
 	}
-	var terms []term
-	for _, w := range words {
-		n, err := db.TermCount(ctx, index.MatchExpr([]index.Term{{Words: []string{w}}}, false), limit)
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 || n >= limit {
-			continue
-		}
-		idf := math.Log(1 + float64(totalPages)/float64(n))
-		terms = append(terms, term{word: w, weight: idf * (1 + math.Log(float64(tf[w])))})
+	boost := map[string]float64{}
+	query := make([]string, len(words))
+	for i, w := range words {
+		boost[w] = 1 + math.Log(float64(tf[w]))
+		query[i] = written[w]
 	}
-	sort.Slice(terms, func(i, j int) bool { return terms[i].weight > terms[j].weight })
-	terms = terms[:min(len(terms), keptTerms)]
-	for i := range terms {
-		hits, _, err := db.TermPapers(ctx, index.MatchExpr([]index.Term{{Words: []string{terms[i].word}}}, false), limit)
-		if err != nil {
-			return nil, err
-		}
-		terms[i].hits = hits
+	ranked, err := db.RankPapers(ctx, index.Query{Text: strings.Join(query, " "), Scope: index.Scope{AllPapers: true},
+		Limit: relatedCandidates, Boost: boost})
+	if err != nil {
+		return nil, err
 	}
-	out := map[string]float64{}
-	for _, t := range terms {
-		for ref, h := range t.hits {
-			k := float64(h.Pages)
-			norm := 1 - bm25B + bm25B*float64(max(h.PaperPages, 1))/avgPages
-			out[ref] += t.weight * k * (bm25K1 + 1) / (k + bm25K1*norm)
-		}
+	out := make(map[string]float64, len(ranked))
+	for _, r := range ranked {
+		out[r.Ref] = r.Score
 	}
 	return out, nil
-}
-
-// stopwords are words too common in papers to say what one is about.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`about above after again against also although among another because been before
-		being below between both cannot could does doing down during each either else even every first from further
-		given have having here however into itself just last least less many more most much must near neither never
-		next none often only other others ours over same several shall should since some such than that their theirs
-		them then there therefore these they this those though through thus under unless until upon very well were
-		what when where whether which while whom whose will with within without would your yours
-		paper papers abstract introduction conclusion conclusions result results propose proposed approach approaches
-		method methods using used uses based show shows shown work works example examples section sections figure
-		figures table tables problem problems research study studies present presents presented provide provides
-		describe describes described also new novel different important general particular number numbers small large
-		high higher low lower case cases part parts point points make makes made take takes time times main order
-		university department email copyright permission http https www arxiv preprint proceedings conference
-		journal volume author authors acknowledgments references appendix january february march april june july
-		august september october november december`) {
-		stopwords[w] = true
-	}
 }

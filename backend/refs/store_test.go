@@ -328,8 +328,8 @@ func TestRefsOwnsItsTables(t *testing.T) {
 			if d := cmp.Diff(wantSchema, refsSchema(t, db.SQL())); d != "" {
 				t.Errorf("refs' tables differ from those the index made (-want +got):\n%s", d)
 			}
-			if iv, rv := versions(t, db.SQL()); iv != 3 || rv != 1 {
-				t.Errorf("schema versions: index %d, refs %d; want 3 and 1", iv, rv)
+			if iv, rv := versions(t, db.SQL()); iv != 4 || rv != 1 {
+				t.Errorf("schema versions: index %d, refs %d; want 4 (the index's migrations) and 1", iv, rv)
 			}
 			st, err := Sync(ctx, db, root, Options{})
 			if err != nil {

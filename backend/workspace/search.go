@@ -14,7 +14,8 @@ import (
 // This is the one place the adapters reach the index's search.
 func (w *Workspace) Search(ctx context.Context, query string, limit int) ([]index.Hit, error) {
 	return call(ctx, w, func(ctx context.Context) ([]index.Hit, error) {
-		return w.lib.DB().Search(ctx, query, limit)
+		res, err := w.lib.DB().Search(ctx, index.Query{Text: query, Scope: index.Scope{AllPapers: true}, Limit: limit})
+		return res.Hits, err
 	})
 }
 
