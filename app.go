@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentero/agentero/backend/library"
 	"github.com/agentero/agentero/backend/settings"
 	"github.com/agentero/agentero/backend/workspace"
+	"github.com/pkg/browser"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
@@ -30,9 +32,11 @@ type App struct {
 	// (and the shutdown) do not interleave.
 	switching sync.Mutex
 
-	// mu guards ws; it is never held while a workspace opens or closes.
-	mu sync.Mutex
-	ws *workspace.Workspace
+	// mu guards ws and openErr; it is never held while a workspace opens
+	// or closes.
+	mu      sync.Mutex
+	ws      *workspace.Workspace
+	openErr error // why the last vault asked for did not open (a .agentero that is a link, …)
 }
 
 // NewApp returns an App that opens vaultDir (or the last vault, else the
@@ -83,6 +87,9 @@ func (a *App) open(dir string) error {
 	a.switching.Lock()
 	defer a.switching.Unlock()
 	ws, err := workspace.Open(dir, workspace.Options{Logger: a.log, Emit: a.emit, Config: a.cfg})
+	a.mu.Lock()
+	a.openErr = err
+	a.mu.Unlock()
 	if err != nil {
 		return err
 	}
@@ -179,21 +186,30 @@ func exampleVault() string {
 	return ""
 }
 
-// Vault reports the open vault's path and watch state.
-func (a *App) Vault() library.State {
+// notOpened is why no vault is open, when the one asked for failed to open
+// (the UI shows it); nil when none was asked for.
+func (a *App) notOpened() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.openErr
+}
+
+// Vault reports the open vault's path and watch state. With no vault open
+// it rejects with the reason the one asked for did not open, if it failed.
+func (a *App) Vault() (library.State, error) {
 	ws, err := a.current()
 	if err != nil {
-		return library.State{WatchMode: "off"}
+		return library.State{WatchMode: "off"}, a.notOpened()
 	}
-	return ws.State()
+	return ws.State(), nil
 }
 
 // Library lists the papers of the open vault with their index health (none
-// when no vault is open).
+// when no vault is open, or the reason the one asked for did not open).
 func (a *App) Library() ([]index.Paper, error) {
 	ws, err := a.current()
 	if err != nil {
-		return []index.Paper{}, nil
+		return []index.Paper{}, a.notOpened()
 	}
 	return ws.Papers(a.ctx)
 }
@@ -256,12 +272,18 @@ func (a *App) SourceExists(uri string) bool {
 	return workspace.IsExternal(uri) || err == nil && ws.SourceExists(uri)
 }
 
-// OpenExternal opens a DOI or arXiv page in the system browser; nothing else.
-func (a *App) OpenExternal(url string) error {
-	if err := workspace.CheckExternal(url); err != nil {
+// OpenExternal opens a link (a card's DOI or arXiv page, a link in an
+// answer) in the system browser. It rejects, with code invalid and the
+// reason, a link workspace.ExternalURL will not open, and reports a browser
+// that could not be started: a link that does not open is never silent.
+func (a *App) OpenExternal(link string) error {
+	u, err := workspace.ExternalURL(link)
+	if err != nil {
 		return err
 	}
-	runtime.BrowserOpenURL(a.ctx, url)
+	if err := browser.OpenURL(u); err != nil {
+		return fmt.Errorf("the system browser could not be started to open %s: %w", u, err)
+	}
 	return nil
 }
 

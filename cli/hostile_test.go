@@ -15,18 +15,11 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/internal/hostilevault"
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// web13Merged turns on the assertions that need the other branch of issue
-// 13 (web13): a symlinked .agentero refused, the index's schema checked
-// (the planted trigger dropped), stored conversation and runtime ids
-// validated where they are read, and conversation state (state.json,
-// transcript.jsonl) read through the confined opener. The lead sets it to
-// true when merging web13, then removes it.
-const web13Merged = false
 
 // bound is how long one command may take on the hostile vault; a command
 // still running then hangs on something the vault planted.
@@ -82,7 +75,7 @@ func TestHostileVault(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+		db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +86,7 @@ func TestHostileVault(t *testing.T) {
 				t.Errorf("good paper %s: %+v, %v; want indexed, ok", ref, p, err)
 			}
 		}
-		for _, p := range v.Planted(web13Merged) {
+		for _, p := range v.Plants {
 			if p.Vault != "root" || p.Report == hostilevault.ReportAny {
 				continue
 			}
@@ -108,12 +101,10 @@ func TestHostileVault(t *testing.T) {
 				t.Errorf("%s (%s): %d papers indexed from it (%v)", p.Path, p.What, n, err)
 			}
 		}
-		if web13Merged {
-			// The planted trigger copied no page into the victim paper.
-			var n int
-			if err := db.SQL().QueryRow(`SELECT count(*) FROM pages g JOIN papers p ON p.id = g.paper_id WHERE p.ref = ? AND g.page > p.page_count`, v.Victim).Scan(&n); err != nil || n != 0 {
-				t.Errorf("the planted index copied %d pages into %s (%v)", n, v.Victim, err)
-			}
+		// The planted trigger copied no page into the victim paper.
+		var n int
+		if err := db.SQL().QueryRow(`SELECT count(*) FROM pages g JOIN papers p ON p.id = g.paper_id WHERE p.ref = ? AND g.page > p.page_count`, v.Victim).Scan(&n); err != nil || n != 0 {
+			t.Errorf("the planted index copied %d pages into %s (%v)", n, v.Victim, err)
 		}
 	})
 
@@ -125,15 +116,11 @@ func TestHostileVault(t *testing.T) {
 		if json.Unmarshal([]byte(out), &res); code != 0 || len(res.Hits) != 0 {
 			t.Errorf("search for the marker: exit %d, %d hits", code, len(res.Hits))
 		}
-		// (Some hit, not the first: until web13, the planted trigger copies
-		// bitcoin's pages into the victim paper, which may then rank first.)
+		// The planted index's trigger is gone with the index: bitcoin's
+		// words find bitcoin first, not a victim it copied them into.
 		out, code = do(t, "search", root, "proof-of-work chain", "--json")
 		json.Unmarshal([]byte(out), &res)
-		found := false
-		for _, h := range res.Hits {
-			found = found || h.Ref == hostilevault.Bitcoin
-		}
-		if code != 0 || !found {
+		if code != 0 || len(res.Hits) == 0 || res.Hits[0].Ref != hostilevault.Bitcoin {
 			t.Errorf("search for a good paper's words: exit %d, hits %+v", code, res.Hits)
 		}
 	})
@@ -240,7 +227,7 @@ func TestHostileVault(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("context exit %d", code)
 		}
-		for _, p := range v.Planted(web13Merged) {
+		for _, p := range v.Plants {
 			if p.Vault == "root" && p.Report == hostilevault.ReportContext && !strings.Contains(out, p.Path) {
 				t.Errorf("%s (%s) is not reported by context:\n%s", p.Path, p.What, out)
 			}
@@ -260,31 +247,29 @@ func TestHostileVault(t *testing.T) {
 		do(t, "compact", root, "--conversation", "fifo-compaction", "--json")
 	})
 
-	if web13Merged {
-		t.Run("planted conversations", func(t *testing.T) {
-			for _, id := range []string{"x", "linked", "fifo"} {
-				do(t, "ask", root, "--conversation", id, "--json", "Anything new?")
-				do(t, "compact", root, "--conversation", id, "--json")
+	t.Run("planted conversations", func(t *testing.T) {
+		for _, id := range []string{"x", "linked", "fifo"} {
+			do(t, "ask", root, "--conversation", id, "--json", "Anything new?")
+			do(t, "compact", root, "--conversation", id, "--json")
+		}
+		if _, err := os.Stat(filepath.Join(v.Parent, "elsewhere")); err == nil {
+			t.Errorf("a planted conversation id wrote a folder outside the vault")
+		}
+	})
+	t.Run("linked .agentero", func(t *testing.T) {
+		for _, args := range [][]string{{"index", v.Linked, "--json"}, {"search", v.Linked, "title", "--json"}, {"context", v.Linked, "--json"}} {
+			if _, code := do(t, args...); code == 0 {
+				t.Errorf("%v on a vault whose .agentero links out: exit 0, want it refused", args)
 			}
-			if _, err := os.Stat(filepath.Join(v.Parent, "elsewhere")); err == nil {
-				t.Errorf("a planted conversation id wrote a folder outside the vault")
-			}
-		})
-		t.Run("linked .agentero", func(t *testing.T) {
-			for _, args := range [][]string{{"index", v.Linked, "--json"}, {"search", v.Linked, "title", "--json"}, {"context", v.Linked, "--json"}} {
-				if _, code := do(t, args...); code == 0 {
-					t.Errorf("%v on a vault whose .agentero links out: exit 0, want it refused", args)
-				}
-			}
-		})
-		t.Run("linked index.sqlite", func(t *testing.T) {
-			// Refused or rebuilt inside the vault: either way the planted
-			// index outside is neither read (do checks the marker) nor
-			// written (the snapshot below).
-			do(t, "index", v.LinkedIndex, "--json")
-			do(t, "search", v.LinkedIndex, "title", "--json")
-		})
-	}
+		}
+	})
+	t.Run("linked index.sqlite", func(t *testing.T) {
+		// Refused or rebuilt inside the vault: either way the planted
+		// index outside is neither read (do checks the marker) nor
+		// written (the snapshot below).
+		do(t, "index", v.LinkedIndex, "--json")
+		do(t, "search", v.LinkedIndex, "title", "--json")
+	})
 
 	if d := cmp.Diff(before, v.Snapshot(t)); d != "" {
 		t.Errorf("files appeared or changed outside the vaults (-before +after):\n%s", d)

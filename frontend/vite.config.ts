@@ -56,8 +56,21 @@ function vaultPassthrough(): Plugin {
   };
 }
 
+// The page's Content-Security-Policy (index.html) lets it connect only to
+// its own origin. Vite's dev server alone adds its hot-reload websocket,
+// which runs on a port of its own; the built app never has this.
+function devServerPolicy(): Plugin {
+  return {
+    name: "agentero-dev-csp",
+    apply: "serve",
+    transformIndexHtml(html) {
+      return html.replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*");
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [pdfjsData(), vaultPassthrough()],
+  plugins: [pdfjsData(), vaultPassthrough(), devServerPolicy()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -110,7 +110,7 @@ func (a *Agents) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(data, '\n'), 0o600)
+	return atomicfile.Write(path, append(data, '\n'), atomicfile.Private)
 }
 
 // Find returns the agent of that name, or nil.

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,16 +75,27 @@ type Conversation struct {
 
 // Store keeps conversations of one vault. Each conversation is used by one
 // turn at a time (TryLock).
+//
+// What Load reads back from a conversation's folder is the vault's, and a
+// vault may be someone else's folder: the ids in state.json name folders
+// (the conversation's own, its grants', its working folder), so Load checks
+// them against the id it was asked for before anything uses them.
 type Store struct {
-	root string // <vault>/.agentero/chats
+	vault string // the vault's root
+	root  string // <vault>/.agentero/chats
+	log   *slog.Logger
 
 	mu    sync.Mutex // guards locks; held only to look a lock up or add it
 	locks map[string]*sync.Mutex
 }
 
-// NewStore returns the conversation store of a vault.
-func NewStore(vaultRoot string) *Store {
-	return &Store{root: filepath.Join(vaultRoot, vault.StateDir, "chats"), locks: map[string]*sync.Mutex{}}
+// NewStore returns the conversation store of a vault; log (nil = none)
+// hears of the state files Load had to repair.
+func NewStore(vaultRoot string, log *slog.Logger) *Store {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Store{vault: vaultRoot, root: filepath.Join(vaultRoot, vault.StateDir, "chats"), log: log, locks: map[string]*sync.Mutex{}}
 }
 
 // ErrBadConversationID is returned for ids that cannot name a folder.
@@ -118,12 +132,26 @@ func (s *Store) TryLock(id string) (unlock func(), ok bool) {
 // Dir is the folder of a conversation.
 func (s *Store) Dir(id string) string { return filepath.Join(s.root, id) }
 
+// folder makes sure the conversation's folder is a real, private folder
+// inside the vault's state folder (vault.StateFolder) and returns it.
+func (s *Store) folder(id string) (string, error) {
+	if !grant.ValidRuntimeID(id) {
+		return "", ErrBadConversationID
+	}
+	return vault.StateFolder(s.vault, "chats", id)
+}
+
 // Load returns the conversation, or a new empty one when it does not exist.
+// The ids read back are checked, not trusted: a conversation is the folder
+// it was asked for, whatever id its state.json claims, and a runtime id is
+// one of its own (ValidRuntimeID and "<id>." before it) or is dropped with
+// its provider session, so the next turn starts a new one. Each repair is
+// logged.
 func (s *Store) Load(id string) (*Conversation, error) {
 	if !grant.ValidRuntimeID(id) {
 		return nil, ErrBadConversationID
 	}
-	data, err := os.ReadFile(filepath.Join(s.Dir(id), "state.json"))
+	data, err := s.read(id, "state.json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Conversation{ID: id, Messages: []Message{}}, nil
 	}
@@ -134,19 +162,71 @@ func (s *Store) Load(id string) (*Conversation, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("conversation %s is damaged: %w", id, err)
 	}
+	if c.ID != id {
+		s.log.Warn("conversation state names another id; using its folder's", "conversation", id, "stored", c.ID)
+		c.ID = id
+	}
+	if c.RuntimeID != "" && !OwnRuntimeID(id, c.RuntimeID) {
+		s.log.Warn("conversation state has a runtime id not its own; a new session will start", "conversation", id, "stored", c.RuntimeID)
+		c.RuntimeID, c.ProviderSessionID, c.Fingerprint, c.SessionSeen = "", "", "", 0
+	}
 	if c.Messages == nil {
 		c.Messages = []Message{}
 	}
 	return &c, nil
 }
 
-// Save writes the conversation's state atomically.
+// maxStateFile is the largest state.json or compaction.json read back.
+const maxStateFile = 64 << 20
+
+// open opens one of a conversation's files for reading: inside a real
+// folder of the vault's state (vault.FindStateFolder), never through a
+// link, a regular file only (atomicfile.Open).
+func (s *Store) open(id, name string) (*os.File, error) {
+	if !grant.ValidRuntimeID(id) {
+		return nil, ErrBadConversationID
+	}
+	dir, err := vault.FindStateFolder(s.vault, "chats", id)
+	if err != nil {
+		return nil, err
+	}
+	return atomicfile.Open(filepath.Join(dir, name))
+}
+
+// read reads one of a conversation's small files (see open), up to
+// maxStateFile.
+func (s *Store) read(id, name string) ([]byte, error) {
+	f, err := s.open(id, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
+	if err == nil && len(data) > maxStateFile {
+		err = fmt.Errorf("%s of conversation %s is larger than %d MB", name, id, maxStateFile>>20)
+	}
+	return data, err
+}
+
+// OwnRuntimeID reports whether runtimeID can be a runtime id of the
+// conversation: a valid one (grant.ValidRuntimeID) made for it, "<id>."
+// followed by the session's own part, as the host makes them.
+func OwnRuntimeID(conversationID, runtimeID string) bool {
+	rest, ok := strings.CutPrefix(runtimeID, conversationID+".")
+	return ok && rest != "" && grant.ValidRuntimeID(runtimeID)
+}
+
+// Save writes the conversation's state atomically, private to the user.
 func (s *Store) Save(c *Conversation) error {
+	dir, err := s.folder(c.ID)
+	if err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(s.Dir(c.ID), "state.json"), append(data, '\n'), 0o644)
+	return atomicfile.Write(filepath.Join(dir, "state.json"), append(data, '\n'), atomicfile.Private)
 }
 
 // Entry is one line of transcript.jsonl: every turn is kept whole, user,
@@ -169,6 +249,10 @@ func (s *Store) Append(id string, entries ...Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	dir, err := s.folder(id)
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	for _, e := range entries {
 		b, err := json.Marshal(e)
@@ -178,12 +262,12 @@ func (s *Store) Append(id string, entries ...Entry) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	return atomicfile.Append(filepath.Join(s.Dir(id), "transcript.jsonl"), buf.Bytes(), 0o644)
+	return atomicfile.Append(filepath.Join(dir, "transcript.jsonl"), buf.Bytes(), atomicfile.Private)
 }
 
 // Transcript reads a conversation's transcript.
 func (s *Store) Transcript(id string) ([]Entry, error) {
-	f, err := os.Open(filepath.Join(s.Dir(id), "transcript.jsonl"))
+	f, err := s.open(id, "transcript.jsonl")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

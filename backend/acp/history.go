@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/compact"
-	"github.com/agentero/agentero/backend/vault"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -115,9 +114,7 @@ type compaction struct {
 
 func (s *Store) loadCompaction(id string) compaction {
 	var c compaction
-	// Read through the vault's opener: the folder is the vault's, and a
-	// FIFO or a link to /dev/zero there must not stall or flood a turn.
-	data, err := vault.ReadFile(context.Background(), s.Dir(id), "compaction.json", vault.KindState)
+	data, err := s.read(id, "compaction.json")
 	if err == nil {
 		json.Unmarshal(data, &c)
 	}
@@ -125,11 +122,15 @@ func (s *Store) loadCompaction(id string) compaction {
 }
 
 func (s *Store) saveCompaction(id string, c compaction) error {
+	dir, err := s.folder(id)
+	if err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(s.Dir(id), "compaction.json"), data, 0o644)
+	return atomicfile.Write(filepath.Join(dir, "compaction.json"), data, atomicfile.Private)
 }
 
 // Compaction computes what a new session of the conversation would be

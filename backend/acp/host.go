@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -35,7 +34,7 @@ type HostOptions struct {
 	TurnTimeout time.Duration // the most a turn's session set-up, then its answer (not counting the user's time on permission requests), may take; 0 = 5 minutes
 	PoolSize    int           // warm sessions kept per agent; 0 = 1, -1 = none
 	PoolIdle    time.Duration // a warm session unused this long is closed; 0 = 10 minutes
-	CacheDir    string        // where per-conversation working folders go; "" = the user cache dir
+	CacheDir    string        // where per-conversation working folders go; "" = userdir.Cache()
 	Budget      grant.Budget  // the tools' budget in every plan; zero = grant.DefaultBudget()
 	Now         func() time.Time
 }
@@ -90,14 +89,7 @@ func NewHost(vaultRoot, exe string, idx Index, agents *Agents, opts HostOptions)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.CacheDir == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			opts.CacheDir = filepath.Join(d, "agentero")
-		} else {
-			opts.CacheDir = filepath.Join(os.TempDir(), "agentero")
-		}
-	}
-	h := &Host{vault: vaultRoot, exe: exe, store: NewStore(vaultRoot), opts: opts, log: opts.Logger,
+	h := &Host{vault: vaultRoot, exe: exe, store: NewStore(vaultRoot, opts.Logger), opts: opts, log: opts.Logger,
 		procs: newSupervisor(opts.Logger), cites: sourcer{vault: vaultRoot, idx: idx}, asks: map[string]*asking{},
 		resolver: &plan.Resolver{Vault: vaultRoot, Papers: idx, Budget: opts.Budget}, agents: agents}
 	h.pool = newPool(h)
@@ -241,6 +233,12 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if err != nil {
 		return nil, err
 	}
+	// Everything the turn writes for the conversation (transcript, state,
+	// snapshot) goes in its folder: refuse the turn before anything is
+	// written if that folder is not a real one inside the vault.
+	if _, err := h.store.folder(conv.ID); err != nil {
+		return nil, err
+	}
 	ag, err := h.agent(req.Agent)
 	if err != nil {
 		return nil, err
@@ -308,7 +306,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	}
 	blocks = append(blocks, sdk.TextBlock(req.Question))
 
-	usagePath := filepath.Join(filepath.Dir(grant.Path(h.vault, conv.RuntimeID)), "usage.jsonl")
+	usagePath := grant.UsagePath(h.vault, conv.RuntimeID)
 	offset := fileSize(usagePath)
 	cwd, err := h.cwd(conv.ID)
 	if err != nil {

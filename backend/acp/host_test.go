@@ -17,6 +17,7 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/internal/corpustest"
 )
 
@@ -53,7 +54,7 @@ func vaultWithTB(t testing.TB, files ...string) (string, *index.DB) {
 	if out, err := exec.Command(binary, "index", root).CombinedOutput(); err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}
-	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

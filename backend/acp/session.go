@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/userdir"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -152,10 +151,23 @@ func (h *Host) servers(p *plan.Plan, runtimeID string) ([]sdk.McpServer, error) 
 }
 
 // cwd is the conversation's working folder: empty and outside the vault, so
-// an agent's own file tools never start inside the vault.
+// an agent's own file tools never start inside the vault. It is
+// <cache>/sessions/<conversation id>, every level private to the user and
+// refused if someone else owns or may write it (userdir.Folder); the id is
+// the one the turn was asked for (Store.Load never hands back another).
 func (h *Host) cwd(conversationID string) (string, error) {
-	dir := filepath.Join(h.opts.CacheDir, "sessions", conversationID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if !grant.ValidRuntimeID(conversationID) {
+		return "", ErrBadConversationID
+	}
+	base := h.opts.CacheDir
+	if base == "" {
+		var err error
+		if base, err = userdir.Cache(); err != nil {
+			return "", fmt.Errorf("make session folder: %w", err)
+		}
+	}
+	dir, err := userdir.Folder(base, "sessions", conversationID)
+	if err != nil {
 		return "", fmt.Errorf("make session folder: %w", err)
 	}
 	return dir, nil

@@ -7,13 +7,13 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/vault"
 )
@@ -36,10 +36,7 @@ type returned struct {
 // usage.jsonl: de-duplicated, in first-use order.
 func readUsage(path string, offset int64) ([]returned, error) {
 	var out []returned
-	// Through the vault's opener, confined to the grant's folder: a
-	// regular file, not a link out of it, not a FIFO that would hang the
-	// turn's end.
-	f, err := vault.Open(filepath.Dir(path), filepath.Base(path), vault.KindState)
+	f, err := atomicfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}

@@ -22,12 +22,13 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/atomicfile"
+	"github.com/agentero/agentero/backend/userdir"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
 // Options tunes the agent. Zero values mean defaults.
 type Options struct {
-	StateDir string // where sessions are kept for load/resume; "" = user cache dir
+	StateDir string // where sessions are kept for load/resume; "" = builtin-agent/ in userdir.Cache()
 	Logger   *slog.Logger
 }
 
@@ -72,11 +73,14 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.StateDir == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
+		dir, err := userdir.Cache()
+		if err == nil {
+			dir, err = userdir.Folder(dir, "builtin-agent")
 		}
-		opts.StateDir = filepath.Join(dir, "agentero", "builtin-agent")
+		if err != nil {
+			return fmt.Errorf("built-in agent's session folder: %w", err)
+		}
+		opts.StateDir = dir
 	}
 	a := &Agent{opts: opts, log: opts.Logger, sessions: map[sdk.SessionId]*session{}}
 	// The connection reads at once, and its handlers use a.conn: nothing is
@@ -227,7 +231,7 @@ func (a *Agent) save(s *session) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(a.path(s.ID), data, 0o600)
+	return atomicfile.Write(a.path(s.ID), data, atomicfile.Private)
 }
 
 func validID(id string) bool {

@@ -30,6 +30,7 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/internal/corpustest"
 )
 
@@ -97,7 +98,7 @@ func indexShared(t *testing.T, root string) *testVault {
 	if out, err := exec.Command(agentero(t), "index", root).CombinedOutput(); err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}
-	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 // Package atomicfile writes files so that a reader sees the old content or
 // the new, never a torn mix: state files (grants, conversations, settings)
-// are read by other processes while Agentero writes them.
+// are read by other processes while Agentero writes them. It also opens
+// the append-only state files (transcripts, usage logs) and reads state
+// back without following links planted in a vault's state folder.
 package atomicfile
 
 import (
@@ -9,11 +11,20 @@ import (
 	"path/filepath"
 )
 
+// Private is the mode of state files: conversations, transcripts, grants,
+// usage logs and the user's configuration are the user's alone.
+const Private = 0o600
+
 // Write stores data at path: a temporary file in the same folder, synced,
-// then renamed over path. The folder is created when missing.
+// then renamed over path (a link at path is replaced, not followed). The
+// folder is created when missing. A private file (perm with no group or
+// other bits, such as Private) gets a private folder: a new one is made
+// 0700 and an existing one that others may enter is tightened to 0700, so
+// that state written by older versions (0644 in 0755 folders) becomes
+// private the next time it is written.
 func Write(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := folder(dir, perm); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
@@ -34,20 +45,29 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
-// Append adds data at the end of the file at path (created with perm when
-// missing, its folder too) in one write. A write the disk cannot take whole
-// (it is full) is taken back, so that the file still ends with whole
-// records: a torn one would swallow the record appended after it. Appends
-// to one file must not run concurrently.
+// Append adds data at the end of the file at path in one write, never
+// through a symbolic link (O_NOFOLLOW), creating the file with perm when it
+// is missing. Like Write, a private file gets a private folder, and an
+// existing file looser than perm is tightened to it. A write the disk
+// cannot take whole (it is full) is taken back, so that the file still ends
+// with whole records: a torn one would swallow the record appended after
+// it. Appends to one file must not run concurrently.
 func Append(path string, data []byte, perm os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := folder(filepath.Dir(path), perm); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|nonBlock, perm)
 	if err != nil {
 		return err
 	}
 	st, err := f.Stat()
+	switch {
+	case err != nil:
+	case !st.Mode().IsRegular():
+		err = &os.PathError{Op: "append", Path: path, Err: errNotRegular}
+	case st.Mode().Perm()&^perm != 0:
+		err = f.Chmod(perm)
+	}
 	if err != nil {
 		f.Close()
 		return err
@@ -56,4 +76,44 @@ func Append(path string, data []byte, perm os.FileMode) error {
 		return errors.Join(err, f.Truncate(st.Size()), f.Close())
 	}
 	return f.Close()
+}
+
+// Open opens a state file for reading: never through a symbolic link, and
+// only a regular file (a FIFO or device planted in its place is refused
+// before it can block or flood the reader).
+func Open(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = &os.PathError{Op: "open", Path: path, Err: errNotRegular}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+var errNotRegular = errors.New("not a regular file")
+
+// folder creates dir for a file of mode perm, and makes an existing one
+// private when the file is.
+func folder(dir string, perm os.FileMode) error {
+	if perm&0o077 != 0 {
+		return os.MkdirAll(dir, 0o755)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		return os.Chmod(dir, 0o700)
+	}
+	return nil
 }

@@ -118,7 +118,7 @@ func BenchmarkReopenCorpus(b *testing.B) {
 	var searchable, rescan time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		db, err := index.Open(index.Path(root), index.Options{})
+		db, err := index.Open(index.Path(root), withRefs)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 		root, docs := synthetic10k(b)
 		_ = docs
 		start := time.Now()
-		db, err := index.Open(index.Path(root), index.Options{})
+		db, err := index.Open(index.Path(root), withRefs)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -251,7 +251,7 @@ func synthetic10k(b *testing.B) (string, []*pdf.Document) {
 		}
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d.pdf", rng.Intn(len(docs))+len(docs)*i)), []byte(fmt.Sprintf("%%PDF-1.4 synthetic %d", i)), 0o644)
 	}
-	db, err := index.Open(index.Path(root), index.Options{})
+	db, err := index.Open(index.Path(root), withRefs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func synthetic10k(b *testing.B) (string, []*pdf.Document) {
 // (which must find that page) or strung together from across the library.
 func BenchmarkSearchQueryForms(b *testing.B) {
 	root, _ := synthetic10k(b)
-	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: withRefs.Schemas})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -33,9 +33,11 @@ func Path(vaultRoot string) string {
 // DB is the index of one vault. It is safe for concurrent use; writes are
 // made by one Indexer at a time.
 type DB struct {
-	sql    *sql.DB
-	path   string
-	titles bool // papers_fts has the title and pages columns (an index opened read-only may predate them)
+	sql     *sql.DB
+	path    string
+	schemas []Schema
+	notice  string // why Open rebuilt the file; "" when it did not
+	titles  bool   // papers_fts has the title and pages columns (an index opened read-only may predate them)
 }
 
 // titlesVersion is the schema version (migration 004) from which papers_fts
@@ -49,14 +51,108 @@ const idleConns = 4
 // Options tunes Open. The zero value opens read-write and creates the file.
 type Options struct {
 	ReadOnly bool // open an existing index without writing (for the MCP server)
+	// Schemas are the other packages' tables the file may hold (refs'):
+	// their objects are trusted like the index's own, and Migrate applies
+	// only these. Objects of an owner not listed here are taken as planted.
+	Schemas []Schema
 }
 
 // Open opens (creating when needed) the index at path and brings its schema
-// up to date. Pragmas are in the DSN so that every pooled connection has them.
+// up to date. Pragmas are in the DSN so that every pooled connection has
+// them; every connection also distrusts the file's schema and is defensive
+// (registerGuard).
+//
+// The file may have come with the vault, from someone else. Before anything
+// runs on it, its schema is compared with what the migrations make
+// (checkSchema): a trigger, view, table or index they do not make (say, a
+// trigger copying every page inserted into one paper's pages), a changed
+// or missing one, a link or special file in place of the file or its
+// journal, or a file SQLite cannot read, and the index is not used. Opened
+// read-write it is then deleted and made anew, empty (the index is a cache:
+// the next sync fills it from the vault), and Notice says why; opened
+// read-only, Open fails with ErrUntrusted.
 func Open(path string, opts Options) (*DB, error) {
 	if err := registerRank(); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
+	if err := registerGuard(); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("open index: %w", err)
+		}
+	}
+	problems, err := checkFiles(path)
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	var db *DB
+	if len(problems) == 0 {
+		db, problems, err = openChecked(path, opts)
+		if err != nil {
+			return nil, fmt.Errorf("open index: %w", err)
+		}
+	}
+	if len(problems) > 0 {
+		if opts.ReadOnly {
+			return nil, fmt.Errorf("open index: %w (%s)", ErrUntrusted, describe(problems))
+		}
+		if db != nil {
+			db.sql.Close()
+		}
+		for _, f := range stateFiles(path) {
+			if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("open index: remove the untrusted index: %w", err)
+			}
+		}
+		if db, err = connect(path, opts); err != nil {
+			return nil, fmt.Errorf("open index: %w", err)
+		}
+		db.notice = fmt.Sprintf("The index of this vault (%s) was not one Agentero made (%s): it was deleted and the vault is indexed again.",
+			filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path)), describe(problems))
+	}
+	if !opts.ReadOnly {
+		if err := db.migrate(context.Background()); err != nil {
+			db.sql.Close()
+			return nil, fmt.Errorf("open index: %w", err)
+		}
+	}
+	var version int
+	if err := db.sql.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		db.sql.Close()
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	db.titles = version >= titlesVersion
+	return db, nil
+}
+
+// openChecked connects to the index at path and checks its schema. A file
+// SQLite cannot read is a problem like a planted trigger; a schema newer
+// than this Agentero is an error.
+func openChecked(path string, opts Options) (*DB, []string, error) {
+	db, err := connect(path, opts)
+	if err != nil {
+		if _, serr := os.Lstat(path); serr != nil {
+			return nil, nil, err // no file to blame
+		}
+		return nil, []string{fmt.Sprintf("unreadable: %v", err)}, nil
+	}
+	problems, err := checkSchema(context.Background(), db.sql, opts.Schemas)
+	var newer errNewer
+	switch {
+	case errors.As(err, &newer):
+		db.sql.Close()
+		return nil, nil, fmt.Errorf("%w; delete %s to rebuild it", err, path)
+	case err != nil:
+		problems = append(problems, fmt.Sprintf("unreadable: %v", err))
+	}
+	return db, problems, nil
+}
+
+// connect opens the database handle (no connection is made yet for a
+// read-write one; a read-only one is pinged, so a missing file fails here).
+func connect(path string, opts Options) (*DB, error) {
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
 	q.Set("_foreign_keys", "on")
@@ -64,9 +160,6 @@ func Open(path string, opts Options) (*DB, error) {
 	if opts.ReadOnly {
 		q.Set("mode", "ro")
 	} else {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("open index: %w", err)
-		}
 		q.Set("_journal_mode", "WAL")
 		q.Set("_synchronous", "NORMAL")
 		q.Set("_txlock", "immediate")
@@ -74,26 +167,21 @@ func Open(path string, opts Options) (*DB, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	sdb, err := sql.Open("sqlite3", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open index: %w", err)
+		return nil, err
 	}
 	// Keep connections open between reads (opening one costs the DSN's
 	// pragmas).
 	sdb.SetMaxIdleConns(idleConns)
-	db := &DB{sql: sdb, path: path}
-	if !opts.ReadOnly {
-		if err := db.migrate(context.Background()); err != nil {
-			sdb.Close()
-			return nil, fmt.Errorf("open index: %w", err)
-		}
-	}
-	var version int
-	if err := sdb.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	if err := sdb.Ping(); err != nil {
 		sdb.Close()
-		return nil, fmt.Errorf("open index: %w", err)
+		return nil, err
 	}
-	db.titles = version >= titlesVersion
-	return db, nil
+	return &DB{sql: sdb, path: path, schemas: opts.Schemas}, nil
 }
+
+// Notice is why Open deleted and remade the index file (its schema was not
+// Agentero's), for the user; "" when it did not.
+func (db *DB) Notice() string { return db.notice }
 
 // Close closes the database.
 func (db *DB) Close() error { return db.sql.Close() }
@@ -116,6 +204,9 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 // other. Migrate needs an index opened read-write; it is cheap when nothing
 // is to be applied (one read, no write lock).
 func (db *DB) Migrate(ctx context.Context, owner string, files fs.FS) error {
+	if !db.knows(owner) {
+		return fmt.Errorf("migrate %s tables: %s is not among the index's Options.Schemas, so its tables would be taken for planted ones", owner, owner)
+	}
 	v := schemaVersion{
 		name: owner,
 		read: func(ctx context.Context, q querier) (int, error) {
@@ -139,14 +230,23 @@ func (db *DB) Migrate(ctx context.Context, owner string, files fs.FS) error {
 	if n, err := v.read(ctx, db.sql); err == nil && n == len(names) {
 		return nil
 	}
-	if _, err := db.sql.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_versions (
-		owner TEXT PRIMARY KEY, version INTEGER NOT NULL)`); err != nil {
+	if _, err := db.sql.ExecContext(ctx, schemaVersionsTable); err != nil {
 		return fmt.Errorf("migrate %s tables: %w", owner, err)
 	}
 	if err := db.apply(ctx, files, names, v); err != nil {
 		return fmt.Errorf("migrate %s tables: %w", owner, err)
 	}
 	return nil
+}
+
+// knows reports whether owner's Schema was given to Open.
+func (db *DB) knows(owner string) bool {
+	for _, s := range db.schemas {
+		if s.Owner == owner {
+			return true
+		}
+	}
+	return false
 }
 
 // migrate applies the index's own embedded migrations newer than PRAGMA

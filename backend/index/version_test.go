@@ -83,20 +83,21 @@ func TestMigrationsAreIdempotentAndRefuseNewerSchema(t *testing.T) {
 func TestOwnerMigrations(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.sqlite")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	other, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	files := fstest.MapFS{
 		"001_log.sql":  {Data: []byte(`CREATE TABLE owned_log (step INTEGER NOT NULL); INSERT INTO owned_log VALUES (1);`)},
 		"002_more.sql": {Data: []byte(`INSERT INTO owned_log VALUES (2);`)},
 	}
+	opts := Options{Schemas: []Schema{{Owner: "owner", Migrations: files}}}
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
 	steps := func() []int {
 		t.Helper()
 		rows, err := db.sql.Query(`SELECT step FROM owned_log ORDER BY rowid`)
@@ -139,17 +140,19 @@ func TestOwnerMigrations(t *testing.T) {
 		t.Errorf("versions: index %d, owner %d; want %d (the index's own migrations) and 3", indexVersion, ownerVersion, ownMigrations(t))
 	}
 
-	delete(files, "003_last.sql")
-	if err := db.Migrate(ctx, "owner", files); err == nil {
-		t.Error("migrating tables a newer Agentero made succeeded, want an error")
-	}
-	ro, err := Open(path, Options{ReadOnly: true})
+	another := fstest.MapFS{"001_another.sql": {Data: []byte(`CREATE TABLE another_log (step INTEGER NOT NULL);`)}}
+	ro, err := Open(path, Options{ReadOnly: true, Schemas: append(opts.Schemas, Schema{Owner: "another", Migrations: another})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if err := ro.Migrate(ctx, "another", files); err == nil {
+	if err := ro.Migrate(ctx, "another", another); err == nil {
 		t.Error("migrating a read-only index succeeded, want an error")
+	}
+
+	delete(files, "003_last.sql")
+	if err := db.Migrate(ctx, "owner", files); err == nil {
+		t.Error("migrating tables a newer Agentero made succeeded, want an error")
 	}
 }
 

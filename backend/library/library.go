@@ -72,9 +72,18 @@ func Open(root string, opts Options) (*Library, error) {
 	if opts.Emit == nil {
 		opts.Emit = func(string, any) {}
 	}
-	db, err := index.Open(index.Path(abs), index.Options{})
+	// Agentero's state folder must be a real folder of the vault: one that
+	// is a link would have the index, conversations and grants written
+	// elsewhere. It is made private to the user.
+	if _, err := vault.StateFolder(abs); err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	db, err := index.Open(index.Path(abs), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		return nil, err
+	}
+	if n := db.Notice(); n != "" {
+		opts.Logger.Warn("index rebuilt", "vault", abs, "why", n)
 	}
 	l := &Library{root: abs, db: db, opts: opts, status: watch.Status{Mode: "starting"}}
 	var ex index.Extractor = opts.Extract
@@ -207,6 +216,9 @@ type State struct {
 	Name        string `json:"name"`
 	WatchMode   string `json:"watchMode"`
 	WatchNotice string `json:"watchNotice"`
+	// IndexNotice says why the index was rebuilt on open (the vault came
+	// with one Agentero did not make); "" when it was not.
+	IndexNotice string `json:"indexNotice"`
 	Indexing    bool   `json:"indexing"`
 }
 
@@ -214,7 +226,8 @@ type State struct {
 func (l *Library) State() State {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return State{Path: l.root, Name: filepath.Base(l.root), WatchMode: string(l.status.Mode), WatchNotice: l.status.Notice, Indexing: l.indexing}
+	return State{Path: l.root, Name: filepath.Base(l.root), WatchMode: string(l.status.Mode), WatchNotice: l.status.Notice,
+		IndexNotice: l.db.Notice(), Indexing: l.indexing}
 }
 
 // lazyExtractor starts the wasm extractor on first use, so that opening an

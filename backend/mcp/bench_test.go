@@ -19,6 +19,7 @@ import (
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/mcp"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 )
 
 // BenchmarkSpawnToFirstResult measures what an agent waits for before its
@@ -171,7 +172,7 @@ func synthetic10k(b *testing.B) (*sdk.ClientSession, *index.DB) {
 	if _, err := os.Stat(filepath.Join(root, ".agentero", "done")); err != nil {
 		b.Skipf("no synthetic 10k index at %s: run go test -tags sqlite_fts5 -run '^$' -bench SearchLatency ./backend/index/ first", root)
 	}
-	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/mcp"
+	"github.com/agentero/agentero/backend/refs"
 )
 
 // TestTurnBudget: reads stop at the turn's budget, cut what they can, and
@@ -130,7 +131,7 @@ func TestUsageParallel(t *testing.T) {
 // -race` watches the turn meter and the usage log under parallel calls.
 func TestInProcessParallel(t *testing.T) {
 	needVault(t)
-	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true})
+	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/mcp"
+	"github.com/agentero/agentero/backend/refs"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,7 +24,7 @@ func TestContextDocTools(t *testing.T) {
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "style.md"), []byte("---\ndescription: How to cite\ntrigger: model_decision\n---\n"+strings.Repeat("Cite pages. ", 1000)), 0o644)
 	os.MkdirAll(filepath.Join(root, "papers"), 0o755)
-	db, err := index.Open(index.Path(root), index.Options{})
+	db, err := index.Open(index.Path(root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/refs"
 )
 
 type cardT struct {
@@ -223,7 +224,7 @@ func TestSearchSameAsLibrary(t *testing.T) {
 		all = append(all, grant.Source{Kind: grant.KindPaper, Ref: ref})
 	}
 	s := start(t, grantOf(b, all...))
-	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true})
+	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

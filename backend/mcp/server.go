@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 )
 
 // Name is the server name clients see.
@@ -41,14 +41,14 @@ func Serve(ctx context.Context, grantPath string, in io.Reader, out io.Writer, l
 	if _, err := os.Stat(ip); err != nil {
 		return fmt.Errorf("the vault %s has no index yet: open it in Agentero or run agentero index", g.Vault)
 	}
-	db, err := index.Open(ip, index.Options{ReadOnly: true})
+	db, err := index.Open(ip, index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	ex := pdf.NewExtractor(pdf.Options{Workers: 1, Logger: log})
 	defer ex.Close()
-	s := NewServer(g, db, log, Options{UsagePath: filepath.Join(filepath.Dir(grantPath), "usage.jsonl"), Regions: pdfRegions{ex}})
+	s := NewServer(g, db, log, Options{UsagePath: grant.UsagePath(g.Vault, g.RuntimeID), Regions: pdfRegions{ex}})
 	defer s.Close()
 	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {

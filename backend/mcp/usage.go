@@ -51,7 +51,7 @@ func (u *usageLog) record(tool string, cites []cite) error {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return atomicfile.Append(u.path, buf.Bytes(), 0o644)
+	return atomicfile.Append(u.path, buf.Bytes(), atomicfile.Private)
 }
 
 // Close releases nothing: no file stays open between records. It is kept

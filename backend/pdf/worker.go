@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentero/agentero/backend/userdir"
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/webassembly"
 	"github.com/tetratelabs/wazero"
@@ -254,19 +255,21 @@ func openCache(dir string) (wazero.CompilationCache, error) {
 	if dir == "" {
 		return nil, errors.New("no cache dir")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create cache dir: %w", err)
+	// Compiled code is loaded and run from here: the folder must be the
+	// user's alone (userdir.Folder refuses another user's or a shared one).
+	if _, err := userdir.Folder(dir); err != nil {
+		return nil, fmt.Errorf("cache dir: %w", err)
 	}
 	return wazero.NewCompilationCacheWithDir(dir)
 }
 
 // defaultCacheDir returns the compilation cache dir for Options.CacheDir "".
 func defaultCacheDir() (string, error) {
-	base, err := os.UserCacheDir()
+	base, err := userdir.Cache()
 	if err != nil {
 		return "", fmt.Errorf("find user cache dir: %w", err)
 	}
-	return filepath.Join(base, "agentero", "wazero"), nil
+	return filepath.Join(base, "wazero"), nil
 }
 
 // releaseInstance gives inst back for the next file, or, when the file

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentero/agentero/backend/ident"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/internal/corpustest"
@@ -186,7 +187,7 @@ func TestCorpusRelationCards(t *testing.T) {
 						t.Errorf("%s %s: library card %+v, want citationUri %q and a matchBy", p.Ref, kind, c, pdfOf[c.PaperPath])
 					}
 				case c.DOI != "":
-					if c.CitationURI != "https://doi.org/"+c.DOI {
+					if c.CitationURI != ident.DOIURL(c.DOI) {
 						t.Errorf("%s %s: DOI card %+v", p.Ref, kind, c)
 					}
 				case c.ArxivID != "":

@@ -80,7 +80,7 @@ func newVault(t *testing.T, files ...string) *testVault {
 	t.Helper()
 	root := t.TempDir()
 	addPapers(t, root, files...)
-	db, err := index.Open(index.Path(root), index.Options{})
+	db, err := index.Open(index.Path(root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func corpusVault(t testing.TB) *testVault {
 			}
 		}
 		addPapers(t, root, files...)
-		db, err := index.Open(index.Path(root), index.Options{})
+		db, err := index.Open(index.Path(root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 		if err != nil {
 			t.Fatal(err)
 		}

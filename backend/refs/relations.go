@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentero/agentero/backend/ident"
 	"github.com/agentero/agentero/backend/index"
 )
 
@@ -109,7 +110,7 @@ func externalCard(c Citation) Card {
 	card := Card{Title: title, Year: c.Year, DOI: c.DOI, ArxivID: c.ArxivID}
 	switch {
 	case c.DOI != "":
-		card.CitationURI = "https://doi.org/" + c.DOI
+		card.CitationURI = ident.DOIURL(c.DOI)
 	case c.ArxivID != "":
 		card.CitationURI = "https://arxiv.org/abs/" + c.ArxivID
 	}

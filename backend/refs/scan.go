@@ -121,7 +121,7 @@ func writeScan(ctx context.Context, db *index.DB, root string, now time.Time, li
 	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(ScanPath(root), append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(ScanPath(root), append(data, '\n'), atomicfile.Private); err != nil {
 		return nil, fmt.Errorf("write citing scan: %w", err)
 	}
 	return scan, nil

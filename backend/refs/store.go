@@ -35,13 +35,20 @@ var migrations embed.FS
 // schemaOwner names refs' version record in the index file.
 const schemaOwner = "refs"
 
-// migrate creates or brings up to date refs' tables in a read-write index.
-func migrate(ctx context.Context, db *index.DB) error {
+// Schema is refs' tables in the index file, for index.Open: an index
+// opened without it takes them for planted tables.
+func Schema() index.Schema {
 	files, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return err
+		panic(err) // the embedded folder is there: a build without it does not compile
 	}
-	return db.Migrate(ctx, schemaOwner, files)
+	return index.Schema{Owner: schemaOwner, Migrations: files}
+}
+
+// migrate creates or brings up to date refs' tables in a read-write index.
+func migrate(ctx context.Context, db *index.DB) error {
+	s := Schema()
+	return db.Migrate(ctx, s.Owner, s.Migrations)
 }
 
 // noTables reports whether err is a read of refs' tables before migrate

@@ -18,7 +18,7 @@ import (
 // openIndex opens (creating) the index file at path, closed with the test.
 func openIndex(t *testing.T, path string) *index.DB {
 	t.Helper()
-	db, err := index.Open(path, index.Options{})
+	db, err := index.Open(path, index.Options{Schemas: []index.Schema{Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

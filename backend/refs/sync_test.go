@@ -364,7 +364,7 @@ func TestDeletedIndexRebuildsTheLists(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	db, err := index.Open(index.Path(v.root), index.Options{})
+	db, err := index.Open(index.Path(v.root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,5 +65,5 @@ func Save(path string, s Settings) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(data, '\n'), 0o644)
+	return atomicfile.Write(path, append(data, '\n'), atomicfile.Private)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/vault"
 	"github.com/agentero/agentero/backend/watch"
 	"github.com/agentero/agentero/backend/workspace"
@@ -118,7 +119,7 @@ const upkeepEnv = "AGENTERO_BENCH_UPKEEP"
 // not changed: nothing is extracted.
 func upToDate(b *testing.B, root string) {
 	b.Helper()
-	db, err := index.Open(index.Path(root), index.Options{})
+	db, err := index.Open(index.Path(root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/workspace"
 	"github.com/agentero/agentero/internal/corpustest"
 )
@@ -76,7 +77,7 @@ func TestCloseWaitsForSync(t *testing.T) {
 	}
 	// The index was closed cleanly: it opens again, with the papers the
 	// sync had listed.
-	db, err := index.Open(index.Path(f.root), index.Options{})
+	db, err := index.Open(index.Path(f.root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatalf("index after Close: %v", err)
 	}
@@ -124,7 +125,7 @@ func TestCloseWaitsForTurn(t *testing.T) {
 		t.Errorf("the turn did not end before Close returned: completed = %+v, error = %+v", f.rec.last(events.AgentCompleted), f.rec.last(events.AgentError))
 	}
 	received(t, rec, "session/cancel")
-	conv, err := acp.NewStore(f.root).Load("c1")
+	conv, err := acp.NewStore(f.root, nil).Load("c1")
 	if err != nil || len(conv.Messages) == 0 || conv.Messages[0].Content != q.Question {
 		t.Errorf("conversation after Close = %+v, %v", conv, err)
 	}

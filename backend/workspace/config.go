@@ -12,6 +12,7 @@ import (
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/settings"
+	"github.com/agentero/agentero/backend/userdir"
 )
 
 // Config is the user's configuration, which belongs to the user rather than
@@ -37,7 +38,7 @@ func NewConfig(dir, exe string) *Config {
 		if d, err := os.UserConfigDir(); err == nil {
 			dir = filepath.Join(d, "agentero")
 		} else {
-			dir = filepath.Join(os.TempDir(), "agentero-config")
+			dir = filepath.Join(os.TempDir(), fmt.Sprintf("agentero-config-%d", os.Geteuid()))
 		}
 	}
 	if exe == "" {
@@ -62,15 +63,26 @@ func (c *Config) Dir() string { return c.dir }
 // Executable is the program the built-in agent runs as.
 func (c *Config) Executable() string { return c.exe }
 
-func (c *Config) agentsPath() string   { return filepath.Join(c.dir, "agents.json") }
-func (c *Config) settingsPath() string { return filepath.Join(c.dir, "settings.json") }
-func (c *Config) lastVaultPath() string {
-	return filepath.Join(c.dir, "last-vault")
+// file is the path of one of the configuration's files, once its folder
+// is known to be the user's own (userdir.Folder: made private when
+// missing, refused when it is a link, another user's, or writable by
+// others). The agents file names programs Agentero runs: one planted in a
+// shared folder must never be read.
+func (c *Config) file(name string) (string, error) {
+	dir, err := userdir.Folder(c.dir)
+	if err != nil {
+		return "", fmt.Errorf("configuration folder: %w", err)
+	}
+	return filepath.Join(dir, name), nil
 }
 
 // Agents reads the configured agents; the built-in one is always there.
 func (c *Config) Agents() (*acp.Agents, error) {
-	a, err := acp.LoadAgents(c.agentsPath(), c.exe)
+	p, err := c.file("agents.json")
+	if err != nil {
+		return nil, notConfigured(err)
+	}
+	a, err := acp.LoadAgents(p, c.exe)
 	if err != nil {
 		return nil, notConfigured(err)
 	}
@@ -88,7 +100,11 @@ func (c *Config) edit(change func(a *acp.Agents) error) (*acp.Agents, error) {
 	if err := change(a); err != nil {
 		return nil, err
 	}
-	if err := a.Save(c.agentsPath()); err != nil {
+	p, err := c.file("agents.json")
+	if err != nil {
+		return nil, err
+	}
+	if err := a.Save(p); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -175,7 +191,11 @@ func (c *Config) AgentPresets() []acp.Preset { return acp.Presets(os.Getenv("PAT
 // Settings reads the user's settings. A file that cannot be used is an
 // error, returned with the defaults, which are then in force.
 func (c *Config) Settings() (settings.Settings, error) {
-	s, err := settings.Load(c.settingsPath())
+	p, err := c.file("settings.json")
+	if err != nil {
+		return settings.Defaults(), invalid(err)
+	}
+	s, err := settings.Load(p)
 	if err != nil {
 		return s, invalid(err)
 	}
@@ -189,13 +209,21 @@ func (c *Config) SaveSettings(s settings.Settings) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return settings.Save(c.settingsPath(), s)
+	p, err := c.file("settings.json")
+	if err != nil {
+		return err
+	}
+	return settings.Save(p, s)
 }
 
 // LastVault is the vault opened last, or "" when there is none or it is
 // gone.
 func (c *Config) LastVault() string {
-	b, err := os.ReadFile(c.lastVaultPath())
+	f, err := c.file("last-vault")
+	if err != nil {
+		return ""
+	}
+	b, err := os.ReadFile(f)
 	if err != nil {
 		return ""
 	}
@@ -210,8 +238,9 @@ func (c *Config) LastVault() string {
 func (c *Config) RememberVault(root string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+	p, err := c.file("last-vault")
+	if err != nil {
 		return err
 	}
-	return atomicfile.Write(c.lastVaultPath(), []byte(root+"\n"), 0o644)
+	return atomicfile.Write(p, []byte(root+"\n"), atomicfile.Private)
 }

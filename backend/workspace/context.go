@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentero/agentero/backend/context/docs"
 	"github.com/agentero/agentero/backend/context/snapshot"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // Snapshot is the frozen context a new session of the vault at dir would
@@ -20,6 +21,9 @@ func Snapshot(dir string) (*snapshot.Snapshot, error) {
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return nil, notFound(fmt.Errorf("%s is not a vault folder", dir))
+	}
+	if err := vault.CheckStateFolder(root); err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
 	}
 	return snapshot.Build(root, snapshot.Options{})
 }

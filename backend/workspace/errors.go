@@ -9,6 +9,7 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/vault"
 )
 
 // Domain errors: what the user is told went wrong, each with its code
@@ -58,7 +59,7 @@ func Code(err error) string {
 	case errors.Is(err, ErrBusy):
 		return events.CodeBusy
 	case errors.Is(err, ErrInvalid), errors.Is(err, plan.ErrBadRequest), errors.Is(err, acp.ErrBadConversationID),
-		errors.As(err, &inputErr), errors.Is(err, docs.ErrManifestTooLarge):
+		errors.As(err, &inputErr), errors.Is(err, docs.ErrManifestTooLarge), errors.Is(err, vault.ErrStateLink):
 		return events.CodeInvalid
 	case errors.Is(err, ErrNotConfigured):
 		return events.CodeNotConfigured

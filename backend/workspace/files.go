@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"net/http"
@@ -10,17 +11,46 @@ import (
 	"github.com/agentero/agentero/backend/vault"
 )
 
-// FilePrefix is the URL path the vault's files are served under.
+// FilePrefix is the URL path the vault's PDFs are served under.
 const FilePrefix = "/vault/"
 
-// ServeFile serves the vault file named by the request's path,
-// /vault/<vault-relative path>, for the PDF viewer. Only files inside the
-// vault are served: no traversal, no symlink leaving it, nothing under
-// .agentero.
+// PDFPolicy is the Content-Security-Policy of every response of ServeFile:
+// a sandbox with nothing allowed, so that even a document the webview
+// would render in place of a PDF (had a link or a frame taken it there)
+// runs no script, loads nothing and is not of the app's origin, whose
+// pages may call the Go bindings.
+const PDFPolicy = "sandbox; default-src 'none'; frame-ancestors 'none'; form-action 'none'"
+
+// ServeFile serves the PDF viewer the paper PDF named by the request's
+// path, /vault/<vault-relative path>. It serves PDFs the index knows for a
+// paper and nothing else (a vault may hold HTML or SVG files, which on the
+// app's origin could call its bindings): only GET and HEAD, always as
+// application/pdf with nosniff and the sandboxing PDFPolicy, only a regular
+// file inside the vault (no traversal, no symlink leaving it, nothing under
+// .agentero).
 func (w *Workspace) ServeFile(rw http.ResponseWriter, r *http.Request) {
+	h := rw.Header()
+	h.Set("Content-Security-Policy", PDFPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(rw, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
 	rel, ok := strings.CutPrefix(r.URL.Path, FilePrefix)
-	if !ok {
+	if !ok || !vault.ValidRel(rel) {
 		http.NotFound(rw, r)
+		return
+	}
+	known, err := call(r.Context(), w, func(ctx context.Context) (bool, error) { return w.lib.DB().IsPaperPDF(ctx, rel) })
+	if err != nil {
+		w.log.Warn("serve pdf", "path", rel, "err", err)
+		http.Error(rw, "the index could not be read", http.StatusInternalServerError)
+		return
+	}
+	if !known {
+		http.Error(rw, "not a paper of this vault", http.StatusForbidden)
 		return
 	}
 	abs, err := vault.Resolve(w.Root(), rel)
@@ -32,18 +62,23 @@ func (w *Workspace) ServeFile(rw http.ResponseWriter, r *http.Request) {
 		http.Error(rw, "not a file of this vault", http.StatusForbidden)
 		return
 	}
+	// A regular file only: a FIFO put in the PDF's place would block the
+	// open, and a device would never end.
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 		http.NotFound(rw, r)
 		return
 	}
-	http.ServeFile(rw, r, abs)
-}
-
-// CheckExternal refuses every link the app would open in the browser except
-// the external links a card may carry (SPEC §1): DOI and arXiv pages.
-func CheckExternal(uri string) error {
-	if !IsExternal(uri) {
-		return invalid(errors.New("only doi.org and arxiv.org links open from Agentero"))
+	f, err := os.Open(abs)
+	if err != nil {
+		http.NotFound(rw, r)
+		return
 	}
-	return nil
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		http.NotFound(rw, r)
+		return
+	}
+	h.Set("Content-Type", "application/pdf")
+	http.ServeContent(rw, r, "", st.ModTime(), f)
 }

@@ -206,7 +206,7 @@ function openCitation(uri: string, title = ""): void {
     return;
   }
   if (c.kind === "external") {
-    backend.openExternal(c.url).catch((err) => console.warn("open external:", err));
+    backend.openExternal(c.url).catch((err) => header.alert(`Couldn’t open ${c.url}: ${backend.errorText(err)}`));
     return;
   }
   const paper = library.papers.find((p) => p.pdfPath === c.path);

@@ -37,12 +37,6 @@ import (
 // one word, so a search for it finds it wherever it was indexed.
 const Marker = "zqxsentinel7f3c9e"
 
-// Fix names, for Plant.Needs, the other branch of issue 13 whose fix a
-// planted file depends on: its .agentero handling, the index schema check,
-// stored conversation and runtime ids, and conversation state read through
-// the confined opener (backend/acp/conversation.go).
-const Fix = "web13"
-
 // Where a planted file must be reported; see Plant.Report.
 const (
 	ReportIndex   = "index"   // `index --json` names it (skipped, warnings or errors)
@@ -57,7 +51,6 @@ type Plant struct {
 	Path   string // vault-relative, slash separated
 	What   string // what it is, for messages
 	Report string // Report* : where it must show
-	Needs  string // "" when this branch handles it, else Fix
 }
 
 // Vault is the fixture: three vaults and the folder outside them, all in
@@ -223,13 +216,13 @@ func (v *Vault) root(t testing.TB) {
 	plant(Plant{Path: ".agentero/chats/fifo-compaction/compaction.json", What: "a conversation's compaction as a FIFO", Report: ReportNone}, fifo)
 	writeFile(t, root, ".agentero/chats/fifo-compaction/state.json", `{"id":"fifo-compaction","surface":"quickChat","messages":[{"id":"m1","role":"user","content":"hello"}]}`)
 	writeFile(t, root, ".agentero/chats/fifo-compaction/transcript.jsonl", `{"turn":"m1","kind":"user","text":"hello"}`+"\n")
-	plant(Plant{Path: ".agentero/index.sqlite", What: "a planted index whose trigger copies every page into " + v.Victim, Report: ReportNone, Needs: Fix},
+	plant(Plant{Path: ".agentero/index.sqlite", What: "a planted index whose trigger copies every page into " + v.Victim, Report: ReportNone},
 		func(abs string) { plantIndex(t, abs, v.Victim) })
-	plant(Plant{Path: ".agentero/chats/x/state.json", What: `planted state: id "../../../elsewhere", runtimeId "../../../runtime"`, Report: ReportNone, Needs: Fix},
+	plant(Plant{Path: ".agentero/chats/x/state.json", What: `planted state: id "../../../elsewhere", runtimeId "../../../runtime"`, Report: ReportNone},
 		file(`{"id":"../../../elsewhere","surface":"quickChat","runtimeId":"../../../runtime","messages":[]}`))
-	plant(Plant{Path: ".agentero/chats/linked/state.json", What: "conversation state linking out of the vault", Report: ReportNone, Needs: Fix}, link(out("state.json")))
-	plant(Plant{Path: ".agentero/chats/linked/transcript.jsonl", What: "a transcript linking out of the vault", Report: ReportNone, Needs: Fix}, link(out("transcript.jsonl")))
-	plant(Plant{Path: ".agentero/chats/fifo/state.json", What: "conversation state as a FIFO", Report: ReportNone, Needs: Fix}, fifo)
+	plant(Plant{Path: ".agentero/chats/linked/state.json", What: "conversation state linking out of the vault", Report: ReportNone}, link(out("state.json")))
+	plant(Plant{Path: ".agentero/chats/linked/transcript.jsonl", What: "a transcript linking out of the vault", Report: ReportNone}, link(out("transcript.jsonl")))
+	plant(Plant{Path: ".agentero/chats/fifo/state.json", What: "conversation state as a FIFO", Report: ReportNone}, fifo)
 }
 
 // linked lays out two vaults with one good paper each: one whose
@@ -244,7 +237,7 @@ func (v *Vault) linked(t testing.TB) {
 	if err := os.Symlink(state, filepath.Join(v.Linked, ".agentero")); err != nil {
 		t.Fatal(err)
 	}
-	v.Plants = append(v.Plants, Plant{Vault: "linked", Path: ".agentero", What: ".agentero linking out of the vault, to a planted index", Report: ReportNone, Needs: Fix})
+	v.Plants = append(v.Plants, Plant{Vault: "linked", Path: ".agentero", What: ".agentero linking out of the vault, to a planted index", Report: ReportNone})
 
 	corpustest.LayOut(t, v.LinkedIndex, "bitcoin.pdf")
 	markedIndex(t, filepath.Join(v.Outside, "state2", "index.sqlite"))
@@ -254,7 +247,7 @@ func (v *Vault) linked(t testing.TB) {
 	if err := os.Symlink(filepath.Join(v.Outside, "state2", "index.sqlite"), filepath.Join(v.LinkedIndex, ".agentero", "index.sqlite")); err != nil {
 		t.Fatal(err)
 	}
-	v.Plants = append(v.Plants, Plant{Vault: "linked-index", Path: ".agentero/index.sqlite", What: "index.sqlite linking out of the vault, to a planted index", Report: ReportNone, Needs: Fix})
+	v.Plants = append(v.Plants, Plant{Vault: "linked-index", Path: ".agentero/index.sqlite", What: "index.sqlite linking out of the vault, to a planted index", Report: ReportNone})
 }
 
 // markedIndex writes at path an index with Agentero's schema that holds
@@ -300,17 +293,6 @@ func plantIndex(t testing.TB, path, victim string) {
 	END`); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// Planted returns the plants, less those that need Fix unless withFix.
-func (v *Vault) Planted(withFix bool) []Plant {
-	var out []Plant
-	for _, p := range v.Plants {
-		if p.Needs == "" || withFix {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // Snapshot describes every file under the parent folder but inside the

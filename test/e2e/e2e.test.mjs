@@ -144,6 +144,39 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
     }),
   );
 
+  await t.test("the page's Content-Security-Policy holds: no eval, no inline script, no other origin; the app still works", () =>
+    failShot(t, async () => {
+      const got = await page.evaluate(async () => {
+        const out = {};
+        // Code evaluated by the test driver may eval (DevTools allows it);
+        // a string timer runs as the page's own code, under its policy.
+        window.__eval = false;
+        setTimeout("window.__eval = true", 0);
+        window.__inline = false;
+        const s = document.createElement("script");
+        s.textContent = "window.__inline = true";
+        document.body.append(s);
+        await new Promise((r) => setTimeout(r, 50));
+        out.eval = window.__eval;
+        out.inline = window.__inline;
+        s.remove();
+        try {
+          await fetch("https://example.org/", { mode: "no-cors" });
+          out.elsewhere = true;
+        } catch {
+          out.elsewhere = false;
+        }
+        // What the app itself needs: its own files and the bindings.
+        out.ownFile = (await fetch("/pdfjs/standard_fonts/FoxitDingbats.pfb")).ok;
+        out.bindings = Array.isArray(await window.go.main.App.Library());
+        return out;
+      });
+      assert.deepEqual(got, { eval: false, inline: false, elsewhere: false, ownFile: true, bindings: true });
+      // The refusals above are the only ones expected; drop them from the problems the run reports.
+      env.problems.splice(0, env.problems.length, ...env.problems.filter((p) => !/Content Security Policy|example\.org/.test(p)));
+    }),
+  );
+
   await t.test("open a paper and select a passage: it becomes the anchor", () =>
     failShot(t, async () => {
       await page.click('[data-testid="library-item"][data-ref="papers/bitcoin"]');

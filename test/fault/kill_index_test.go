@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/agentero/agentero/internal/proctest"
 )
@@ -202,7 +203,7 @@ func killIndexing(t *testing.T, h home, root string, kind killKind, at time.Dura
 // row. It returns the refs of the complete papers.
 func checkIndex(t *testing.T, root string, want map[string]int) []string {
 	t.Helper()
-	db, err := index.Open(index.Path(root), index.Options{})
+	db, err := index.Open(index.Path(root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatalf("reopen the index: %v", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/refs"
 )
 
 // TestWindow starts the binary named by AGENTERO_BIN on a copy of the example
@@ -133,7 +134,7 @@ func TestWindow(t *testing.T) {
 // indexed reports whether the app finished indexing the vault: every paper
 // in its index has left the pending state.
 func indexed(t *testing.T, vaultDir string) bool {
-	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true})
+	db, err := index.Open(index.Path(vaultDir), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		return false
 	}

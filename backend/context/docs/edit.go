@@ -27,7 +27,7 @@ func folder(vaultRoot string, create bool) (string, error) {
 	}
 	dir := filepath.Join(rootReal, filepath.FromSlash(Dir))
 	if create {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return "", err
 		}
 	}
@@ -92,7 +92,7 @@ func Save(vaultRoot, id, content string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(p, []byte(content), 0o644)
+	return atomicfile.Write(p, []byte(content), atomicfile.Private)
 }
 
 // Delete removes a document.

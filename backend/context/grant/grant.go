@@ -111,18 +111,33 @@ func Path(vaultRoot, runtimeID string) string {
 	return filepath.Join(vaultRoot, vault.StateDir, "context-sessions", runtimeID, "grant.json")
 }
 
+// UsagePath is where the MCP server of a runtime id logs the citations it
+// returned (usage.jsonl, beside the grant), or "" for an id that cannot
+// name a folder.
+func UsagePath(vaultRoot, runtimeID string) string {
+	if !ValidRuntimeID(runtimeID) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(Path(vaultRoot, runtimeID)), "usage.jsonl")
+}
+
 // Write stores g at Path(g.Vault, g.RuntimeID) atomically (a temporary file
-// renamed into place) and returns the path.
+// renamed into place), private to the user, and returns the path. Its
+// folders must be real folders of the vault's state (vault.StateFolder).
 func Write(g Grant) (string, error) {
 	if err := g.validate(); err != nil {
 		return "", fmt.Errorf("write grant: %w", err)
 	}
-	p := Path(g.Vault, g.RuntimeID)
+	dir, err := vault.StateFolder(g.Vault, "context-sessions", g.RuntimeID)
+	if err != nil {
+		return "", fmt.Errorf("write grant: %w", err)
+	}
+	p := filepath.Join(dir, "grant.json")
 	data, err := json.MarshalIndent(g, "", "  ")
 	if err != nil {
 		return "", err
 	}
-	if err := atomicfile.Write(p, append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(p, append(data, '\n'), atomicfile.Private); err != nil {
 		return "", fmt.Errorf("write grant: %w", err)
 	}
 	return p, nil
@@ -149,6 +164,13 @@ func Load(p string) (*Grant, error) {
 	}
 	if st, err := os.Stat(g.Vault); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("the vault of this grant is gone: %s", g.Vault)
+	}
+	// The fields that name folders are checked against where the file is:
+	// a grant is the one its vault keeps for its runtime id, so one copied
+	// or planted elsewhere cannot point the server at another vault.
+	abs, err := filepath.Abs(p)
+	if err != nil || abs != Path(g.Vault, g.RuntimeID) {
+		return nil, fmt.Errorf("grant file %s is not valid: it is not the grant its vault keeps for runtime id %q", p, g.RuntimeID)
 	}
 	return &g, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/vault"
 	"github.com/google/go-cmp/cmp"
 )
@@ -53,7 +54,7 @@ func testVault(t *testing.T) (*plan.Resolver, string) {
 	write(t, outside, "secret.md", "secret")
 	os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(root, "notes/leak.md"))
 	os.Symlink(outside, filepath.Join(root, "notes/leakdir"))
-	db, err := index.Open(index.Path(root), index.Options{})
+	db, err := index.Open(index.Path(root), index.Options{Schemas: []index.Schema{refs.Schema()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func Save(dir string, s *Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("encode snapshot: %w", err)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, FileName), append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, FileName), append(data, '\n'), atomicfile.Private); err != nil {
 		return fmt.Errorf("save snapshot: %w", err)
 	}
 	return nil

@@ -92,7 +92,11 @@ export function on<K extends EventName>(name: K, callback: (payload: EventPayloa
   return EventsOn(name, (payload: EventPayloads[K] | null) => callback(payload ?? ({} as EventPayloads[K])));
 }
 
-/** openExternal opens a doi.org / arxiv.org URL in the system browser (the backend refuses anything else). */
+/**
+ * openExternal opens an https link in the system browser. It rejects (code
+ * "invalid", with the reason) a link the backend will not open, and when the
+ * browser cannot be started: callers show the message.
+ */
 export async function openExternal(url: string): Promise<void> {
   await App.OpenExternal(url);
 }

@@ -7,6 +7,7 @@ const vault = (path: string, over: Partial<VaultState> = {}): VaultState => ({
   name: path.split("/").pop() ?? "",
   watchMode: "inotify",
   watchNotice: "",
+  indexNotice: "",
   indexing: false,
   ...over,
 });

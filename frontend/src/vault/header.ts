@@ -1,5 +1,6 @@
-// The vault header (name, switch folder, reindex) and the watch banner that
-// tells the user when changes on disk are only picked up by periodic rescans.
+// The vault header (name, switch folder, reindex) and the banner that tells
+// the user when changes on disk are only picked up by periodic rescans, or
+// that the index the vault came with was not Agentero's and was rebuilt.
 
 import type { VaultState } from "../lib/backend";
 import { h } from "../lib/dom";
@@ -13,7 +14,12 @@ export interface VaultActions {
 
 export interface VaultHeader {
   render(vault: VaultState | null): void;
+  /** alert shows a failure the user should see (a link that did not open) until clicked or for a while. */
+  alert(text: string): void;
 }
+
+/** AlertMs is how long an alert stays. */
+const AlertMs = 10_000;
 
 export function mountVaultHeader(header: HTMLElement, bannerHost: HTMLElement, actions: VaultActions): VaultHeader {
   const name = h("h1", { class: "vault-name" }, "Agentero");
@@ -42,16 +48,31 @@ export function mountVaultHeader(header: HTMLElement, bannerHost: HTMLElement, a
   header.after(h("div", { class: "vault-quick" }, quick));
 
   const banner = h("div", { class: "banner", role: "status", "data-testid": "watch-banner", hidden: true });
-  bannerHost.append(banner);
+  const alertBanner = h("div", {
+    class: "banner alert",
+    role: "alert",
+    "data-testid": "alert-banner",
+    title: "Click to dismiss",
+    hidden: true,
+    onClick: () => (alertBanner.hidden = true),
+  });
+  bannerHost.append(banner, alertBanner);
+  let alertTimer: ReturnType<typeof setTimeout> | undefined;
 
   return {
     render(vault) {
       name.textContent = vault?.name || "Agentero";
       name.title = vault?.path ?? "";
       reindex.disabled = !vault?.path;
-      const notice = vault ? watchNotice(vault) : "";
+      const notice = vault ? [vault.indexNotice, watchNotice(vault)].filter(Boolean).join(" ") : "";
       banner.textContent = notice;
       banner.hidden = notice === "";
+    },
+    alert(text) {
+      alertBanner.textContent = text;
+      alertBanner.hidden = false;
+      clearTimeout(alertTimer);
+      alertTimer = setTimeout(() => (alertBanner.hidden = true), AlertMs);
     },
   };
 }

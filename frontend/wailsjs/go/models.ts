@@ -951,6 +951,7 @@ export namespace library {
 	    name: string;
 	    watchMode: string;
 	    watchNotice: string;
+	    indexNotice: string;
 	    indexing: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -963,6 +964,7 @@ export namespace library {
 	        this.name = source["name"];
 	        this.watchMode = source["watchMode"];
 	        this.watchNotice = source["watchNotice"];
+	        this.indexNotice = source["indexNotice"];
 	        this.indexing = source["indexing"];
 	    }
 	}

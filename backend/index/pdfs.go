@@ -1,0 +1,22 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// IsPaperPDF reports whether rel (vault-relative, slash separated) is the
+// PDF of a paper in the index: the only files the app's viewer is served.
+func (db *DB) IsPaperPDF(ctx context.Context, rel string) (bool, error) {
+	var one int
+	err := db.sql.QueryRowContext(ctx, `SELECT 1 FROM papers WHERE pdf_path = ?`, rel).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up pdf: %w", err)
+	}
+	return true, nil
+}
