@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/agentero/agentero/backend/vault"
@@ -53,32 +52,22 @@ func (w *Workspace) ServeFile(rw http.ResponseWriter, r *http.Request) {
 		http.Error(rw, "not a paper of this vault", http.StatusForbidden)
 		return
 	}
-	abs, err := vault.Resolve(w.Root(), rel)
+	// The confined opener: beneath the vault, no symlink leaving it or
+	// landing in .agentero, a regular file only (a FIFO in the PDF's place
+	// would block, a device would never end), within the PDF cap.
+	f, err := vault.Open(w.Root(), rel, vault.KindPDF)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			http.Error(rw, "this file is no longer in the vault", http.StatusNotFound)
-			return
+		case errors.Is(err, vault.ErrOutside):
+			http.Error(rw, "not a file of this vault", http.StatusForbidden)
+		default:
+			http.NotFound(rw, r)
 		}
-		http.Error(rw, "not a file of this vault", http.StatusForbidden)
-		return
-	}
-	// A regular file only: a FIFO put in the PDF's place would block the
-	// open, and a device would never end.
-	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
-		http.NotFound(rw, r)
-		return
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		http.NotFound(rw, r)
 		return
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		http.NotFound(rw, r)
-		return
-	}
 	h.Set("Content-Type", "application/pdf")
-	http.ServeContent(rw, r, "", st.ModTime(), f)
+	http.ServeContent(rw, r, "", f.ModTime, f.File)
 }

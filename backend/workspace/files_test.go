@@ -47,6 +47,24 @@ func TestServeFile(t *testing.T) {
 	if _, err := f.ws.Sync(background()); err != nil {
 		t.Fatal(err)
 	}
+	// An indexed paper's folder swapped for a link leaving the vault, and
+	// another's PDF swapped for a link into Agentero's own state: the
+	// index still knows both paths, the opener refuses them.
+	swapped := filepath.Join(root, "papers", "d")
+	os.MkdirAll(swapped, 0o755)
+	os.WriteFile(filepath.Join(swapped, "d.pdf"), []byte("%PDF-1.4 d"), 0o644)
+	hidden := filepath.Join(root, "papers", "e")
+	os.MkdirAll(hidden, 0o755)
+	os.WriteFile(filepath.Join(hidden, "e.pdf"), []byte("%PDF-1.4 e"), 0o644)
+	if _, err := f.ws.Sync(background()); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(outside, "d.pdf"), []byte("%PDF-1.4 outside"), 0o644)
+	os.RemoveAll(swapped)
+	os.Symlink(outside, swapped)
+	os.WriteFile(filepath.Join(root, ".agentero", "e.pdf"), []byte("%PDF-1.4 state"), 0o644)
+	os.Remove(filepath.Join(hidden, "e.pdf"))
+	os.Symlink(filepath.Join(root, ".agentero", "e.pdf"), filepath.Join(hidden, "e.pdf"))
 	os.Remove(filepath.Join(fifo, "c.pdf"))
 	syscall.Mkfifo(filepath.Join(fifo, "c.pdf"), 0o644)
 
@@ -66,6 +84,8 @@ func TestServeFile(t *testing.T) {
 		{http.MethodGet, "/vault/papers/a", http.StatusForbidden},
 		{http.MethodGet, "/vault/papers/b/b.pdf", http.StatusForbidden},
 		{http.MethodGet, "/vault/papers/c/c.pdf", http.StatusNotFound},
+		{http.MethodGet, "/vault/papers/d/d.pdf", http.StatusForbidden},
+		{http.MethodGet, "/vault/papers/e/e.pdf", http.StatusForbidden},
 		{http.MethodGet, "/vault/../" + filepath.Base(outside) + "/passwd", http.StatusNotFound},
 		{http.MethodGet, "/vault/.agentero/secret.json", http.StatusNotFound},
 		{http.MethodGet, "/other/papers/a/paper.pdf", http.StatusNotFound},
