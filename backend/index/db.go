@@ -152,6 +152,25 @@ func openChecked(path string, opts Options) (*DB, []string, error) {
 
 // connect opens the database handle (no connection is made yet for a
 // read-write one; a read-only one is pinged, so a missing file fails here).
+// createPrivate makes the index file readable by its owner only before
+// SQLite opens it (SQLite would create it 0644, and gives its -wal and -shm
+// files the mode of the database): the index holds the text of every paper
+// and note in the vault. An index an older Agentero left readable to others
+// is narrowed the same way.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create the index file: %w", err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o077 != 0 {
+		if err := f.Chmod(st.Mode().Perm() &^ 0o077); err != nil {
+			return fmt.Errorf("make the index file private: %w", err)
+		}
+	}
+	return nil
+}
+
 func connect(path string, opts Options) (*DB, error) {
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
@@ -163,6 +182,11 @@ func connect(path string, opts Options) (*DB, error) {
 		q.Set("_journal_mode", "WAL")
 		q.Set("_synchronous", "NORMAL")
 		q.Set("_txlock", "immediate")
+	}
+	if !opts.ReadOnly {
+		if err := createPrivate(path); err != nil {
+			return nil, err
+		}
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	sdb, err := sql.Open("sqlite3", dsn)

@@ -190,3 +190,42 @@ func TestConnectionsDistrustTheSchema(t *testing.T) {
 		t.Errorf("connection (-want +got):\n%s", diff)
 	}
 }
+
+// The index holds the text of every paper and note: its file, and the
+// -wal and -shm files SQLite gives the database's mode, are the owner's
+// only, also when an older index was left readable to others.
+func TestIndexFilesPrivate(t *testing.T) {
+	old := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		path string
+		prep func(path string)
+	}{
+		{"new", filepath.Join(t.TempDir(), ".agentero", "index.sqlite"), func(string) {}},
+		{"left readable", filepath.Join(old, "index.sqlite"), func(path string) {
+			anIndex(t, path)
+			os.Chmod(path, 0o644)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.prep(tt.path)
+			db, err := index.Open(tt.path, withRefs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.SQL().Exec(`PRAGMA user_version`); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{tt.path, tt.path + "-wal", tt.path + "-shm"} {
+				st, err := os.Stat(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st.Mode().Perm()&0o077 != 0 {
+					t.Errorf("%s has mode %v, want the owner's only", filepath.Base(f), st.Mode().Perm())
+				}
+			}
+		})
+	}
+}
