@@ -6,6 +6,7 @@
 package atomicfile
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
@@ -29,20 +30,34 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err
+		return named("write", path, err)
 	}
 	_, werr := tmp.Write(data)
 	serr := tmp.Sync()
 	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
+	if err := cmp.Or(werr, serr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
 		os.Remove(tmp.Name())
-		return err
+		return named("write", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return err
+		return named("replace", path, err)
 	}
 	return nil
+}
+
+// named reports err, met on the temporary file, as the file being written:
+// the user knows that one, not the temporary name.
+func named(op, path string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return &os.PathError{Op: op, Path: path, Err: err}
 }
 
 // Append adds data at the end of the file at path in one write, never

@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,17 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(p, "under-a-file"), []byte("x"), 0o644); err == nil {
 		t.Error("writing under a file succeeded")
+	}
+	// A write that fails names the file written, not its temporary twin,
+	// and leaves no temporary file behind.
+	dir := filepath.Join(t.TempDir(), "state")
+	os.MkdirAll(filepath.Join(dir, "grant.json", "in-the-way"), 0o700)
+	err := Write(filepath.Join(dir, "grant.json"), []byte("{}"), Private)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "grant.json")) || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("write over a folder: %v; want an error naming grant.json only", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("leftover files: %v", entries)
 	}
 }
 

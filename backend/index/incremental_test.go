@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/vault"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -237,4 +240,42 @@ func hashTree(t *testing.T, root string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// A PDF reader that cannot start is no paper's failure: the run stops with
+// that error, and no paper is recorded as unreadable, so that the next run
+// reads them all. (pdf's tests check that a worker that cannot start is
+// ErrUnavailable.)
+func TestReaderThatCannotStartFailsTheRunNotThePapers(t *testing.T) {
+	manifest(t)
+	root := makeVault(t, smallPapers)
+	db := openDB(t, root)
+	snap, err := vault.Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = index.NewIndexer(db, unavailable{}, index.SyncOptions{Workers: 2}).Sync(context.Background(), snap)
+	if !errors.Is(err, pdf.ErrUnavailable) {
+		t.Fatalf("sync with a reader that cannot start: %v, want ErrUnavailable", err)
+	}
+	papers, err := db.Papers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range papers {
+		if p.Status == index.StatusError {
+			t.Errorf("%s recorded as unreadable (%s) for the reader's failure", p.Ref, p.Error)
+		}
+	}
+	st := syncVault(t, db, sharedExtractor(), root)
+	if st.Extracted != len(smallPapers) {
+		t.Errorf("the next run read %d papers, want all %d", st.Extracted, len(smallPapers))
+	}
+}
+
+// unavailable is an extractor whose workers cannot start.
+type unavailable struct{}
+
+func (unavailable) ExtractFile(context.Context, *os.File) (*pdf.Document, error) {
+	return nil, fmt.Errorf("%w: no hello from worker", pdf.ErrUnavailable)
 }

@@ -234,6 +234,17 @@ func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map
 			defer workers.Done()
 			for j := range in {
 				r := ix.read(gctx, root, j, claim)
+				if errors.Is(r.err, pdf.ErrUnavailable) {
+					// Not this paper's failure, and every other paper
+					// would fail the same way: stop the run, record
+					// nothing, and let the next sync retry them all.
+					return r.err
+				}
+				if gctx.Err() != nil {
+					// The run stopped while this one was read: what it
+					// met is the stop, not the paper's verdict.
+					return gctx.Err()
+				}
 				select {
 				case out <- r:
 				case <-gctx.Done():

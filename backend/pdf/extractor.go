@@ -28,6 +28,9 @@ var (
 	ErrEncrypted = errors.New("pdf is encrypted")
 	ErrDamaged   = errors.New("pdf is damaged or not a pdf")
 	ErrTimeout   = errors.New("pdf extraction timed out")
+	// ErrUnavailable is a worker that could not start: no file can be
+	// read until that is fixed, and the file at hand is not to blame.
+	ErrUnavailable = errors.New("the PDF reader could not start")
 )
 
 // errClosed is returned by Extract calls that Close interrupts or that come
@@ -145,7 +148,7 @@ func NewExtractor(opts Options) *Extractor {
 // free worker (waiting, and starting a worker, do not count against the
 // per-file timeout).
 //
-// Errors wrap ErrEncrypted, ErrDamaged or ErrTimeout, or are ctx's error
+// Errors wrap ErrEncrypted, ErrDamaged, ErrTimeout or ErrUnavailable, or are ctx's error
 // (after Close, an error wrapping context.Canceled). A file that crashes the
 // worker reading it is damaged. An image-only PDF is not an error: its pages
 // have Text "". A file PDFium opens but whose pages cannot all be read (a
@@ -304,7 +307,7 @@ func (e *Extractor) start(ctx context.Context) (*proc, error) {
 		if ctx.Err() != nil {
 			return nil, cause(ctx)
 		}
-		err = fmt.Errorf("start pdf worker: %w", err)
+		err = fmt.Errorf("%w: %w", ErrUnavailable, err)
 		if errors.As(err, new(permanentError)) {
 			e.mu.Lock()
 			e.startErr = err

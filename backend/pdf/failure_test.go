@@ -415,3 +415,24 @@ func TestWorkerReusedThenRetired(t *testing.T) {
 		t.Errorf("retired worker %d is still running", pids[0])
 	}
 }
+
+// A worker that cannot start fails every Extract with ErrUnavailable, a
+// sentence naming the reader rather than the file, and not with the errors
+// that blame a file (damaged, encrypted, too slow). Here the program
+// re-executed as the worker is itself marked a worker: it refuses to start
+// workers of its own.
+func TestWorkerThatCannotStartIsUnavailable(t *testing.T) {
+	path := corpusFile(t, "paxos-made-simple.pdf")
+	t.Setenv(workerEnv, "1")
+	e := NewExtractor(Options{Workers: 1})
+	defer e.Close()
+	for range 2 {
+		_, err := e.Extract(t.Context(), path)
+		if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrDamaged) || errors.Is(err, ErrEncrypted) || errors.Is(err, ErrTimeout) {
+			t.Fatalf("Extract with no worker able to start = %v, want ErrUnavailable only", err)
+		}
+		if !strings.HasPrefix(err.Error(), "the PDF reader could not start") {
+			t.Errorf("error %q: want it to say the reader could not start", err)
+		}
+	}
+}
