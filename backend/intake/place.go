@@ -41,6 +41,8 @@ type entry struct {
 	Folder string         // vault-relative folder to create the paper in ("papers", "papers/ML")
 	Values map[string]any // metadata.json keys the source sets (nil or "" values are not set)
 	Title  string
+	// Missing says why the entry has no File, when the source knows.
+	Missing string
 	// Slug parts.
 	Authors []string
 	Year    int

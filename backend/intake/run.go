@@ -56,6 +56,9 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 	}
 	if e.File == "" {
 		item.Why = "it has no PDF attachment."
+		if e.Missing != "" {
+			item.Why = e.Missing
+		}
 		rep.WithoutPDF = append(rep.WithoutPDF, item)
 		return
 	}
