@@ -54,6 +54,12 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 		updated(ref)
 		return
 	}
+	if ref := p.otherImport(e); ref != "" {
+		item.Ref = ref
+		item.Why = "it is already in the vault as " + ref + ", imported from " + p.meta[ref].record().From + " (same DOI)."
+		rep.Skipped = append(rep.Skipped, item)
+		return
+	}
 	if e.File == "" {
 		item.Why = "it has no PDF attachment."
 		if e.Missing != "" {
@@ -119,11 +125,24 @@ func (p *placer) existing(e entry) string {
 	if e.From == "bibtex" || e.From == "csl" {
 		if doi, _ := e.Values["doi"].(string); doi != "" {
 			if ref, ok := p.byDOI[ident.NormalizeDOI(doi)]; ok {
-				if p.meta[ref].record().Key == "" || p.meta[ref].record().From != e.From {
+				if p.meta[ref].record().Key == "" { // not another import's paper
 					return ref
 				}
 			}
 		}
+	}
+	return ""
+}
+
+// otherImport is the paper with e's DOI that another import brought in:
+// e is that paper, but its metadata belongs to the other import.
+func (p *placer) otherImport(e entry) string {
+	if e.From != "bibtex" && e.From != "csl" {
+		return ""
+	}
+	doi, _ := e.Values["doi"].(string)
+	if ref, ok := p.byDOI[ident.NormalizeDOI(doi)]; ok && doi != "" {
+		return ref
 	}
 	return ""
 }
