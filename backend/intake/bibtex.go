@@ -103,6 +103,9 @@ func bibToEntry(e bibEntry, dir string) entry {
 		}
 	}
 	file, why := bibFile(e.Fields["file"], dir)
+	if file == "" && why == "" {
+		why = "it has no file field naming its PDF."
+	}
 	return entry{From: "bibtex", Key: e.Key, File: file, Missing: why, Folder: vault.PapersDir, Title: title, Authors: authors, Year: year,
 		Values: map[string]any{"title": title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
 			"abstract": f("abstract"), "tags": tags, "citation_key": e.Key,
