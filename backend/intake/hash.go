@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/agentero/agentero/backend/atomicfile"
 	"hash"
 	"io"
 	"sort"
@@ -35,4 +36,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func atomicWriteFrom(path string, r io.Reader, ctx context.Context) error {
+	return atomicfile.WriteFrom(path, &ctxReader{ctx: ctx, r: r}, 0o644)
 }
