@@ -203,6 +203,7 @@ type AgentErrorEvent struct {
 // the message text.
 const (
 	CodeNoVault       = "no-vault"       // no vault is open
+	CodeNotVault      = "not-vault"      // the folder is not a vault yet; nothing is written there until the user says how to make it one
 	CodeBusy          = "busy"           // the conversation is still answering
 	CodeInvalid       = "invalid"        // the request is malformed (empty question, bad id, bad settings)
 	CodeNotFound      = "not-found"      // the paper, conversation, agent or file does not exist

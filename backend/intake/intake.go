@@ -17,6 +17,7 @@ package intake
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -92,9 +93,14 @@ func (o *Options) defaults() {
 	}
 }
 
+// ErrRefused marks a failure whose message is a sentence for the user: a
+// folder that is not one, a file that is not a PDF, a path it may not write.
+var ErrRefused = errors.New("refused")
+
 // userError is a failure whose message is a sentence for the user.
 type userError struct{ msg string }
 
-func (e *userError) Error() string { return e.msg }
+func (e *userError) Error() string        { return e.msg }
+func (e *userError) Is(target error) bool { return target == ErrRefused }
 
 func refuse(format string, args ...any) error { return &userError{fmt.Sprintf(format, args...)} }
