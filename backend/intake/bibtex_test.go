@@ -245,3 +245,17 @@ func TestImportBibTeX(t *testing.T) {
 		t.Errorf("CSL report %+v: the paxos paper belongs to the BibTeX import and must not be taken over", rep)
 	}
 }
+
+func TestImportBibTeXTooLarge(t *testing.T) {
+	bib := filepath.Join(t.TempDir(), "huge.bib")
+	f, _ := os.Create(bib)
+	f.Truncate(maxBib + 1)
+	f.Close()
+	_, err := ImportBibTeX(context.Background(), bib, t.TempDir(), Options{})
+	if err == nil || !strings.Contains(err.Error(), "larger than 16 MB") {
+		t.Errorf("err = %v, want the file refused for its size", err)
+	}
+	if _, err := ImportBibTeX(context.Background(), "/dev/zero", t.TempDir(), Options{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("/dev/zero: %v", err)
+	}
+}

@@ -240,8 +240,11 @@ func (z *zreader) read(ctx context.Context) ([]entry, error) {
 	}
 	var out []entry
 	for _, it := range order {
-		if it.typ == "attachment" {
-			continue // attachments are read with their parent; standalone ones are added as files
+		// An attachment is read with its parent; a standalone PDF (one
+		// without a parent item) is a paper of its own, titled as Zotero
+		// shows it. Other standalone attachments are not papers.
+		if it.typ == "attachment" && it.pdf == "" {
+			continue
 		}
 		out = append(out, it.entry())
 	}

@@ -63,6 +63,11 @@ func buildLibrary(t *testing.T) *zlib {
 	l.missing = z.item("journalArticle", "MISS0001", map[string]string{"title": "A Paper Whose File Is Gone", "DOI": "10.1000/GONE.1"})
 	z.stored(l.missing, "STOR0002", "gone.pdf", "")
 
+	standalone := z.item("attachment", "ALONE001", map[string]string{"title": "Peercoin white paper"})
+	z.exec(`INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, NULL, 0, 'application/pdf', 'storage:peercoin.pdf')`, standalone)
+	os.MkdirAll(filepath.Join(z.dir, "storage", "ALONE001"), 0o755)
+	copyTestFile(t, filepath.Join(corpus, "peercoin.pdf"), filepath.Join(z.dir, "storage", "ALONE001", "peercoin.pdf"))
+
 	trashed := z.item("journalArticle", "TRSH0001", map[string]string{"title": "Bitcoin"}, zcreator{first: "Satoshi", last: "Nakamoto"})
 	z.stored(trashed, "STOR0003", "bitcoin.pdf", filepath.Join(corpus, "bitcoin.pdf"))
 	z.trash(trashed)
@@ -101,7 +106,7 @@ func TestImportZotero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"PAXOS001", "ATTN0001"}, keys(rep.Added)); diff != "" {
+	if diff := cmp.Diff([]string{"PAXOS001", "ATTN0001", "ALONE001"}, keys(rep.Added)); diff != "" {
 		t.Fatalf("added (-want +got):\n%s\nreport %+v", diff, rep)
 	}
 	if diff := cmp.Diff([]string{"BOOK0001", "MISS0001"}, keys(rep.WithoutPDF)); diff != "" {
@@ -118,6 +123,9 @@ func TestImportZotero(t *testing.T) {
 	}
 
 	paxos, attn := rep.Added[0].Ref, rep.Added[1].Ref
+	if got := readMeta(t, root, rep.Added[2].Ref).Title; got != "Peercoin white paper" || rep.Added[2].Ref != "papers/peercoin-white" {
+		t.Errorf("the standalone PDF: %s titled %q", rep.Added[2].Ref, got)
+	}
 	if paxos != "papers/Distributed Systems/Consensus/lamport-2001-paxos-simple" {
 		t.Errorf("paxos at %s, want in its nested collection's folder", paxos)
 	}
@@ -154,7 +162,7 @@ func TestImportZotero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep2.Added)+len(rep2.Updated) != 0 || len(rep2.Unchanged) != 2 {
+	if len(rep2.Added)+len(rep2.Updated) != 0 || len(rep2.Unchanged) != 3 {
 		t.Fatalf("second import: %+v, want both unchanged", rep2)
 	}
 	if got := treeHash(t, root); !cmp.Equal(vaultBefore, got) {
@@ -240,8 +248,8 @@ func TestImportZoteroLocked(t *testing.T) {
 	if err != nil {
 		t.Fatalf("import while Zotero holds its lock: %v", err)
 	}
-	if len(rep.Added) != 2 {
-		t.Errorf("added %+v, want 2", rep.Added)
+	if len(rep.Added) != 3 {
+		t.Errorf("added %+v, want 3", rep.Added)
 	}
 }
 
