@@ -24,6 +24,42 @@ import (
 // what the import wrote (a user's edit wins).
 const importedKey = "imported"
 
+// editedKey and sourceKey are the provenance keys the app's metadata editor
+// and online lookups keep in metadata.json (package metadata): "edited"
+// lists the fields the user set in Agentero, which an import never
+// rewrites; "source" says where each field's value came from, and an
+// import notes its own ("zotero", "bibtex", "csl", "pdf" for an added file).
+const (
+	editedKey = "edited"
+	sourceKey = "source"
+)
+
+// setSources records from as the source of the keys an import wrote (and
+// forgets the source of those it removed).
+func setSources(raw map[string]json.RawMessage, keys []string, values map[string]json.RawMessage, from string) {
+	if len(keys) == 0 {
+		return
+	}
+	if from == "file" {
+		from = "pdf"
+	}
+	src := map[string]string{}
+	_ = json.Unmarshal(raw[sourceKey], &src)
+	for _, k := range keys {
+		if _, ok := values[k]; ok {
+			src[k] = from
+		} else {
+			delete(src, k)
+		}
+	}
+	if len(src) == 0 {
+		delete(raw, sourceKey)
+		return
+	}
+	b, _ := json.Marshal(src)
+	raw[sourceKey] = b
+}
+
 // record is the "imported" object in metadata.json.
 type record struct {
 	From   string                     `json:"from"`             // file, zotero, bibtex, csl
@@ -217,6 +253,7 @@ func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) 
 	for k, v := range values {
 		raw[k] = v
 	}
+	setSources(raw, sortedKeys(values), values, e.From)
 	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: sum, Values: values}
 	if err := writeMeta(dir, raw, rec); err != nil {
 		os.RemoveAll(dir)
@@ -257,12 +294,18 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 	for k := range old.Values {
 		keys[k] = true
 	}
+	edited := map[string]bool{}
+	var list []string
+	_ = json.Unmarshal(raw[editedKey], &list)
+	for _, k := range list {
+		edited[k] = true
+	}
 	var changed []string
 	for _, k := range sortedKeys(keys) {
 		cur, has := raw[k]
 		prev, wrote := old.Values[k]
 		next, sets := values[k]
-		userOwned := has && !(wrote && sameJSON(cur, prev))
+		userOwned := edited[k] || has && !(wrote && sameJSON(cur, prev))
 		if userOwned {
 			continue
 		}
@@ -275,6 +318,7 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 			changed = append(changed, k)
 		}
 	}
+	setSources(raw, changed, values, e.From)
 	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: old.SHA256, Values: values}
 	if rec.File == "" {
 		rec.File = old.File

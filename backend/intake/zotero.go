@@ -284,7 +284,11 @@ func (z *zreader) collections(ctx context.Context, items map[int64]*zitem) error
 		parent int64
 	}
 	colls := map[int64]coll{}
-	if err := z.each(ctx, `SELECT collectionID, collectionName, parentCollectionID FROM collections`, func(id int64, s []sql.NullString) {
+	query := `SELECT collectionID, collectionName, parentCollectionID FROM collections`
+	if z.has(ctx, "deletedCollections") { // Zotero 6+: a collection in the trash is not a folder
+		query += ` WHERE collectionID NOT IN (SELECT collectionID FROM deletedCollections)`
+	}
+	if err := z.each(ctx, query, func(id int64, s []sql.NullString) {
 		var parent int64
 		fmt.Sscan(s[1].String, &parent)
 		colls[id] = coll{name: s[0].String, parent: parent}

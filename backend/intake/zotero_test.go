@@ -185,6 +185,21 @@ func TestImportZotero(t *testing.T) {
 	if got := readMeta(t, root, attn).Title; got != "Attention (my title)" {
 		t.Errorf("attention title = %q, want the user's edit kept", got)
 	}
+	if got := string(readMeta(t, root, paxos).Extra["source"]); compact([]byte(got)) != `{"abstract":"zotero","authors":"zotero","collections":"zotero","tags":"zotero","title":"zotero","venue":"zotero","year":"zotero","zotero_key":"zotero"}` {
+		t.Errorf("source = %s, want each imported field noted as Zotero's", got)
+	}
+
+	// A field the app's metadata editor marked as the user's ("edited") is
+	// never rewritten, even when it still holds the imported value.
+	editMeta(t, filepath.Join(root, paxos, "metadata.json"), "edited", []string{"title"})
+	l.z.set(l.paxos, "title", "Paxos Made Simple (third)")
+	rep4, err := ImportZotero(ctx, l.z.dir, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep4.Updated) != 0 || readMeta(t, root, paxos).Title != "Paxos Made Simple (revised)" {
+		t.Errorf("an edited title was rewritten: %+v, %q", rep4.Updated, readMeta(t, root, paxos).Title)
+	}
 	if readFile(t, notes) != "# my notes\n" {
 		t.Error("the user's notes changed")
 	}
