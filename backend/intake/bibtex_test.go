@@ -259,3 +259,33 @@ func TestImportBibTeXTooLarge(t *testing.T) {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }
+
+// TestImportCSLByDOI: a CSL entry whose DOI is a paper's the user made by
+// hand updates that paper (filling what it lacks, keeping what it has) and
+// is found by its key afterwards.
+func TestImportCSLByDOI(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	dir := filepath.Join(root, "papers", "my-paxos")
+	os.MkdirAll(dir, 0o755)
+	copyTestFile(t, filepath.Join(corpustest.NeedCorpus(t), "paxos-made-simple.pdf"), filepath.Join(dir, "paxos.pdf"))
+	os.WriteFile(filepath.Join(dir, "metadata.json"), []byte(`{"title": "Paxos, my way", "doi": "https://doi.org/10.1145/568425.568433", "rating": 5}`), 0o644)
+	csl := filepath.Join(t.TempDir(), "refs.json")
+	os.WriteFile(csl, []byte(`[{"id": "lamport-paxos", "title": "Paxos Made Simple", "author": [{"family": "Lamport", "given": "Leslie"}],
+		"issued": {"date-parts": [[2001]]}, "DOI": "10.1145/568425.568433", "container-title": "ACM SIGACT News"}]`), 0o644)
+	rep, err := ImportCSL(ctx, csl, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Updated) != 1 || rep.Updated[0].Ref != "papers/my-paxos" {
+		t.Fatalf("report %+v, want papers/my-paxos updated", rep)
+	}
+	m := readMeta(t, root, "papers/my-paxos")
+	if m.Title != "Paxos, my way" || m.Year != 2001 || !cmp.Equal(m.Authors, []string{"Leslie Lamport"}) || string(m.Extra["rating"]) != "5" {
+		t.Errorf("metadata %+v: want the user's title and rating kept, year and authors filled", m)
+	}
+	rep, err = ImportCSL(ctx, csl, root, Options{})
+	if err != nil || len(rep.Unchanged) != 1 || len(rep.Updated)+len(rep.Added) != 0 {
+		t.Errorf("second import: %+v, %v", rep, err)
+	}
+}
