@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/intake"
 	"github.com/agentero/agentero/backend/library"
 	"github.com/agentero/agentero/backend/settings"
 	"github.com/agentero/agentero/backend/workspace"
@@ -36,7 +38,8 @@ type App struct {
 	// or closes.
 	mu      sync.Mutex
 	ws      *workspace.Workspace
-	openErr error // why the last vault asked for did not open (a .agentero that is a link, …)
+	openErr error             // why the last vault asked for did not open (a .agentero that is a link, …)
+	pending *workspace.Folder // the folder asked for at start that is not a vault yet
 }
 
 // NewApp returns an App that opens vaultDir (or the last vault, else the
@@ -56,6 +59,14 @@ func (a *App) startup(ctx context.Context) {
 	}
 	if dir == "" {
 		a.log.Warn("no vault to open: start with --vault DIR")
+		return
+	}
+	// A folder that is not a vault yet is not opened (that would write
+	// .agentero/ into it): the UI asks the user what to make of it.
+	if folder, err := workspace.InspectFolder(dir); errors.Is(err, workspace.ErrNotVault) {
+		a.mu.Lock()
+		a.openErr, a.pending = err, folder
+		a.mu.Unlock()
 		return
 	}
 	if err := a.open(dir); err != nil {
@@ -228,6 +239,9 @@ func (a *App) ChooseVault() (string, error) {
 	if err != nil || dir == "" {
 		return "", err
 	}
+	if _, err := workspace.InspectFolder(dir); err != nil {
+		return "", err // not a vault yet: ChooseFolder offers what to do
+	}
 	if err := a.open(dir); err != nil {
 		return "", err
 	}
@@ -385,4 +399,111 @@ func (a *App) SaveContextDoc(id, content string) error {
 // DeleteContextDoc removes a context document.
 func (a *App) DeleteContextDoc(id string) error {
 	return do(a, func(ws *workspace.Workspace) error { return ws.DeleteContextDoc(id) })
+}
+
+// --- papers in: add PDFs, import Zotero / BibTeX / CSL, arrange a folder ----
+
+// ChooseFolder asks for a folder and opens it when it is a vault. A folder
+// that is not one yet (no papers/, no .agentero/) is not opened, so
+// nothing is written to it: it comes back with what it holds, for the UI to
+// offer arranging its PDFs (PlanArrangement, ApplyArrangement) or opening
+// it as it is (OpenFolder). nil when the user cancelled.
+func (a *App) ChooseFolder() (*workspace.Folder, error) {
+	dir, err := runtime.OpenDirectoryDialog(a.ctx, runtime.OpenDialogOptions{Title: "Open a vault"})
+	if err != nil || dir == "" {
+		return nil, err
+	}
+	folder, err := workspace.InspectFolder(dir)
+	switch {
+	case errors.Is(err, workspace.ErrNotVault):
+		return folder, nil
+	case err != nil:
+		return nil, err
+	}
+	return folder, a.open(folder.Path)
+}
+
+// PendingFolder is the folder the app was asked to open at start (--vault,
+// or the last vault) when it is not a vault yet; nil when there is none.
+func (a *App) PendingFolder() *workspace.Folder {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pending
+}
+
+// OpenFolder opens dir as a vault as it is, once the user said so: an
+// empty folder becomes an empty vault (with its .agentero/).
+func (a *App) OpenFolder(dir string) error {
+	if err := a.open(dir); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.pending = nil
+	a.mu.Unlock()
+	return nil
+}
+
+// PlanArrangement previews the moves that would arrange the loose PDFs of
+// dir into papers/<slug>/paper.pdf; nothing is written.
+func (a *App) PlanArrangement(dir string) ([]intake.Move, error) {
+	return workspace.PlanArrangement(a.ctx, dir, workspace.Options{Logger: a.log})
+}
+
+// ApplyArrangement performs exactly the previewed moves (copies when copy
+// is set) and opens dir as a vault.
+func (a *App) ApplyArrangement(dir string, moves []intake.Move, copy bool) (*intake.Report, error) {
+	rep, err := workspace.ApplyArrangement(a.ctx, dir, moves, copy)
+	if err != nil {
+		return nil, err
+	}
+	return rep, a.OpenFolder(dir)
+}
+
+// AddPapers asks for PDFs ("Add papers…") and adds them to the open vault;
+// nil when the user cancelled. Progress goes out as intake:progress.
+func (a *App) AddPapers() (*intake.Report, error) {
+	paths, err := runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{Title: "Add papers",
+		Filters: []runtime.FileFilter{{DisplayName: "PDF files (*.pdf)", Pattern: "*.pdf;*.PDF"}}})
+	if err != nil || len(paths) == 0 {
+		return nil, err
+	}
+	return a.AddPaths(paths)
+}
+
+// AddPaths adds PDFs, or the PDFs in folders, to the open vault: what the
+// user dropped on the window.
+func (a *App) AddPaths(paths []string) (*intake.Report, error) {
+	return on(a, func(ws *workspace.Workspace) (*intake.Report, error) { return ws.Add(a.ctx, paths) })
+}
+
+// ImportZotero asks for Zotero's data folder and imports it (read only)
+// into the open vault; nil when the user cancelled.
+func (a *App) ImportZotero() (*intake.Report, error) {
+	opts := runtime.OpenDialogOptions{Title: "Import from Zotero: choose Zotero’s data folder (the one holding zotero.sqlite)"}
+	if home, err := os.UserHomeDir(); err == nil {
+		if st, err := os.Stat(filepath.Join(home, "Zotero")); err == nil && st.IsDir() {
+			opts.DefaultDirectory = filepath.Join(home, "Zotero")
+		}
+	}
+	dir, err := runtime.OpenDirectoryDialog(a.ctx, opts)
+	if err != nil || dir == "" {
+		return nil, err
+	}
+	return on(a, func(ws *workspace.Workspace) (*intake.Report, error) { return ws.ImportZotero(a.ctx, dir) })
+}
+
+// ImportBibliography asks for a BibTeX/BibLaTeX (.bib) or CSL-JSON (.json)
+// file and imports it into the open vault; nil when the user cancelled.
+func (a *App) ImportBibliography() (*intake.Report, error) {
+	file, err := runtime.OpenFileDialog(a.ctx, runtime.OpenDialogOptions{Title: "Import a BibTeX or CSL-JSON file",
+		Filters: []runtime.FileFilter{{DisplayName: "BibTeX, BibLaTeX or CSL-JSON (*.bib, *.json)", Pattern: "*.bib;*.json"}}})
+	if err != nil || file == "" {
+		return nil, err
+	}
+	return on(a, func(ws *workspace.Workspace) (*intake.Report, error) {
+		if filepath.Ext(file) == ".json" {
+			return ws.ImportCSL(a.ctx, file)
+		}
+		return ws.ImportBibTeX(a.ctx, file)
+	})
 }

@@ -60,9 +60,12 @@ func main() {
 			Assets:  assets,
 			Handler: app.vaultFiles(),
 		},
-		OnStartup:  app.startup,
-		OnShutdown: app.shutdown,
-		Bind:       []any{app},
+		// PDFs dropped on the window reach the UI as paths (OnFileDrop),
+		// which adds them; the webview itself never navigates to a drop.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		OnStartup:   app.startup,
+		OnShutdown:  app.shutdown,
+		Bind:        []any{app},
 		// Every bound method's error reaches the UI as events.Error: a code
 		// to switch on and a message to show.
 		ErrorFormatter: app.formatError,

@@ -23,6 +23,9 @@ import (
 const Usage = `usage:
   agentero [--vault DIR]                      open the desktop app
   agentero index DIR [--json]                 index or update a vault
+  agentero add DIR FILE|FOLDER... [--json]    add PDFs as papers (papers/<slug>/), then index
+  agentero import zotero|bibtex|csl SOURCE DIR [--json]
+                                              import a Zotero data folder, a .bib or a CSL-JSON file
   agentero search DIR QUERY [--limit N] [--json]
                                               search the whole vault
   agentero plan DIR --request FILE [--runtime-id ID] [--json]
@@ -51,6 +54,8 @@ type Env struct {
 // commands are the verbs Run knows, by their first argument.
 var commands = map[string]func(ctx context.Context, env Env, args []string) error{
 	"index":                  runIndex,
+	"add":                    runAdd,
+	"import":                 runImport,
 	"search":                 runSearch,
 	"plan":                   runPlan,
 	"ask":                    runAsk,

@@ -12,6 +12,7 @@ const (
 	IndexDone      = "index:done"      // IndexDoneEvent, when a sync ends
 	LibraryChanged = "library:changed" // LibraryChangedEvent: reload the library list
 	WatchStatus    = "watch:status"    // WatchStatusEvent, when the watcher starts or falls back to rescans
+	IntakeProgress = "intake:progress" // IntakeProgressEvent, while papers are added or imported
 
 	AgentStatus    = "agent:status"    // AgentStatusEvent: how a turn's session was obtained, what it may read
 	AgentChunk     = "agent:chunk"     // AgentChunkEvent: streamed text
@@ -51,6 +52,15 @@ type LibraryChangedEvent struct{}
 type WatchStatusEvent struct {
 	Mode   string `json:"mode"`
 	Notice string `json:"notice"`
+}
+
+// IntakeProgressEvent is sent while papers are added or imported: Done of
+// Total entries handled, Current the file or entry being handled (Done ==
+// Total at the end).
+type IntakeProgressEvent struct {
+	Done    int    `json:"done"`
+	Total   int    `json:"total"`
+	Current string `json:"current"`
 }
 
 // AgentStatusEvent says how a turn's session was obtained and what the turn
@@ -193,6 +203,7 @@ type AgentErrorEvent struct {
 // the message text.
 const (
 	CodeNoVault       = "no-vault"       // no vault is open
+	CodeNotVault      = "not-vault"      // the folder is not a vault yet; nothing is written there until the user says how to make it one
 	CodeBusy          = "busy"           // the conversation is still answering
 	CodeInvalid       = "invalid"        // the request is malformed (empty question, bad id, bad settings)
 	CodeNotFound      = "not-found"      // the paper, conversation, agent or file does not exist
@@ -221,6 +232,7 @@ type Payloads struct {
 	IndexDone       IndexDoneEvent       `json:"index:done"`
 	LibraryChanged  LibraryChangedEvent  `json:"library:changed"`
 	WatchStatus     WatchStatusEvent     `json:"watch:status"`
+	IntakeProgress  IntakeProgressEvent  `json:"intake:progress"`
 	AgentStatus     AgentStatusEvent     `json:"agent:status"`
 	AgentChunk      AgentChunkEvent      `json:"agent:chunk"`
 	AgentTool       AgentToolEvent       `json:"agent:tool"`

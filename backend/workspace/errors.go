@@ -9,6 +9,7 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/intake"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -56,10 +57,13 @@ func Code(err error) string {
 		return events.CodeUnverified
 	case errors.Is(err, ErrNoVault), errors.Is(err, ErrClosed):
 		return events.CodeNoVault
+	case errors.Is(err, ErrNotVault):
+		return events.CodeNotVault
 	case errors.Is(err, ErrBusy):
 		return events.CodeBusy
 	case errors.Is(err, ErrInvalid), errors.Is(err, plan.ErrBadRequest), errors.Is(err, acp.ErrBadConversationID),
-		errors.As(err, &inputErr), errors.Is(err, docs.ErrManifestTooLarge), errors.Is(err, vault.ErrStateLink):
+		errors.As(err, &inputErr), errors.Is(err, docs.ErrManifestTooLarge), errors.Is(err, vault.ErrStateLink),
+		errors.Is(err, intake.ErrRefused):
 		return events.CodeInvalid
 	case errors.Is(err, ErrNotConfigured):
 		return events.CodeNotConfigured

@@ -14,7 +14,8 @@ import type { SourceLink } from "./chat/sources";
 import { createChatStore } from "./chat/store";
 import { formatCitation, parseCitation } from "./lib/citation";
 import { h } from "./lib/dom";
-import { IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
+import { IndexDone, IndexProgress, IntakeProgress, LibraryChanged, WatchStatus } from "./lib/events";
+import { mountIntake } from "./intake/view";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
@@ -62,6 +63,19 @@ const search = mountSearch(slot("search"), slot("search-results"), {
   open: openHit,
   active: (on) => libraryView.setHidden(on),
   indexing: () => progress.phase === "indexing",
+});
+
+const intakeBar = h("div", { id: "intake" });
+slot("library").before(intakeBar);
+const intake = mountIntake(intakeBar, slotAfter("settings", "intake-dialogs"), {
+  addPapers: backend.addPapers,
+  addPaths: backend.addPaths,
+  importZotero: backend.importZotero,
+  importBibliography: backend.importBibliography,
+  planArrangement: backend.planArrangement,
+  applyArrangement: backend.applyArrangement,
+  openFolder: backend.openFolder,
+  opened: () => void vaultOpened(),
 });
 
 const relations = mountRelations(slotAfter("library", "relations", "relations-host"), {
@@ -117,6 +131,7 @@ function dispatchLibrary(event: LibraryEvent): void {
   library = reduceLibrary(library, event);
   libraryView.render(library);
   header.render(library.vault);
+  intake.setVault(Boolean(library.vault?.path));
   const paper = openPaperOf(library);
   sidebar.setPaper(paper);
   quick.setPaper(paper);
@@ -172,6 +187,10 @@ async function loadVault(): Promise<void> {
     if (vault.indexing) dispatchProgress({ type: "started" });
   } catch (err) {
     dispatchLibrary({ type: "vault-failed", error: backend.errorText(err) });
+    if (backend.failure(err).code === "not-vault") {
+      const pending = await backend.pendingFolder().catch(() => null);
+      if (pending) intake.showFolder(pending);
+    }
   }
 }
 
@@ -241,16 +260,25 @@ async function openSource(link: SourceLink): Promise<boolean> {
 
 async function chooseVault(): Promise<void> {
   try {
-    const path = await backend.chooseVault();
-    if (!path) return;
-    viewer.close();
-    search.clear();
-    chats.reset();
-    await loadVault();
-    await loadLibrary();
+    const folder = await backend.chooseFolder();
+    if (!folder) return;
+    if (!folder.found.vault) {
+      intake.showFolder(folder); // not opened: nothing is written until the user chooses
+      return;
+    }
+    await vaultOpened();
   } catch (err) {
     dispatchLibrary({ type: "failed", seq: librarySeq, error: `Couldn’t open that folder: ${backend.errorText(err)}` });
   }
+}
+
+/** vaultOpened shows the vault the backend just opened. */
+async function vaultOpened(): Promise<void> {
+  viewer.close();
+  search.clear();
+  chats.reset();
+  await loadVault();
+  await loadLibrary();
 }
 
 async function reindex(): Promise<void> {
@@ -335,6 +363,8 @@ function start(): void {
   });
   backend.on(LibraryChanged, scheduleReload);
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
+  backend.on(IntakeProgress, (p) => intake.progress(p));
+  backend.onFileDrop((paths) => intake.addPaths(paths));
   void loadVault().then(loadLibrary);
 }
 

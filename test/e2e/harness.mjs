@@ -14,7 +14,7 @@ import { chromium } from "playwright-core";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const artifacts = process.env.AGENTERO_ARTIFACTS || join(repo, "test-artifacts");
-const corpus = process.env.AGENTERO_CORPUS || resolve(repo, "..", "shared", "corpus");
+export const corpus = process.env.AGENTERO_CORPUS || resolve(repo, "..", "shared", "corpus");
 
 // The papers of the scenario: small, with a text layer, about related things.
 export const papers = ["bitcoin", "peercoin", "in-search-of-an-understandable-consensus-algorithm"];
@@ -88,11 +88,12 @@ async function waitHttp(url, proc, ms) {
 
 /**
  * start brings everything up and returns {page, vault, url, stop}. The app's
- * log goes to test-artifacts/e2e-app.log.
+ * log goes to test-artifacts/e2e-app.log. opts.makeFolder(root), when
+ * given, makes the folder the app opens instead of the scenario's vault.
  */
-export async function start() {
+export async function start(opts = {}) {
   const root = mkdtempSync(join(tmpdir(), "agentero-e2e-"));
-  const vault = makeVault(root);
+  const vault = opts.makeFolder ? opts.makeFolder(root) : makeVault(root);
   const bin = devBinary(root);
   const home = join(root, "home");
   mkdirSync(home, { recursive: true });

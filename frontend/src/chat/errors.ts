@@ -46,6 +46,10 @@ const problems: Record<ErrorCode, { title: string; hint: string }> = {
     title: "No vault is open",
     hint: "Open a folder of papers first.",
   },
+  "not-vault": {
+    title: "That folder is not a vault yet",
+    hint: "Open it again to arrange its PDFs into papers/, or to use it as it is.",
+  },
   "not-found": {
     title: "Something the turn needs is gone",
     hint: "The paper, file or conversation may have been moved or deleted; the library updates when the index catches up.",

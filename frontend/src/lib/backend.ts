@@ -5,8 +5,8 @@
 // a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
-import type { acp, compact, docs, events, grant, index, library as libraryModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
-import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
+import type { acp, compact, docs, events, grant, index, intake, library as libraryModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
+import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 
 /**
@@ -85,6 +85,93 @@ export async function reindex(): Promise<void> {
 /** chooseVault opens a folder dialog; it resolves to the new path, or "" when cancelled. */
 export async function chooseVault(): Promise<string> {
   return (await App.ChooseVault()) ?? "";
+}
+
+// --- papers in: add, import, arrange a folder ------------------------------------
+
+/** IntakeItem is one file or entry of an add or import: its ref in the vault, or why it was skipped. */
+export type IntakeItem = Required<Data<intake.Item>>;
+/** IntakeReport is what an add or import did, every entry in one list. */
+export type IntakeReport = { [K in keyof Omit<Data<intake.Report>, "convertValues">]: IntakeItem[] };
+/** FolderFound is what a folder that is not a vault yet holds. */
+export type FolderFound = Required<Data<intake.Found>>;
+/** Folder is a folder chosen as a vault; found.vault is false when it is not one yet (it was not opened). */
+export type Folder = { path: string; found: FolderFound };
+/** Move is one step of an arrangement preview: a loose PDF and the paper folder it goes to. */
+export type Move = Data<intake.Move>;
+
+function intakeReport(r: Wire<intake.Report> | null): IntakeReport | null {
+  if (!r) return null;
+  const items = (list: Wire<intake.Item>[] | null | undefined): IntakeItem[] =>
+    (list ?? []).map((i) => ({ file: i.file ?? "", key: i.key ?? "", title: i.title ?? "", ref: i.ref ?? "", why: i.why ?? "", changed: i.changed ?? [] }));
+  return {
+    added: items(r.added),
+    updated: items(r.updated),
+    unchanged: items(r.unchanged),
+    skipped: items(r.skipped),
+    withoutPdf: items(r.withoutPdf),
+    errors: items(r.errors),
+  };
+}
+
+function folder(f: Wire<workspace.Folder> | null): Folder | null {
+  if (!f) return null;
+  const found: Partial<Wire<intake.Found>> = f.found ?? {};
+  return {
+    path: f.path,
+    found: { vault: Boolean(found.vault), papers: found.papers ?? 0, topPdfs: found.topPdfs ?? [], nestedPdfs: found.nestedPdfs ?? [] },
+  };
+}
+
+/** addPapers is "Add papers…": a file dialog, then the PDFs are added; null when cancelled. */
+export async function addPapers(): Promise<IntakeReport | null> {
+  return intakeReport(await App.AddPapers());
+}
+
+/** addPaths adds dropped PDFs (or folders of them) to the open vault. */
+export async function addPaths(paths: string[]): Promise<IntakeReport | null> {
+  return intakeReport(await App.AddPaths(paths));
+}
+
+/** importZotero asks for Zotero's data folder and imports it (read only); null when cancelled. */
+export async function importZotero(): Promise<IntakeReport | null> {
+  return intakeReport(await App.ImportZotero());
+}
+
+/** importBibliography asks for a .bib or CSL-JSON file and imports it; null when cancelled. */
+export async function importBibliography(): Promise<IntakeReport | null> {
+  return intakeReport(await App.ImportBibliography());
+}
+
+/** chooseFolder is "Open vault…": a vault opens; a folder that is not one yet comes back unopened, with what it holds; null when cancelled. */
+export async function chooseFolder(): Promise<Folder | null> {
+  return folder(await App.ChooseFolder());
+}
+
+/** pendingFolder is the folder asked for at start that is not a vault yet, or null. */
+export async function pendingFolder(): Promise<Folder | null> {
+  return folder(await App.PendingFolder());
+}
+
+/** openFolder opens a folder as a vault as it is, once the user said so. */
+export async function openFolder(path: string): Promise<void> {
+  await App.OpenFolder(path);
+}
+
+/** planArrangement previews how a folder's loose PDFs would go into papers/<slug>/; nothing is written. */
+export async function planArrangement(path: string): Promise<Move[]> {
+  const moves: Wire<intake.Move>[] = (await App.PlanArrangement(path)) ?? [];
+  return moves.map((m) => ({ ...m, authors: m.authors ?? [] }));
+}
+
+/** applyArrangement performs exactly the previewed moves (copies when copy) and opens the folder as a vault. */
+export async function applyArrangement(path: string, moves: Move[], copy: boolean): Promise<IntakeReport | null> {
+  return intakeReport(await App.ApplyArrangement(path, asGo<intake.Move[]>(moves), copy));
+}
+
+/** onFileDrop calls back with the paths of files dropped on the window. */
+export function onFileDrop(callback: (paths: string[]) => void): void {
+  OnFileDrop((_x, _y, paths) => callback(paths ?? []), false);
 }
 
 /** on subscribes to a backend event and returns the unsubscribe function. */

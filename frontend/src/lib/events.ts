@@ -22,6 +22,7 @@ export const IndexProgress = "index:progress" satisfies EventName;
 export const IndexDone = "index:done" satisfies EventName;
 export const LibraryChanged = "library:changed" satisfies EventName;
 export const WatchStatus = "watch:status" satisfies EventName;
+export const IntakeProgress = "intake:progress" satisfies EventName;
 
 export const AgentStatus = "agent:status" satisfies EventName;
 export const AgentChunk = "agent:chunk" satisfies EventName;
@@ -34,6 +35,7 @@ export const AgentPermission = "agent:permission" satisfies EventName;
 export type IndexProgressEvent = EventPayloads[typeof IndexProgress];
 export type IndexDoneEvent = EventPayloads[typeof IndexDone];
 export type WatchStatusEvent = EventPayloads[typeof WatchStatus];
+export type IntakeProgressEvent = EventPayloads[typeof IntakeProgress];
 export type AgentStatusEvent = EventPayloads[typeof AgentStatus];
 export type AgentChunkEvent = EventPayloads[typeof AgentChunk];
 export type AgentToolEvent = EventPayloads[typeof AgentTool];
@@ -59,6 +61,7 @@ export type GrantSource = NonNullable<AgentStatusEvent["allowed"]>[number];
  */
 export const errorCodes = [
   "no-vault",
+  "not-vault",
   "busy",
   "invalid",
   "not-found",

@@ -736,6 +736,22 @@ export namespace events {
 	        this.current = source["current"];
 	    }
 	}
+	export class IntakeProgressEvent {
+	    done: number;
+	    total: number;
+	    current: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IntakeProgressEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.current = source["current"];
+	    }
+	}
 	export class WatchStatusEvent {
 	    mode: string;
 	    notice: string;
@@ -768,6 +784,7 @@ export namespace events {
 	    // Go type: LibraryChangedEvent
 	    "library:changed": any;
 	    "watch:status": WatchStatusEvent;
+	    "intake:progress": IntakeProgressEvent;
 	    "agent:status": AgentStatusEvent;
 	    "agent:chunk": AgentChunkEvent;
 	    "agent:tool": AgentToolEvent;
@@ -787,6 +804,7 @@ export namespace events {
 	        this["index:done"] = this.convertValues(source["index:done"], IndexDoneEvent);
 	        this["library:changed"] = this.convertValues(source["library:changed"], null);
 	        this["watch:status"] = this.convertValues(source["watch:status"], WatchStatusEvent);
+	        this["intake:progress"] = this.convertValues(source["intake:progress"], IntakeProgressEvent);
 	        this["agent:status"] = this.convertValues(source["agent:status"], AgentStatusEvent);
 	        this["agent:chunk"] = this.convertValues(source["agent:chunk"], AgentChunkEvent);
 	        this["agent:tool"] = this.convertValues(source["agent:tool"], AgentToolEvent);
@@ -883,6 +901,7 @@ export namespace index {
 	}
 	export class Hit {
 	    ref: string;
+	    path?: string;
 	    title: string;
 	    page: number;
 	    pageLabel: string;
@@ -896,6 +915,7 @@ export namespace index {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.ref = source["ref"];
+	        this.path = source["path"];
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
@@ -940,6 +960,111 @@ export namespace index {
 	        this.error = source["error"];
 	        this.sha256 = source["sha256"];
 	    }
+	}
+
+}
+
+export namespace intake {
+	
+	export class Found {
+	    vault: boolean;
+	    papers: number;
+	    topPdfs: string[];
+	    nestedPdfs: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Found(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.vault = source["vault"];
+	        this.papers = source["papers"];
+	        this.topPdfs = source["topPdfs"];
+	        this.nestedPdfs = source["nestedPdfs"];
+	    }
+	}
+	export class Item {
+	    file?: string;
+	    key?: string;
+	    title?: string;
+	    ref?: string;
+	    why?: string;
+	    changed?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Item(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.key = source["key"];
+	        this.title = source["title"];
+	        this.ref = source["ref"];
+	        this.why = source["why"];
+	        this.changed = source["changed"];
+	    }
+	}
+	export class Move {
+	    from: string;
+	    to: string;
+	    title?: string;
+	    authors?: string[];
+	    year?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Move(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.title = source["title"];
+	        this.authors = source["authors"];
+	        this.year = source["year"];
+	    }
+	}
+	export class Report {
+	    added: Item[];
+	    updated: Item[];
+	    unchanged: Item[];
+	    skipped: Item[];
+	    withoutPdf: Item[];
+	    errors: Item[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added = this.convertValues(source["added"], Item);
+	        this.updated = this.convertValues(source["updated"], Item);
+	        this.unchanged = this.convertValues(source["unchanged"], Item);
+	        this.skipped = this.convertValues(source["skipped"], Item);
+	        this.withoutPdf = this.convertValues(source["withoutPdf"], Item);
+	        this.errors = this.convertValues(source["errors"], Item);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -1283,6 +1408,38 @@ export namespace workspace {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.docs = this.convertValues(source["docs"], docs.Doc);
 	        this.problems = this.convertValues(source["problems"], docs.Problem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Folder {
+	    path: string;
+	    found?: intake.Found;
+	
+	    static createFrom(source: any = {}) {
+	        return new Folder(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.found = this.convertValues(source["found"], intake.Found);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

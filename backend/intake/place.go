@@ -1,0 +1,401 @@
+package intake
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/agentero/agentero/backend/atomicfile"
+	"github.com/agentero/agentero/backend/ident"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// importedKey is the metadata.json key of the record an intake run keeps of
+// what it wrote: where the paper came from and the values of the fields it
+// set, so that a later import rewrites a field only while it still holds
+// what the import wrote (a user's edit wins).
+const importedKey = "imported"
+
+// editedKey and sourceKey are the provenance keys the app's metadata editor
+// and online lookups keep in metadata.json (package metadata): "edited"
+// lists the fields the user set in Agentero, which an import never
+// rewrites; "source" says where each field's value came from, and an
+// import notes its own ("zotero", "bibtex", "csl", "pdf" for an added file).
+const (
+	editedKey = "edited"
+	sourceKey = "source"
+)
+
+// setSources records from as the source of the keys an import wrote (and
+// forgets the source of those it removed).
+func setSources(raw map[string]json.RawMessage, keys []string, values map[string]json.RawMessage, from string) {
+	if len(keys) == 0 {
+		return
+	}
+	if from == "file" {
+		from = "pdf"
+	}
+	src := map[string]string{}
+	_ = json.Unmarshal(raw[sourceKey], &src)
+	for _, k := range keys {
+		if _, ok := values[k]; ok {
+			src[k] = from
+		} else {
+			delete(src, k)
+		}
+	}
+	if len(src) == 0 {
+		delete(raw, sourceKey)
+		return
+	}
+	b, _ := json.Marshal(src)
+	raw[sourceKey] = b
+}
+
+// record is the "imported" object in metadata.json.
+type record struct {
+	From   string                     `json:"from"`             // file, zotero, bibtex, csl
+	Key    string                     `json:"key,omitempty"`    // Zotero key or citation key
+	File   string                     `json:"file,omitempty"`   // the source PDF as it was found
+	SHA256 string                     `json:"sha256,omitempty"` // of the PDF copied in
+	Values map[string]json.RawMessage `json:"values,omitempty"` // what the import wrote, by key
+}
+
+// entry is one paper to bring in, from any source.
+type entry struct {
+	From   string         // file, zotero, bibtex, csl
+	Key    string         // identity within the source; "" for added files
+	File   string         // the source PDF; "" when the entry has none
+	Folder string         // vault-relative folder to create the paper in ("papers", "papers/ML")
+	Values map[string]any // metadata.json keys the source sets (nil or "" values are not set)
+	Title  string
+	// Missing says why the entry has no File, when the source knows.
+	Missing string
+	// Slug parts.
+	Authors []string
+	Year    int
+}
+
+// placer knows the vault's papers, to recognise an entry that is already in
+// it, and creates and updates paper folders beneath the vault's root.
+type placer struct {
+	root   string
+	byKey  map[string]string   // from+"\x00"+key → ref
+	byDOI  map[string]string   // doi → ref
+	byHash map[string]string   // sha256 → ref (known or computed)
+	bySize map[int64][]string  // PDF size → refs whose hash is not known yet
+	pdfOf  map[string]string   // ref → vault-relative PDF
+	meta   map[string]metaFile // ref → its metadata.json as read
+}
+
+type metaFile struct {
+	raw    map[string]json.RawMessage
+	exists bool
+}
+
+// newPlacer reads what the vault at root holds: its papers, their PDFs'
+// sizes and their metadata.json files.
+func newPlacer(ctx context.Context, root string) (*placer, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return nil, refuse("%s is not a folder.", root)
+	}
+	if err := vault.CheckStateFolder(abs); err != nil {
+		return nil, err
+	}
+	snap, err := vault.Scan(abs)
+	if err != nil {
+		return nil, err
+	}
+	p := &placer{root: abs, byKey: map[string]string{}, byDOI: map[string]string{}, byHash: map[string]string{},
+		bySize: map[int64][]string{}, pdfOf: map[string]string{}, meta: map[string]metaFile{}}
+	for _, paper := range snap.Papers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p.pdfOf[paper.Ref] = paper.PDF
+		mf := metaFile{raw: map[string]json.RawMessage{}}
+		if paper.Metadata != "" {
+			if data, err := vault.ReadFile(ctx, abs, paper.Metadata, vault.KindMetadata); err == nil {
+				if json.Unmarshal(data, &mf.raw) == nil {
+					mf.exists = true
+				} else {
+					mf.raw = map[string]json.RawMessage{}
+				}
+			}
+		}
+		p.meta[paper.Ref] = mf
+		rec := mf.record()
+		if rec.Key != "" {
+			p.byKey[rec.From+"\x00"+rec.Key] = paper.Ref
+		}
+		var doi string
+		if json.Unmarshal(mf.raw["doi"], &doi) == nil {
+			if doi = ident.NormalizeDOI(doi); doi != "" {
+				p.byDOI[doi] = paper.Ref
+			}
+		}
+		if rec.SHA256 != "" {
+			p.byHash[rec.SHA256] = paper.Ref
+		} else {
+			p.bySize[paper.Size] = append(p.bySize[paper.Size], paper.Ref)
+		}
+	}
+	return p, nil
+}
+
+func (m metaFile) record() record {
+	var r record
+	if v, ok := m.raw[importedKey]; ok {
+		_ = json.Unmarshal(v, &r)
+	}
+	return r
+}
+
+// findHash returns the paper whose PDF has this size and hash, hashing the
+// vault's PDFs of the same size (through the vault's opener) on demand.
+func (p *placer) findHash(ctx context.Context, size int64, sum string) string {
+	if ref, ok := p.byHash[sum]; ok {
+		return ref
+	}
+	refs := p.bySize[size]
+	delete(p.bySize, size)
+	for _, ref := range refs {
+		h, err := vault.Open(p.root, p.pdfOf[ref], vault.KindPDF)
+		if err != nil {
+			continue
+		}
+		got, err := hashHandle(ctx, h)
+		if err == nil {
+			p.byHash[got] = ref
+		}
+	}
+	return p.byHash[sum]
+}
+
+func hashHandle(ctx context.Context, h *vault.Handle) (string, error) {
+	defer h.Close()
+	hw := newHashWriter()
+	if _, err := h.Copy(ctx, hw); err != nil {
+		return "", err
+	}
+	return hw.sum(), nil
+}
+
+// mkdirs makes the vault-relative folder rel, one component at a time,
+// refusing a component that is a link or not a folder: intake writes
+// beneath the vault only, never through a link.
+func (p *placer) mkdirs(rel string) error {
+	if !vault.ValidRel(rel) {
+		return refuse("%s is not a folder Agentero may write in.", rel)
+	}
+	cur := p.root
+	for _, part := range strings.Split(rel, "/") {
+		cur = filepath.Join(cur, part)
+		st, err := os.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(cur, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+			continue
+		case err != nil:
+			return err
+		case st.Mode()&fs.ModeSymlink != 0:
+			return refuse("%s is a link; Agentero does not write through links.", strings.TrimPrefix(cur, p.root+"/"))
+		case !st.IsDir():
+			return refuse("%s is a file, not a folder.", strings.TrimPrefix(cur, p.root+"/"))
+		}
+	}
+	return nil
+}
+
+// create makes a new paper folder under e.Folder named by slug (with -2,
+// -3 … when taken), writes metadata.json and then the PDF, and returns the
+// new paper's ref. An existing folder is never reused.
+func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) (string, error) {
+	if err := p.mkdirs(e.Folder); err != nil {
+		return "", err
+	}
+	base := slug(e.Authors, e.Year, e.Title, e.File)
+	var ref, dir string
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name = base + "-" + strconv.Itoa(i)
+		}
+		ref = path.Join(e.Folder, name)
+		dir = filepath.Join(p.root, filepath.FromSlash(ref))
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 1000 {
+			return "", err
+		}
+	}
+	values := marshalValues(e.Values)
+	raw := map[string]json.RawMessage{}
+	for k, v := range values {
+		raw[k] = v
+	}
+	setSources(raw, sortedKeys(values), values, e.From)
+	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: sum, Values: values}
+	if err := writeMeta(dir, raw, rec); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	if err := atomicfile.WriteFrom(filepath.Join(dir, "paper.pdf"), &ctxReader{ctx: ctx, r: src}, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("copy %s: %w", e.File, err)
+	}
+	p.pdfOf[ref] = path.Join(ref, "paper.pdf")
+	p.meta[ref] = metaFile{raw: raw, exists: true}
+	p.byHash[sum] = ref
+	if e.Key != "" {
+		p.byKey[e.From+"\x00"+e.Key] = ref
+	}
+	if doi, _ := e.Values["doi"].(string); doi != "" {
+		p.byDOI[ident.NormalizeDOI(doi)] = ref
+	}
+	return ref, nil
+}
+
+// update brings the metadata.json of the paper at ref up to date with e:
+// a field is written when it is missing or still holds what the previous
+// import wrote; a field the user changed is kept. It returns the keys it
+// changed; nothing is written when nothing changed.
+func (p *placer) update(e entry, ref string) ([]string, error) {
+	mf := p.meta[ref]
+	raw := map[string]json.RawMessage{}
+	for k, v := range mf.raw {
+		raw[k] = v
+	}
+	old := mf.record()
+	values := marshalValues(e.Values)
+	keys := map[string]bool{}
+	for k := range values {
+		keys[k] = true
+	}
+	for k := range old.Values {
+		keys[k] = true
+	}
+	edited := map[string]bool{}
+	var list []string
+	_ = json.Unmarshal(raw[editedKey], &list)
+	for _, k := range list {
+		edited[k] = true
+	}
+	var changed []string
+	for _, k := range sortedKeys(keys) {
+		cur, has := raw[k]
+		prev, wrote := old.Values[k]
+		next, sets := values[k]
+		userOwned := edited[k] || has && !(wrote && sameJSON(cur, prev))
+		if userOwned {
+			continue
+		}
+		switch {
+		case sets && !(has && sameJSON(cur, next)):
+			raw[k] = next
+			changed = append(changed, k)
+		case !sets && has:
+			delete(raw, k)
+			changed = append(changed, k)
+		}
+	}
+	setSources(raw, changed, values, e.From)
+	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: old.SHA256, Values: values}
+	if rec.File == "" {
+		rec.File = old.File
+	}
+	recJSON, _ := json.Marshal(rec)
+	if len(changed) == 0 && sameJSON(raw[importedKey], recJSON) {
+		return nil, nil
+	}
+	dir := filepath.Join(p.root, filepath.FromSlash(ref))
+	if _, err := vault.Resolve(p.root, ref); err != nil {
+		return nil, refuse("%s is not a folder Agentero may write in.", ref)
+	}
+	if st, err := os.Lstat(filepath.Join(dir, "metadata.json")); err == nil && !st.Mode().IsRegular() {
+		return nil, refuse("%s/metadata.json is not a regular file; it is left alone.", ref)
+	}
+	if err := writeMeta(dir, raw, rec); err != nil {
+		return nil, err
+	}
+	p.meta[ref] = metaFile{raw: raw, exists: true}
+	if e.Key != "" {
+		p.byKey[e.From+"\x00"+e.Key] = ref
+	}
+	return changed, nil
+}
+
+func writeMeta(dir string, raw map[string]json.RawMessage, rec record) error {
+	rj, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	raw[importedKey] = rj
+	data, err := json.MarshalIndent(raw, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(dir, "metadata.json"), append(data, '\n'), 0o644)
+}
+
+// marshalValues turns the set values (non-empty strings, lists, non-zero
+// years) into JSON.
+func marshalValues(vals map[string]any) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	for k, v := range vals {
+		switch x := v.(type) {
+		case nil:
+			continue
+		case string:
+			if strings.TrimSpace(x) == "" {
+				continue
+			}
+		case int:
+			if x == 0 {
+				continue
+			}
+		case []string:
+			if len(x) == 0 {
+				continue
+			}
+		}
+		b, err := json.Marshal(v)
+		if err == nil {
+			out[k] = b
+		}
+	}
+	return out
+}
+
+// sameJSON compares two JSON values by meaning, not spelling.
+func sameJSON(a, b json.RawMessage) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	xb, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return bytes.Equal(xb, yb)
+}

@@ -1,0 +1,446 @@
+package intake
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver, as the index uses it
+
+	"github.com/agentero/agentero/backend/ident"
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// ImportZotero imports the Zotero data folder dir (zotero.sqlite and
+// storage/) into the vault at root. Zotero's files are only read: the
+// database is copied to a temporary folder first (Zotero keeps it locked
+// while it runs, and a copy also spares it any lock of ours), and the copy
+// is what is opened. Each regular item with a PDF attachment (stored in
+// storage/<key>/ or linked) becomes a paper; items in the trash are left
+// out. Collections become folders under papers/ (an item in several
+// collections goes in the first by path; metadata.json lists them all).
+// Importing again finds papers by Zotero key and updates only the metadata
+// fields Zotero owns and the user has not changed.
+func ImportZotero(ctx context.Context, dir, root string, opts Options) (*Report, error) {
+	opts.defaults()
+	lib, err := readZotero(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newPlacer(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	rep := newReport()
+	return rep, run(ctx, p, lib, opts, rep)
+}
+
+// zoteroDB is the database file in a Zotero data folder (or the file itself).
+func zoteroDB(dir string) (string, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return "", refuse("%s cannot be read: %v.", dir, unwrapPath(err))
+	}
+	if !st.IsDir() {
+		return dir, nil
+	}
+	db := filepath.Join(dir, "zotero.sqlite")
+	if _, err := os.Stat(db); err != nil {
+		return "", refuse("%s has no zotero.sqlite: choose Zotero's data folder (Zotero → Settings → Advanced → Files and Folders).", dir)
+	}
+	return db, nil
+}
+
+// copyDB copies the database (and its journal or WAL, so that the copy is
+// the state Zotero last committed) into a new temporary folder.
+func copyDB(db string) (string, func(), error) {
+	tmp, err := os.MkdirTemp("", "agentero-zotero-")
+	if err != nil {
+		return "", nil, err
+	}
+	done := func() { os.RemoveAll(tmp) }
+	to := filepath.Join(tmp, "zotero.sqlite")
+	for _, suffix := range []string{"", "-wal", "-journal"} {
+		err := copyPlain(db+suffix, to+suffix)
+		if suffix != "" && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			done()
+			return "", nil, refuse("%s cannot be read: %v.", db+suffix, unwrapPath(err))
+		}
+	}
+	return to, done, nil
+}
+
+func copyPlain(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file")
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	return errors.Join(err, out.Close())
+}
+
+// readZotero reads the library's items as intake entries.
+func readZotero(ctx context.Context, dir string) ([]entry, error) {
+	dbPath, err := zoteroDB(dir)
+	if err != nil {
+		return nil, err
+	}
+	dataDir := filepath.Dir(dbPath)
+	copyPath, done, err := copyDB(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	db, err := sql.Open("sqlite3", "file:"+copyPath+"?_busy_timeout=5000")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	z := &zreader{db: db, dataDir: dataDir}
+	entries, err := z.read(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dbPath, err)
+	}
+	return entries, nil
+}
+
+type zreader struct {
+	db      *sql.DB
+	dataDir string
+}
+
+type zitem struct {
+	id          int64
+	key, typ    string
+	fields      map[string]string
+	authors     []string
+	others      []string // editors and other creators, when there is no author
+	tags        []string
+	collections []string
+	pdf         string // absolute path of the PDF, "" when none
+	why         string // why there is no PDF
+}
+
+func (z *zreader) has(ctx context.Context, table string) bool {
+	var n int
+	z.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?`, table).Scan(&n)
+	return n > 0
+}
+
+// table is the newer Zotero's "…Combined" table when there is one.
+func (z *zreader) table(ctx context.Context, name string) string {
+	if z.has(ctx, name+"Combined") {
+		return name + "Combined"
+	}
+	return name
+}
+
+func (z *zreader) read(ctx context.Context) ([]entry, error) {
+	for _, t := range []string{"items", "itemData", "itemDataValues", "itemAttachments", "creators", "itemCreators"} {
+		if !z.has(ctx, t) {
+			return nil, refuse("this is not a Zotero database: it has no %s table.", t)
+		}
+	}
+	notDeleted := "1"
+	if z.has(ctx, "deletedItems") {
+		notDeleted = "i.itemID NOT IN (SELECT itemID FROM deletedItems)"
+	}
+	if z.has(ctx, "feedItems") {
+		notDeleted += " AND i.itemID NOT IN (SELECT itemID FROM feedItems)"
+	}
+	types := z.table(ctx, "itemTypes")
+	fields := z.table(ctx, "fields")
+	items := map[int64]*zitem{}
+	var order []*zitem
+	rows, err := z.db.QueryContext(ctx, `SELECT i.itemID, i.key, t.typeName FROM items i JOIN `+types+` t ON t.itemTypeID = i.itemTypeID
+		WHERE `+notDeleted+` AND t.typeName NOT IN ('note', 'annotation') ORDER BY i.itemID`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		it := &zitem{fields: map[string]string{}}
+		if err := rows.Scan(&it.id, &it.key, &it.typ); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		items[it.id] = it
+		order = append(order, it)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := z.each(ctx, `SELECT d.itemID, f.fieldName, v.value FROM itemData d JOIN `+fields+` f ON f.fieldID = d.fieldID
+		JOIN itemDataValues v ON v.valueID = d.valueID`, func(id int64, s []sql.NullString) {
+		if it := items[id]; it != nil {
+			it.fields[s[0].String] = s[1].String
+		}
+	}, 2); err != nil {
+		return nil, err
+	}
+	creatorType := "'author'"
+	if z.has(ctx, "creatorTypes") {
+		creatorType = "(SELECT creatorType FROM creatorTypes ct WHERE ct.creatorTypeID = ic.creatorTypeID)"
+	}
+	if err := z.each(ctx, `SELECT ic.itemID, c.firstName, c.lastName, c.fieldMode, `+creatorType+`
+		FROM itemCreators ic JOIN creators c ON c.creatorID = ic.creatorID ORDER BY ic.itemID, ic.orderIndex`, func(id int64, s []sql.NullString) {
+		it := items[id]
+		if it == nil {
+			return
+		}
+		name := strings.TrimSpace(s[1].String)
+		if s[2].String != "1" && s[0].String != "" {
+			name = strings.TrimSpace(s[0].String + " " + s[1].String)
+		}
+		if name == "" {
+			return
+		}
+		if s[3].String == "author" {
+			it.authors = append(it.authors, name)
+		} else {
+			it.others = append(it.others, name)
+		}
+	}, 4); err != nil {
+		return nil, err
+	}
+	if z.has(ctx, "itemTags") && z.has(ctx, "tags") {
+		if err := z.each(ctx, `SELECT it.itemID, t.name FROM itemTags it JOIN tags t ON t.tagID = it.tagID ORDER BY t.name`, func(id int64, s []sql.NullString) {
+			if it := items[id]; it != nil {
+				it.tags = append(it.tags, s[0].String)
+			}
+		}, 1); err != nil {
+			return nil, err
+		}
+	}
+	if err := z.collections(ctx, items); err != nil {
+		return nil, err
+	}
+	if err := z.attachments(ctx, items, notDeleted); err != nil {
+		return nil, err
+	}
+	var out []entry
+	for _, it := range order {
+		// An attachment is read with its parent; a standalone PDF (one
+		// without a parent item) is a paper of its own, titled as Zotero
+		// shows it. Other standalone attachments are not papers.
+		if it.typ == "attachment" && it.pdf == "" {
+			continue
+		}
+		out = append(out, it.entry())
+	}
+	return out, nil
+}
+
+// each runs query and calls f with each row's itemID and n more columns.
+func (z *zreader) each(ctx context.Context, query string, f func(int64, []sql.NullString), n int) error {
+	rows, err := z.db.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		vals := make([]sql.NullString, n)
+		dest := []any{&id}
+		for i := range vals {
+			dest = append(dest, &vals[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		f(id, vals)
+	}
+	return rows.Err()
+}
+
+// collections gives each item the paths of its collections ("Reading/ML"),
+// sorted.
+func (z *zreader) collections(ctx context.Context, items map[int64]*zitem) error {
+	if !z.has(ctx, "collections") || !z.has(ctx, "collectionItems") {
+		return nil
+	}
+	type coll struct {
+		name   string
+		parent int64
+	}
+	colls := map[int64]coll{}
+	query := `SELECT collectionID, collectionName, parentCollectionID FROM collections`
+	if z.has(ctx, "deletedCollections") { // Zotero 6+: a collection in the trash is not a folder
+		query += ` WHERE collectionID NOT IN (SELECT collectionID FROM deletedCollections)`
+	}
+	if err := z.each(ctx, query, func(id int64, s []sql.NullString) {
+		var parent int64
+		fmt.Sscan(s[1].String, &parent)
+		colls[id] = coll{name: s[0].String, parent: parent}
+	}, 2); err != nil {
+		return err
+	}
+	pathOf := func(id int64) string {
+		var parts []string
+		for seen := 0; id != 0 && seen < 64; seen++ {
+			c, ok := colls[id]
+			if !ok {
+				break
+			}
+			parts = append([]string{folderName(c.name)}, parts...)
+			id = c.parent
+		}
+		return strings.Join(parts, "/")
+	}
+	if err := z.each(ctx, `SELECT itemID, collectionID FROM collectionItems`, func(id int64, s []sql.NullString) {
+		var cid int64
+		fmt.Sscan(s[0].String, &cid)
+		if it := items[id]; it != nil {
+			if p := pathOf(cid); p != "" {
+				it.collections = append(it.collections, p)
+			}
+		}
+	}, 1); err != nil {
+		return err
+	}
+	for _, it := range items {
+		sort.Strings(it.collections)
+	}
+	return nil
+}
+
+// Zotero's attachment link modes (Zotero.Attachments.LINK_MODE_*).
+const (
+	linkImportedFile = 0
+	linkImportedURL  = 1
+	linkLinkedFile   = 2
+)
+
+// attachments gives each item its first PDF attachment (by attachment id),
+// and a standalone PDF its own file.
+func (z *zreader) attachments(ctx context.Context, items map[int64]*zitem, notDeleted string) error {
+	rows, err := z.db.QueryContext(ctx, `SELECT a.itemID, coalesce(a.parentItemID, 0), coalesce(a.linkMode, -1), coalesce(a.contentType, ''),
+		coalesce(a.path, ''), i.key FROM itemAttachments a JOIN items i ON i.itemID = a.itemID WHERE `+notDeleted+` ORDER BY a.itemID`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent int64
+		var mode int
+		var ctype, p, key string
+		if err := rows.Scan(&id, &parent, &mode, &ctype, &p, &key); err != nil {
+			return err
+		}
+		owner := items[parent]
+		if parent == 0 {
+			owner = items[id] // a standalone attachment is its own item
+		}
+		if owner == nil || owner.pdf != "" {
+			continue
+		}
+		if ctype != "application/pdf" && !strings.EqualFold(path.Ext(p), ".pdf") {
+			continue
+		}
+		file, why := z.resolve(mode, p, key)
+		if file != "" {
+			owner.pdf, owner.why = file, ""
+		} else if owner.why == "" {
+			owner.why = why
+		}
+	}
+	return rows.Err()
+}
+
+// resolve is the file an attachment's path names: "storage:<name>" in
+// storage/<key>/ for stored files, an absolute path for linked ones.
+func (z *zreader) resolve(mode int, p, key string) (string, string) {
+	switch {
+	case strings.HasPrefix(p, "storage:"):
+		name := strings.TrimPrefix(p, "storage:")
+		if name == "" || strings.Contains(name, "/") || strings.Contains(name, "\\") || name == ".." {
+			return "", "its attachment path " + p + " is not a file name."
+		}
+		return filepath.Join(z.dataDir, "storage", key, name), ""
+	case strings.HasPrefix(p, "attachments:"):
+		return "", "its PDF is linked relative to Zotero's base folder for linked files, which the data folder does not record."
+	case mode == linkLinkedFile && filepath.IsAbs(p):
+		return filepath.Clean(p), ""
+	case mode == linkImportedFile || mode == linkImportedURL || mode == linkLinkedFile:
+		return "", "its attachment path " + p + " is not one Agentero can find."
+	}
+	return "", "its PDF attachment is a link to a web page, not a file."
+}
+
+var yearRe = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
+var extraLine = regexp.MustCompile(`(?im)^\s*(doi|arxiv|arxiv id)\s*:\s*(\S+)\s*$`)
+
+// entry maps a Zotero item to metadata.json (SPEC §1 keys plus Zotero's).
+func (it *zitem) entry() entry {
+	f := it.fields
+	title := f["title"]
+	authors := it.authors
+	if len(authors) == 0 {
+		authors = it.others
+	}
+	year := 0
+	if m := yearRe.FindString(f["date"]); m != "" {
+		fmt.Sscan(m, &year)
+	}
+	doi := ident.NormalizeDOI(f["DOI"])
+	arxiv := ""
+	for _, m := range extraLine.FindAllStringSubmatch(f["extra"], -1) {
+		switch strings.ToLower(m[1]) {
+		case "doi":
+			if doi == "" {
+				doi = ident.NormalizeDOI(m[2])
+			}
+		default:
+			arxiv = ident.NormalizeArxiv(m[2])
+		}
+	}
+	for _, s := range []string{f["archiveID"], f["url"]} {
+		if arxiv == "" && strings.Contains(strings.ToLower(s), "arxiv") {
+			arxiv = ident.NormalizeArxiv(s)
+		}
+	}
+	if arxiv == "" {
+		arxiv = ident.ArxivFromDOI(doi)
+	}
+	folder := vault.PapersDir
+	if len(it.collections) > 0 {
+		folder = path.Join(vault.PapersDir, it.collections[0])
+	}
+	e := entry{From: "zotero", Key: it.key, File: it.pdf, Folder: folder, Title: title, Authors: authors, Year: year,
+		Values: map[string]any{
+			"title": title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
+			"abstract": f["abstractNote"], "tags": it.tags, "collections": it.collections, "zotero_key": it.key,
+			"venue": firstOf(f["publicationTitle"], f["proceedingsTitle"], f["conferenceName"], f["bookTitle"]),
+		}}
+	e.Missing = it.why
+	return e
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,94 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentero/agentero/internal/corpustest"
+)
+
+type report struct {
+	Added []struct {
+		File, Key, Ref, Why string
+	}
+	Skipped []struct {
+		File, Ref, Why string
+	}
+	WithoutPDF []struct{ Key, Why string }
+	Unchanged  []struct{ Ref string }
+}
+
+// TestAddCommand adds a corpus PDF with the built binary, finds it by
+// search at once, and adds it again to be told it is there.
+func TestAddCommand(t *testing.T) {
+	corpus := corpustest.NeedCorpus(t)
+	vault := t.TempDir()
+	pdfPath := filepath.Join(t.TempDir(), "download (1).pdf")
+	corpustest.CopyFile(t, filepath.Join(corpus, "paxos-made-simple.pdf"), pdfPath)
+	cmd := exec.Command(binary, "add", vault, pdfPath, "--json")
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("agentero add: %v\n%s", err, out)
+	}
+	var rep report
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(rep.Added) != 1 || !strings.Contains(rep.Added[0].Ref, "paxos-simple") {
+		t.Fatalf("added %+v, want a folder named for the title the PDF shows", rep.Added)
+	}
+	stdout, stderr, code := run(t, "search", vault, "Paxos algorithm", "--json")
+	if code != 0 || !strings.Contains(stdout, rep.Added[0].Ref+"/paper.pdf#page=") {
+		t.Errorf("search after add (%d): %s %s", code, stdout, stderr)
+	}
+	stdout, stderr, code = run(t, "add", vault, pdfPath)
+	if code != 0 || !strings.Contains(stdout, "already in the vault as "+rep.Added[0].Ref) || !strings.Contains(stdout, "0 added") {
+		t.Errorf("second add (%d): %s %s", code, stdout, stderr)
+	}
+}
+
+func TestAddCommandUsage(t *testing.T) {
+	if _, stderr, code := run(t, "add", t.TempDir()); code != 2 || !strings.Contains(stderr, "at least one file") {
+		t.Errorf("add without files: %d %s", code, stderr)
+	}
+	if _, stderr, code := run(t, "import", "endnote", "x", t.TempDir()); code != 2 || !strings.Contains(stderr, "want zotero, bibtex or csl") {
+		t.Errorf("import endnote: %d %s", code, stderr)
+	}
+	if _, stderr, code := run(t, "import", "zotero", t.TempDir(), t.TempDir()); code != 1 || !strings.Contains(stderr, "has no zotero.sqlite") {
+		t.Errorf("import of a non-Zotero folder: %d %s", code, stderr)
+	}
+}
+
+func TestImportBibTeXCommand(t *testing.T) {
+	corpus := corpustest.NeedCorpus(t)
+	home := t.TempDir()
+	corpustest.CopyFile(t, filepath.Join(corpus, "bitcoin.pdf"), filepath.Join(home, "bitcoin.pdf"))
+	bib := filepath.Join(home, "refs.bib")
+	os.WriteFile(bib, []byte(`@misc{nakamoto2008, author = {Nakamoto, Satoshi}, title = {Bitcoin: A Peer-to-Peer Electronic Cash System},
+  year = 2008, file = {:bitcoin.pdf:PDF}}
+@book{lynch1996, author = {Lynch, Nancy A.}, title = {Distributed Algorithms}, year = {1996}}`), 0o644)
+	vault := t.TempDir()
+	e := env(t)
+	stdout, stderr, code := runIn(t, e, "import", "bibtex", bib, vault, "--json")
+	if code != 0 {
+		t.Fatalf("import (%d): %s", code, stderr)
+	}
+	var rep report
+	json.Unmarshal([]byte(stdout), &rep)
+	if len(rep.Added) != 1 || rep.Added[0].Ref != "papers/nakamoto-2008-bitcoin-peer-peer-electronic-cash" || len(rep.WithoutPDF) != 1 {
+		t.Fatalf("report %s", stdout)
+	}
+	stdout, _, code = runIn(t, e, "search", vault, "Nakamoto", "--json")
+	if code != 0 || !strings.Contains(stdout, rep.Added[0].Ref) {
+		t.Errorf("not searchable after import: %s", stdout)
+	}
+	stdout, _, _ = runIn(t, e, "import", "bibtex", bib, vault)
+	if !strings.HasPrefix(stdout, "0 added, 0 updated, 1 unchanged, 0 skipped, 1 without PDF") {
+		t.Errorf("second import: %s", stdout)
+	}
+}
