@@ -49,6 +49,11 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if lib := pdf.NativePDFium(); lib != "" {
+		log.Info("PDF text is read with the native PDFium", "pdfium", lib)
+	} else {
+		log.Info("PDF text is read with PDFium compiled to WebAssembly (no native libpdfium.so beside the program)")
+	}
 	app := NewApp(*vaultDir, log)
 	err := wails.Run(&options.App{
 		Title:     "Agentero",

@@ -1,0 +1,303 @@
+package window
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPackage installs the .deb named by AGENTERO_DEB into a throwaway root
+// with dpkg --root, checks what it declares and carries, opens the example
+// vault with the installed binary under Xvfb (screenshot checked), removes
+// the package and checks that nothing it installed is left. With
+// AGENTERO_TARBALL it also checks the tarball carries the same tree.
+func TestPackage(t *testing.T) {
+	deb := os.Getenv("AGENTERO_DEB")
+	if deb == "" {
+		t.Skip("AGENTERO_DEB not set: run through `make test-package`")
+	}
+	for _, tool := range []string{"dpkg", "dpkg-deb", "desktop-file-validate", "objdump", "Xvfb", "/usr/bin/import"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed: %v", tool, err)
+		}
+	}
+	artifacts := os.Getenv("AGENTERO_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = t.TempDir()
+	}
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the package declares.
+	depends := strings.TrimSpace(run(t, "dpkg-deb", "-f", deb, "Depends"))
+	t.Logf("Depends: %s", depends)
+	declared := map[string]bool{}
+	for _, d := range strings.Split(depends, ",") {
+		declared[strings.Fields(strings.TrimSpace(d))[0]] = true
+	}
+	for _, want := range []string{"libgtk-3-0", "libwebkit2gtk-4.1-0"} {
+		if !declared[want] {
+			t.Errorf("Depends lacks %s: %s", want, depends)
+		}
+	}
+
+	// A throwaway root with an empty dpkg database.
+	root := t.TempDir()
+	admin := filepath.Join(root, "var", "lib", "dpkg")
+	for _, d := range []string{"info", "updates", "triggers"} {
+		if err := os.MkdirAll(filepath.Join(admin, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(admin, "status"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, root)
+	// The root has none of the libraries: their packages are the host's.
+	dpkg := func(args ...string) string {
+		return run(t, "dpkg", append([]string{"--root=" + root, "--log=/dev/null", "--force-depends", "--force-not-root"}, args...)...)
+	}
+	dpkg("-i", deb)
+	installed := strings.Fields(dpkg("-L", "agentero"))
+	for _, p := range []string{
+		"/usr/bin/agentero", "/usr/lib/agentero/agentero", "/usr/lib/agentero/libpdfium.so",
+		"/usr/share/applications/agentero.desktop", "/usr/share/icons/hicolor/scalable/apps/agentero.svg",
+		"/usr/share/icons/hicolor/512x512/apps/agentero.png", "/usr/share/doc/agentero/THIRD_PARTY_NOTICES",
+		"/usr/share/doc/agentero/pdfium/licenses/pdfium.txt",
+	} {
+		if !contains(installed, p) {
+			t.Errorf("the package does not install %s", p)
+		}
+		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+			t.Errorf("%s is not in the root after dpkg -i: %v", p, err)
+		}
+	}
+
+	// Every library the binary and PDFium need is in a declared package.
+	for _, f := range []string{"usr/lib/agentero/agentero", "usr/lib/agentero/libpdfium.so"} {
+		for _, lib := range needed(t, filepath.Join(root, f)) {
+			pkg := owner(t, lib)
+			if !declared[pkg] {
+				t.Errorf("%s needs %s from %s, which Depends does not name", f, lib, pkg)
+			}
+		}
+	}
+
+	// The desktop entry: valid, the link handler, the binary on PATH.
+	desktop := filepath.Join(root, "usr/share/applications/agentero.desktop")
+	run(t, "desktop-file-validate", desktop)
+	entry, _ := os.ReadFile(desktop)
+	for _, want := range []string{"MimeType=x-scheme-handler/agentero;", "Exec=agentero %u", "Icon=agentero"} {
+		if !bytes.Contains(entry, []byte(want)) {
+			t.Errorf("the desktop entry lacks %q:\n%s", want, entry)
+		}
+	}
+	notices, _ := os.ReadFile(filepath.Join(root, "usr/share/doc/agentero/THIRD_PARTY_NOTICES"))
+	for _, want := range []string{"github.com/wailsapp/wails/v2", "github.com/mattn/go-sqlite3", "pdfjs-dist", "markdown-it", "Apache License"} {
+		if !bytes.Contains(notices, []byte(want)) {
+			t.Errorf("THIRD_PARTY_NOTICES does not mention %s", want)
+		}
+	}
+
+	// The installed binary opens the example vault, reading with its own PDFium.
+	bin := filepath.Join(root, "usr/bin/agentero")
+	logs := openInstalled(t, bin, artifacts)
+	if want := filepath.Join(root, "usr/lib/agentero/libpdfium.so"); !strings.Contains(logs, "pdfium="+want) {
+		t.Errorf("the installed binary did not read with the installed PDFium %s:\n%s", want, logs)
+	}
+
+	// Removed, it leaves nothing behind.
+	dpkg("-r", "agentero")
+	after := tree(t, root)
+	if left := diff(after, before, "var/lib/dpkg/"); len(left) > 0 {
+		t.Errorf("removing the package left %d files behind: %v", len(left), left)
+	}
+	if status := dpkg("-l"); strings.Contains(status, "ii  agentero") {
+		t.Errorf("dpkg still lists agentero as installed:\n%s", status)
+	}
+
+	if tgz := os.Getenv("AGENTERO_TARBALL"); tgz != "" {
+		names := tarNames(t, tgz)
+		// The tarball's usr/ is the tree the .deb installs.
+		for _, p := range installed {
+			if p != "/." && !names[strings.TrimPrefix(p, "/")] {
+				t.Errorf("the tarball lacks %s, which the .deb installs", p)
+			}
+		}
+		for _, p := range []string{"install.sh", "usr/bin/agentero", "usr/lib/agentero/agentero", "usr/lib/agentero/libpdfium.so",
+			"usr/share/applications/agentero.desktop", "usr/share/doc/agentero/THIRD_PARTY_NOTICES", "usr/share/doc/agentero/pdfium/licenses/pdfium.txt"} {
+			if !names[p] {
+				t.Errorf("the tarball lacks %s", p)
+			}
+		}
+	}
+}
+
+// openInstalled starts bin on a copy of the example vault under Xvfb and
+// waits for the library to show; it returns the app's log.
+func openInstalled(t *testing.T, bin, artifacts string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	display := startXvfb(t, ctx)
+	vaultDir := filepath.Join(t.TempDir(), "vault")
+	copyTree(t, "../../examples/vault", vaultDir)
+	home := t.TempDir()
+	app := exec.CommandContext(ctx, bin, "--vault", vaultDir)
+	app.Env = append(cleanEnv(), "DISPLAY="+display, "HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
+	var logs bytes.Buffer
+	app.Stdout, app.Stderr = &logs, &logs
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stopApp(app)
+	shot := filepath.Join(artifacts, "package-library.png")
+	got := waitScreen(t, ctx, display, shot, 90*time.Second, func(r report) bool { return r.libraryShown() && indexed(t, vaultDir) })
+	t.Logf("the installed binary shows the library: %+v (screenshot %s)", got, shot)
+	return logs.String()
+}
+
+// cleanEnv is the environment without AGENTERO_PDFIUM, so that the binary
+// finds its PDFium by itself.
+func cleanEnv() []string {
+	var env []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "AGENTERO_PDFIUM=") {
+			env = append(env, e)
+		}
+	}
+	return env
+}
+
+func stopApp(app *exec.Cmd) {
+	app.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { app.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		app.Process.Kill()
+		<-done
+	}
+}
+
+func run(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// needed lists the shared libraries an ELF file names (NEEDED).
+func needed(t *testing.T, file string) []string {
+	var libs []string
+	for _, line := range strings.Split(run(t, "objdump", "-p", file), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "NEEDED" {
+			libs = append(libs, f[1])
+		}
+	}
+	if len(libs) == 0 {
+		t.Fatalf("%s names no shared library", file)
+	}
+	return libs
+}
+
+// owner is the host's package that holds the library lib.
+func owner(t *testing.T, lib string) string {
+	for _, dir := range []string{"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64"} {
+		p := filepath.Join(dir, lib)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		for _, q := range []string{p, strings.TrimPrefix(p, "/usr")} {
+			out, err := exec.Command("dpkg", "-S", q).Output()
+			if err == nil {
+				pkg := strings.SplitN(strings.TrimSpace(strings.Split(string(out), "\n")[0]), ":", 2)[0]
+				return strings.TrimSpace(pkg)
+			}
+		}
+	}
+	t.Fatalf("no package of the host holds %s", lib)
+	return ""
+}
+
+// tree lists every file, link and folder under root, relative to it.
+func tree(t *testing.T, root string) map[string]bool {
+	got := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		got[rel] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// diff lists what is in a but not in b, outside the folder skip.
+func diff(a, b map[string]bool, skip string) []string {
+	var out []string
+	for p := range a {
+		if !b[p] && !strings.HasPrefix(p+"/", skip) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// tarNames lists the tarball's entries below its top folder.
+func tarNames(t *testing.T, file string) map[string]bool {
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	names := map[string]bool{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := strings.Index(h.Name, "/"); i >= 0 {
+			names[strings.TrimSuffix(h.Name[i+1:], "/")] = true
+		}
+	}
+	return names
+}
