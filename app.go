@@ -37,6 +37,8 @@ type App struct {
 	mu      sync.Mutex
 	ws      *workspace.Workspace
 	openErr error // why the last vault asked for did not open (a .agentero that is a link, …)
+
+	links *links // the agentero:// link the app was launched with (app_links.go)
 }
 
 // NewApp returns an App that opens vaultDir (or the last vault, else the
