@@ -234,7 +234,7 @@ func (c *Config) LastVault() string {
 	return p
 }
 
-// RememberVault records root as the vault opened last.
+// RememberVault records root as the vault opened last, first of the recent ones.
 func (c *Config) RememberVault(root string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -242,5 +242,8 @@ func (c *Config) RememberVault(root string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(p, []byte(root+"\n"), atomicfile.Private)
+	if err := atomicfile.Write(p, []byte(root+"\n"), atomicfile.Private); err != nil {
+		return err
+	}
+	return c.addRecent(root) // vaults.go
 }
