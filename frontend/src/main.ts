@@ -25,6 +25,8 @@ import { mountSearch } from "./search/view";
 import { mountSettings } from "./settings/view";
 import { startTheme } from "./settings/theme";
 import { mountVaultHeader } from "./vault/header";
+import { startLinks } from "./vault/links";
+import { createVaultMenu } from "./vault/menu";
 import { Viewer } from "./viewer/viewer";
 
 // How long the "Indexed N papers" summary stays up.
@@ -51,7 +53,15 @@ startTheme();
 const viewer = new Viewer(slot("viewer"));
 const progressView = mountProgress(slot("progress"));
 const libraryView = mountLibrary(slot("library"), openPaper);
+const vaultMenu = createVaultMenu({
+  recent: backend.recentVaults,
+  openRecent: (path) => switchVault(() => backend.openVault(path).then(() => path)),
+  forget: backend.forgetVault,
+  choose: chooseVault,
+  create: () => switchVault(backend.newVault),
+});
 const header = mountVaultHeader(slot("vault"), slot("watch-banner"), {
+  menu: vaultMenu.el,
   choose: chooseVault,
   reindex,
   quickChat: () => quick.toggle(),
@@ -88,6 +98,12 @@ const chatDeps: ChatDeps = {
   preview: backend.previewPlan,
   agents: backend.agents,
   showAgentView: (id, label) => agentView.open(id, label),
+  exporter: {
+    copyAnswer: async (conversationId, messageId) =>
+      backend.copyText(await backend.exportText({ conversationId, messageId, format: "markdown" })),
+    save: (conversationId, messageId, format) => backend.saveExport({ conversationId, messageId, format }),
+    errorText: backend.errorText,
+  },
 };
 const sidebar = mountSidebar(slot("chat"), chatDeps);
 const quick = mountQuickChat(slot("quick-chat"), chatDeps);
@@ -240,17 +256,27 @@ async function openSource(link: SourceLink): Promise<boolean> {
 }
 
 async function chooseVault(): Promise<void> {
+  await switchVault(backend.chooseVault);
+}
+
+/** switchVault runs a vault switch (a dialog, a recent vault, a new one) and shows the vault it opened. */
+async function switchVault(run: () => Promise<string>): Promise<void> {
   try {
-    const path = await backend.chooseVault();
+    const path = await run();
     if (!path) return;
-    viewer.close();
-    search.clear();
-    chats.reset();
-    await loadVault();
-    await loadLibrary();
+    await vaultSwitched();
   } catch (err) {
     dispatchLibrary({ type: "failed", seq: librarySeq, error: `Couldn’t open that folder: ${backend.errorText(err)}` });
   }
+}
+
+/** vaultSwitched shows the vault the backend opened instead of the last one. */
+async function vaultSwitched(): Promise<void> {
+  viewer.close();
+  search.clear();
+  chats.reset();
+  await loadVault();
+  await loadLibrary();
 }
 
 async function reindex(): Promise<void> {
@@ -335,7 +361,17 @@ function start(): void {
   });
   backend.on(LibraryChanged, scheduleReload);
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
-  void loadVault().then(loadLibrary);
+  void loadVault()
+    .then(loadLibrary)
+    .then(() =>
+      startLinks({
+        takeLink: backend.takeLink,
+        onLinkFollowed: backend.onLinkFollowed,
+        vaultSwitched,
+        open: (path, page, quote, title) => openCitation(formatCitation({ path, page, quote }), title),
+        alert: (text) => header.alert(text),
+      }),
+    );
 }
 
 start();

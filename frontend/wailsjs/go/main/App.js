@@ -42,6 +42,10 @@ export function Conversation(arg1) {
   return window['go']['main']['App']['Conversation'](arg1);
 }
 
+export function CreateVault(arg1) {
+  return window['go']['main']['App']['CreateVault'](arg1);
+}
+
 export function DefaultSettings() {
   return window['go']['main']['App']['DefaultSettings']();
 }
@@ -58,6 +62,18 @@ export function EventPayloads() {
   return window['go']['main']['App']['EventPayloads']();
 }
 
+export function ExportText(arg1) {
+  return window['go']['main']['App']['ExportText'](arg1);
+}
+
+export function FollowLink(arg1) {
+  return window['go']['main']['App']['FollowLink'](arg1);
+}
+
+export function ForgetVault(arg1) {
+  return window['go']['main']['App']['ForgetVault'](arg1);
+}
+
 export function Library() {
   return window['go']['main']['App']['Library']();
 }
@@ -66,8 +82,16 @@ export function ListContextDocs() {
   return window['go']['main']['App']['ListContextDocs']();
 }
 
+export function NewVault() {
+  return window['go']['main']['App']['NewVault']();
+}
+
 export function OpenExternal(arg1) {
   return window['go']['main']['App']['OpenExternal'](arg1);
+}
+
+export function OpenVault(arg1) {
+  return window['go']['main']['App']['OpenVault'](arg1);
 }
 
 export function PaperRelations(arg1, arg2) {
@@ -76,6 +100,10 @@ export function PaperRelations(arg1, arg2) {
 
 export function PreviewPlan(arg1) {
   return window['go']['main']['App']['PreviewPlan'](arg1);
+}
+
+export function RecentVaults() {
+  return window['go']['main']['App']['RecentVaults']();
 }
 
 export function Reindex() {
@@ -88,6 +116,10 @@ export function SaveAgent(arg1) {
 
 export function SaveContextDoc(arg1, arg2) {
   return window['go']['main']['App']['SaveContextDoc'](arg1, arg2);
+}
+
+export function SaveExport(arg1) {
+  return window['go']['main']['App']['SaveExport'](arg1);
 }
 
 export function SaveSettings(arg1) {
@@ -108,6 +140,10 @@ export function Settings() {
 
 export function SourceExists(arg1) {
   return window['go']['main']['App']['SourceExists'](arg1);
+}
+
+export function TakeLink() {
+  return window['go']['main']['App']['TakeLink']();
 }
 
 export function TestAgent(arg1, arg2) {
