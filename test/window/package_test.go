@@ -7,6 +7,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,7 +113,8 @@ func TestPackage(t *testing.T) {
 
 	// The installed binary opens the example vault, reading with its own PDFium.
 	bin := filepath.Join(root, "usr/bin/agentero")
-	logs := openInstalled(t, bin, artifacts)
+	logs, second := openInstalled(t, bin, artifacts)
+	t.Logf("a second launch with a link: %s", second)
 	if want := filepath.Join(root, "usr/lib/agentero/libpdfium.so"); !strings.Contains(logs, "pdfium="+want) {
 		t.Errorf("the installed binary did not read with the installed PDFium %s:\n%s", want, logs)
 	}
@@ -141,12 +143,16 @@ func TestPackage(t *testing.T) {
 				t.Errorf("the tarball lacks %s", p)
 			}
 		}
+		installTarball(t, tgz)
 	}
 }
 
 // openInstalled starts bin on a copy of the example vault under Xvfb and
-// waits for the library to show; it returns the app's log.
-func openInstalled(t *testing.T, bin, artifacts string) string {
+// waits for the library to show; then launches bin again with an
+// agentero:// link, as the desktop entry does for a clicked link, and waits
+// for the first window to show the page. It returns the app's log and the
+// second launch's output.
+func openInstalled(t *testing.T, bin, artifacts string) (string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -167,7 +173,25 @@ func openInstalled(t *testing.T, bin, artifacts string) string {
 	shot := filepath.Join(artifacts, "package-library.png")
 	got := waitScreen(t, ctx, display, shot, 90*time.Second, func(r report) bool { return r.libraryShown() && indexed(t, vaultDir) })
 	t.Logf("the installed binary shows the library: %+v (screenshot %s)", got, shot)
-	return logs.String()
+	if got.paperShown() {
+		t.Fatalf("a paper is shown before the link was followed: %+v", got)
+	}
+
+	// The link handler: a second launch hands the link over and exits at once.
+	link := "agentero://open?vault=" + url.QueryEscape(vaultDir) + "&ref=papers%2Fstrucplot-framework&page=3&quote=" + url.QueryEscape("strucplot")
+	second := exec.CommandContext(ctx, bin, link)
+	second.Env = app.Env
+	out, err := second.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the second launch failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "handed to the running Agentero") {
+		t.Fatalf("the second launch did not hand the link over:\n%s", out)
+	}
+	pageShot := filepath.Join(artifacts, "package-link.png")
+	got = waitScreen(t, ctx, display, pageShot, 60*time.Second, func(r report) bool { return r.paperShown() })
+	t.Logf("the link opened its page: %+v (screenshot %s)", got, pageShot)
+	return logs.String(), string(out)
 }
 
 // cleanEnv is the environment without AGENTERO_PDFIUM, so that the binary
@@ -300,4 +324,51 @@ func tarNames(t *testing.T, file string) map[string]bool {
 		}
 	}
 	return names
+}
+
+// installTarball unpacks the tarball, runs its install.sh into a prefix,
+// checks the installed program runs and the desktop entry names it, then
+// uninstalls and checks that nothing is left.
+func installTarball(t *testing.T, tgz string) {
+	dir := t.TempDir()
+	run(t, "tar", "-xzf", tgz, "-C", dir)
+	tops, _ := filepath.Glob(filepath.Join(dir, "agentero-*"))
+	if len(tops) != 1 {
+		t.Fatalf("the tarball holds %v, not one agentero-VERSION folder", tops)
+	}
+	if out := run(t, filepath.Join(tops[0], "usr/bin/agentero"), "version"); !strings.HasPrefix(out, "agentero ") {
+		t.Errorf("the unpacked binary does not run in place: %q", out)
+	}
+	prefix := filepath.Join(t.TempDir(), "prefix")
+	os.MkdirAll(prefix, 0o755)
+	before := tree(t, prefix)
+	cmd := exec.Command("sh", filepath.Join(tops[0], "install.sh"))
+	cmd.Env = append(os.Environ(), "PREFIX="+prefix, "XDG_DATA_HOME="+filepath.Join(prefix, "xdg"), "XDG_CONFIG_HOME="+filepath.Join(prefix, "xdg-config"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install.sh: %v\n%s", err, out)
+	}
+	if out := run(t, filepath.Join(prefix, "bin/agentero"), "version"); !strings.HasPrefix(out, "agentero ") {
+		t.Errorf("the installed binary does not run: %q", out)
+	}
+	entry, err := os.ReadFile(filepath.Join(prefix, "share/applications/agentero.desktop"))
+	if err != nil || !strings.Contains(string(entry), "Exec="+filepath.Join(prefix, "bin/agentero")+" %u") {
+		t.Errorf("the installed desktop entry does not run the installed binary: %v\n%s", err, entry)
+	}
+	run(t, "desktop-file-validate", filepath.Join(prefix, "share/applications/agentero.desktop"))
+	cmd = exec.Command("sh", filepath.Join(tops[0], "install.sh"), "--uninstall")
+	cmd.Env = append(os.Environ(), "PREFIX="+prefix, "XDG_DATA_HOME="+filepath.Join(prefix, "xdg"), "XDG_CONFIG_HOME="+filepath.Join(prefix, "xdg-config"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install.sh --uninstall: %v\n%s", err, out)
+	}
+	// What install.sh made is gone; folders it made may stay empty only
+	// where they were the prefix's own (bin, lib, share), as with any
+	// program installed into ~/.local.
+	for p := range tree(t, prefix) {
+		if before[p] || filepath.Base(p) == "mimeinfo.cache" || filepath.Base(p) == "mimeapps.list" {
+			continue // the desktop's shared registries, which list every program
+		}
+		if st, err := os.Stat(filepath.Join(prefix, p)); err == nil && !st.IsDir() {
+			t.Errorf("uninstalling left %s behind", p)
+		}
+	}
 }
