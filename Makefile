@@ -130,7 +130,7 @@ PKG_TOOL    := .tools/bin/agentero-package
 package: build
 	desktop-file-validate build/linux/agentero.desktop
 	cd tools/package && go build -o ../../$(PKG_TOOL) .
-	@mkdir -p $(PKG_DIR)
+	@mkdir -p $(PKG_DIR) && rm -f $(PKG_DIR)/agentero*.deb $(PKG_DIR)/agentero-*.tar.gz
 	$(PKG_TOOL) notices --root . --tags $(APP_TAGS) --out $(PKG_DIR)/THIRD_PARTY_NOTICES
 	$(PKG_TOOL) all --root . --bin $(BIN) --pdfium .tools/pdfium --notices $(PKG_DIR)/THIRD_PARTY_NOTICES \
 	  --version $(PKG_VERSION) --out $(PKG_DIR)

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"image"
 	"context"
 	"io"
 	"io/fs"
@@ -178,7 +179,7 @@ func openInstalled(t *testing.T, bin, artifacts string) (string, string) {
 	}
 
 	// The link handler: a second launch hands the link over and exits at once.
-	link := "agentero://open?vault=" + url.QueryEscape(vaultDir) + "&ref=papers%2Fstrucplot-framework&page=3&quote=" + url.QueryEscape("strucplot")
+	link := "agentero://open?vault=" + url.QueryEscape(vaultDir) + "&ref=papers%2Fstrucplot-framework&page=3&quote=" + url.QueryEscape("This paper describes the strucplot framework provided by the vcd package")
 	second := exec.CommandContext(ctx, bin, link)
 	second.Env = app.Env
 	out, err := second.CombinedOutput()
@@ -191,6 +192,20 @@ func openInstalled(t *testing.T, bin, artifacts string) (string, string) {
 	pageShot := filepath.Join(artifacts, "package-link.png")
 	got = waitScreen(t, ctx, display, pageShot, 60*time.Second, func(r report) bool { return r.paperShown() })
 	t.Logf("the link opened its page: %+v (screenshot %s)", got, pageShot)
+	// The quote is highlighted: the viewer's quote colour (a magenta tint) on the page.
+	var marked int
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if img, err := screenshot(ctx, display, pageShot); err == nil {
+			if marked = quoteTinted(img); marked >= 200 {
+				break
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	if marked < 200 {
+		t.Errorf("the link's quote is not highlighted on the page (%d tinted pixels; screenshot %s)", marked, pageShot)
+	}
 	return logs.String(), string(out)
 }
 
@@ -371,4 +386,21 @@ func installTarball(t *testing.T, tgz string) {
 			t.Errorf("uninstalling left %s behind", p)
 		}
 	}
+}
+
+// quoteTinted counts the pixels of the middle pane tinted with the viewer's
+// quote colour (--quote, magenta over white), which nothing else there uses.
+func quoteTinted(img image.Image) int {
+	b := img.Bounds()
+	n := 0
+	for y := b.Min.Y + b.Dy()/10; y < b.Max.Y; y++ {
+		for x := b.Min.X + b.Dx()*25/100; x < b.Min.X+b.Dx()*70/100; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			if r > g+25 && bl > g+25 && r > 150 {
+				n++
+			}
+		}
+	}
+	return n
 }
