@@ -73,7 +73,7 @@ run: build
 	  $(BIN) --vault $(VAULT); \
 	fi
 
-test: build test-go test-frontend test-window test-e2e
+test: build test-go test-frontend test-window test-e2e test-package
 
 # The ACP tests drive a scripted agent built on the ACP TypeScript SDK; the
 # MCP server is also driven by the MCP inspector CLI (test/mcpinspector).
