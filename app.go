@@ -107,6 +107,9 @@ func (a *App) open(dir string) error {
 	if err := a.cfg.RememberVault(ws.Root()); err != nil {
 		a.log.Warn("remember vault", "err", err)
 	}
+	if err := a.cfg.AddRecentVault(ws.Root()); err != nil {
+		a.log.Warn("remember vault among the recent ones", "err", err)
+	}
 	return ws.Start()
 }
 

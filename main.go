@@ -5,9 +5,9 @@ package main
 import (
 	"context"
 	"embed"
+	"errors"
 	"flag"
 	"fmt"
-	"errors"
 	"log/slog"
 	"os"
 	"os/signal"

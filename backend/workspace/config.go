@@ -234,7 +234,7 @@ func (c *Config) LastVault() string {
 	return p
 }
 
-// RememberVault records root as the vault opened last, first of the recent ones.
+// RememberVault records root as the vault opened last.
 func (c *Config) RememberVault(root string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -242,8 +242,5 @@ func (c *Config) RememberVault(root string) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(p, []byte(root+"\n"), atomicfile.Private); err != nil {
-		return err
-	}
-	return c.addRecent(root) // vaults.go
+	return atomicfile.Write(p, []byte(root+"\n"), atomicfile.Private)
 }

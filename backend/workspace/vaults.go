@@ -27,8 +27,7 @@ type RecentVault struct {
 // recentFile holds the recent vaults' paths, newest first.
 const recentFile = "recent-vaults.json"
 
-// RecentVaults lists the vaults opened before, newest first; the last one
-// opened is first even when the list was written before it was kept.
+// RecentVaults lists the vaults opened before, newest first.
 func (c *Config) RecentVaults() []RecentVault {
 	c.mu.Lock()
 	paths := c.readRecent()
@@ -73,6 +72,14 @@ func (c *Config) readRecent() []string {
 		}
 	}
 	return clean
+}
+
+// AddRecentVault puts root first among the recent vaults (the app calls it
+// with RememberVault when a vault opens).
+func (c *Config) AddRecentVault(root string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.addRecent(root)
 }
 
 // addRecent puts root first in the list (c.mu held).
