@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,12 +88,40 @@ func (a *App) acquireInstance(args []string) (*instance.Server, error) {
 	return srv, nil
 }
 
-// secondLaunch follows the links a later launch handed over and raises the window.
+// VaultOpened is the event a vault opened by a later launch (--vault DIR)
+// arrives as.
+const VaultOpened = "vault:opened"
+
+// VaultOpenedEvent says which vault a later launch opened, or why it could not.
+type VaultOpenedEvent struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// secondLaunch raises the window and does what a later launch asked: opens
+// its --vault, follows its agentero:// link.
 func (a *App) secondLaunch(m instance.Message) {
 	<-a.links.started
 	runtime.WindowUnminimise(a.ctx)
 	runtime.WindowShow(a.ctx)
-	for _, arg := range m.Args {
+	fs := flag.NewFlagSet("agentero", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("vault", "", "")
+	if err := fs.Parse(m.Args); err != nil {
+		return
+	}
+	if *dir != "" {
+		p := *dir
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(m.Dir, p)
+		}
+		ev := VaultOpenedEvent{Path: p}
+		if err := a.open(p); err != nil {
+			ev.Error = fmt.Sprintf("Couldn’t open %s: %v", p, err)
+		}
+		a.emit(VaultOpened, ev)
+	}
+	for _, arg := range fs.Args() {
 		if applink.IsLink(arg) {
 			a.emit(LinkFollowed, a.followLink(arg))
 		}

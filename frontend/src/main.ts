@@ -367,6 +367,7 @@ function start(): void {
       startLinks({
         takeLink: backend.takeLink,
         onLinkFollowed: backend.onLinkFollowed,
+        onVaultOpened: backend.onVaultOpened,
         vaultSwitched,
         open: (path, page, quote, title) => openCitation(formatCitation({ path, page, quote }), title),
         alert: (text) => header.alert(text),

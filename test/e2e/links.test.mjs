@@ -213,6 +213,12 @@ test("exports, agentero:// links and vaults", { timeout: 600_000 }, async (t) =>
       ]);
       await page.keyboard.press("Escape");
       assert.equal(await page.locator('[data-testid="vault-menu-list"]').isHidden(), true);
+
+      // A later launch with --vault switches the running window to it.
+      const r = await env.launch(["--vault", fresh]);
+      assert.equal(r.code, 0, r.out);
+      await page.waitForFunction(() => document.querySelector(".vault-name")?.textContent === "fresh vault", null, { timeout: 30_000 });
+      assert.equal(await page.locator('[data-testid="library-item"]').count(), 0);
     }),
   );
 });

@@ -115,6 +115,10 @@ export const followLink = (link: string): Promise<LinkResult> => App.FollowLink(
 export function onLinkFollowed(callback: (r: LinkResult) => void): () => void {
   return EventsOn("link:followed", (r: LinkResult | null) => r && callback(r));
 }
+/** onVaultOpened hears a vault a later launch (--vault DIR) opened, or why it could not. */
+export function onVaultOpened(callback: (e: { path: string; error: string }) => void): () => void {
+  return EventsOn("vault:opened", (e: { path: string; error: string } | null) => e && callback(e));
+}
 /** exportText is an answer or conversation as Markdown, or its cited papers as BibTeX or CSL-JSON. */
 export const exportText = (req: ExportRequest): Promise<string> => App.ExportText(asGo<main.ExportRequest>(req));
 /** saveExport asks where to save the export and writes it; "" when cancelled. */

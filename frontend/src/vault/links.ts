@@ -8,6 +8,8 @@ import type { LinkResult } from "../lib/backend";
 export interface LinkDeps {
   takeLink(): Promise<LinkResult | null>;
   onLinkFollowed(callback: (r: LinkResult) => void): void;
+  /** onVaultOpened hears a vault a later launch opened (--vault DIR). */
+  onVaultOpened?(callback: (e: { path: string; error: string }) => void): void;
   /** vaultSwitched reloads what the window shows after the backend opened another vault. */
   vaultSwitched(): Promise<void>;
   /** open opens a vault PDF at a page with a quote highlighted. */
@@ -18,6 +20,7 @@ export interface LinkDeps {
 /** startLinks follows the launch's link, then every handed-over one. */
 export async function startLinks(deps: LinkDeps): Promise<void> {
   deps.onLinkFollowed((r) => void follow(r, deps));
+  deps.onVaultOpened?.((e) => (e.error ? deps.alert(e.error) : void deps.vaultSwitched()));
   try {
     const first = await deps.takeLink();
     if (first) await follow(first, deps);
