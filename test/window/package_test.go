@@ -193,20 +193,28 @@ func openInstalled(t *testing.T, bin, artifacts string) (string, string) {
 	got = waitScreen(t, ctx, display, pageShot, 60*time.Second, func(r report) bool { return r.paperShown() })
 	t.Logf("the link opened its page: %+v (screenshot %s)", got, pageShot)
 	// The quote is highlighted: the viewer's quote colour (a magenta tint) on the page.
-	var marked int
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if img, err := screenshot(ctx, display, pageShot); err == nil {
-			if marked = quoteTinted(img); marked >= 200 {
-				break
-			}
-		}
-		time.Sleep(time.Second)
-	}
-	if marked < 200 {
+	if marked := waitQuote(ctx, display, pageShot); marked < 200 {
 		t.Errorf("the link's quote is not highlighted on the page (%d tinted pixels; screenshot %s)", marked, pageShot)
 	}
-	return logs.String(), string(out)
+
+	// Started by a link with no app running (a click on a link when
+	// Agentero is closed): it opens the link's vault and page.
+	stopApp(app)
+	fresh := exec.CommandContext(ctx, bin, link)
+	fresh.Env = app.Env
+	var freshLogs bytes.Buffer
+	fresh.Stdout, fresh.Stderr = &freshLogs, &freshLogs
+	if err := fresh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stopApp(fresh)
+	startShot := filepath.Join(artifacts, "package-link-start.png")
+	got = waitScreen(t, ctx, display, startShot, 90*time.Second, func(r report) bool { return r.paperShown() })
+	if marked := waitQuote(ctx, display, startShot); marked < 200 {
+		t.Errorf("started by the link, the quote is not highlighted (%d tinted pixels; screenshot %s)", marked, startShot)
+	}
+	t.Logf("started by the link, it shows the page: %+v (screenshot %s)", got, startShot)
+	return logs.String() + freshLogs.String(), string(out)
 }
 
 // cleanEnv is the environment without AGENTERO_PDFIUM, so that the binary
@@ -386,6 +394,20 @@ func installTarball(t *testing.T, tgz string) {
 			t.Errorf("uninstalling left %s behind", p)
 		}
 	}
+}
+
+// waitQuote waits up to 20 s for the quote's highlight to show; it returns
+// the tinted pixels of the last screenshot.
+func waitQuote(ctx context.Context, display, file string) int {
+	marked := 0
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+		if img, err := screenshot(ctx, display, file); err == nil {
+			if marked = quoteTinted(img); marked >= 200 {
+				break
+			}
+		}
+	}
+	return marked
 }
 
 // quoteTinted counts the pixels of the middle pane tinted with the viewer's
