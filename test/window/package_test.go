@@ -213,6 +213,9 @@ func openInstalled(t *testing.T, bin, artifacts string) (string, string) {
 	if marked := waitQuote(ctx, display, startShot); marked < 200 {
 		t.Errorf("started by the link, the quote is not highlighted (%d tinted pixels; screenshot %s)", marked, startShot)
 	}
+	if fresh.ProcessState != nil || strings.Contains(freshLogs.String(), "handed to the running") {
+		t.Errorf("the launch by a link did not stay as the app:\n%s", freshLogs.String())
+	}
 	t.Logf("started by the link, it shows the page: %+v (screenshot %s)", got, startShot)
 	return logs.String() + freshLogs.String(), string(out)
 }
