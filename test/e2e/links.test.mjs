@@ -161,6 +161,10 @@ test("exports, agentero:// links and vaults", { timeout: 600_000 }, async (t) =>
       assert.match(await alert.innerText(), /^Couldn’t open that link: the paper papers\/not-here is not in the vault .*\(moved or deleted\?\)\.$/);
       const gone = await page.evaluate(() => window.go.main.App.FollowLink("agentero://open?vault=/nonexistent/vault&ref=papers/a"));
       assert.match(gone.error, /the vault \/nonexistent\/vault of this link does not exist/);
+      const past = await page.evaluate((v) => window.go.main.App.FollowLink(`agentero://open?vault=${encodeURIComponent(v)}&ref=papers/bitcoin&page=99`), env.vault);
+      assert.match(past.error, /^page 99 is past the end of "Bitcoin: A Peer-to-Peer Electronic Cash System", which has 9 pages$/);
+      const notVault = await page.evaluate((d) => window.go.main.App.FollowLink(`agentero://open?vault=${encodeURIComponent(d)}&ref=papers/a`), env.root + "/home");
+      assert.match(notVault.error, /is not an Agentero vault/);
       const hostile = await page.evaluate(() => window.go.main.App.FollowLink("agentero://open?vault=/tmp&ref=papers/../../etc/passwd"));
       assert.match(hostile.error, /not a valid agentero:\/\/ link/);
       await shot(page, "links-3-refused");
