@@ -14,7 +14,7 @@ DEV_BIN   := build/bin/agentero-dev
 VAULT     ?= examples/vault
 GOFLAGS_APP := -tags $(APP_TAGS) -trimpath -ldflags "-s -w -X main.version=$(shell git describe --always --dirty 2>/dev/null || echo dev)"
 
-.PHONY: all deps frontend build run test test-go test-frontend test-window test-e2e test-mcpinspector bench bindings clean
+.PHONY: all deps frontend build run test test-go test-frontend test-window test-e2e test-mcpinspector bench bindings clean package test-package
 
 all: build
 
@@ -73,7 +73,7 @@ run: build
 	  $(BIN) --vault $(VAULT); \
 	fi
 
-test: build test-go test-frontend test-window test-e2e
+test: build test-go test-frontend test-window test-e2e test-package
 
 # The ACP tests drive a scripted agent built on the ACP TypeScript SDK; the
 # MCP server is also driven by the MCP inspector CLI (test/mcpinspector).
@@ -119,6 +119,29 @@ test-mcpinspector: build test/mcpinspector/node_modules/.stamp
 # server); -p 1 so that packages do not compete for the two cores.
 bench: deps test/mcpinspector/node_modules/.stamp test/peeragent/node_modules/.stamp
 	$(PDFIUM_ENV) go test -tags $(TEST_TAGS) -p 1 -run '^$$' -bench . -benchtime 1x -timeout 60m ./backend/...
+
+# Installable packages in build/package/ (tools/package, its own Go module:
+# nfpm as a library): a .deb and a self-contained tarball, each with the
+# binary, the native PDFium and its licences, the desktop entry (also the
+# agentero:// link handler), the icons and THIRD_PARTY_NOTICES.
+PKG_VERSION := 0.1.0+git$(shell git rev-parse --short HEAD 2>/dev/null || echo 0)
+PKG_DIR     := build/package
+PKG_TOOL    := .tools/bin/agentero-package
+package: build
+	desktop-file-validate build/linux/agentero.desktop
+	cd tools/package && go build -o ../../$(PKG_TOOL) .
+	@mkdir -p $(PKG_DIR) && rm -f $(PKG_DIR)/agentero*.deb $(PKG_DIR)/agentero-*.tar.gz
+	$(PKG_TOOL) notices --root . --tags $(APP_TAGS) --out $(PKG_DIR)/THIRD_PARTY_NOTICES
+	$(PKG_TOOL) all --root . --bin $(BIN) --pdfium .tools/pdfium --notices $(PKG_DIR)/THIRD_PARTY_NOTICES \
+	  --version $(PKG_VERSION) --out $(PKG_DIR)
+
+# The .deb installed into a throwaway root (dpkg --root), its binary opened
+# on the example vault under Xvfb (screenshot checked), then removed.
+test-package: package
+	AGENTERO_TEST_STRICT=1 AGENTERO_DEB=$(CURDIR)/$(PKG_DIR)/agentero_$(PKG_VERSION)_amd64.deb \
+	  AGENTERO_TARBALL=$(CURDIR)/$(PKG_DIR)/agentero-$(PKG_VERSION)-linux-x86_64.tar.gz \
+	  AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts \
+	  go test -tags $(TEST_TAGS) -count=1 -run TestPackage -v ./test/window/
 
 # Regenerates frontend/wailsjs (committed) after App's methods change.
 bindings: deps

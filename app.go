@@ -40,6 +40,8 @@ type App struct {
 	ws      *workspace.Workspace
 	openErr error             // why the last vault asked for did not open (a .agentero that is a link, …)
 	pending *workspace.Folder // the folder asked for at start that is not a vault yet
+
+	links *links // the agentero:// link the app was launched with (app_links.go)
 }
 
 // NewApp returns an App that opens vaultDir (or the last vault, else the
@@ -115,6 +117,9 @@ func (a *App) open(dir string) error {
 	}
 	if err := a.cfg.RememberVault(ws.Root()); err != nil {
 		a.log.Warn("remember vault", "err", err)
+	}
+	if err := a.cfg.AddRecentVault(ws.Root()); err != nil {
+		a.log.Warn("remember vault among the recent ones", "err", err)
 	}
 	return ws.Start()
 }

@@ -114,6 +114,8 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"index"}, 2, "want 1 arguments"},
 		{[]string{"index", "--bogus", t.TempDir()}, 2, "bogus"},
 		{[]string{"--vault"}, 2, "usage:"},
+		{[]string{"papers/x.pdf"}, 2, "usage:"}, // a positional argument must be an agentero:// link
+		{[]string{"agentero://open?vault=/v&ref=papers/a", "extra"}, 2, "usage:"},
 		{[]string{"index", filepath.Join(t.TempDir(), "missing")}, 1, "no such file"},
 		{[]string{"search", "/etc/hostname", "x"}, 1, "not a folder"},
 	}

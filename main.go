@@ -5,12 +5,15 @@ package main
 import (
 	"context"
 	"embed"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 
+	"github.com/agentero/agentero/backend/applink"
+	"github.com/agentero/agentero/backend/instance"
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/cli"
 	"github.com/wailsapp/wails/v2"
@@ -44,13 +47,31 @@ func main() {
 	}
 	fs := flag.NewFlagSet("agentero", flag.ContinueOnError)
 	vaultDir := fs.String("vault", "", "vault folder to open (default: the last one, else the example vault)")
-	if err := fs.Parse(os.Args[1:]); err != nil || fs.NArg() > 0 {
+	if err := fs.Parse(os.Args[1:]); err != nil || fs.NArg() > 1 || (fs.NArg() == 1 && !applink.IsLink(fs.Arg(0))) {
 		fmt.Fprintln(os.Stderr, cli.Usage)
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if lib := pdf.NativePDFium(); lib != "" {
+		log.Info("PDF text is read with the native PDFium", "pdfium", lib)
+	} else {
+		log.Info("PDF text is read with PDFium compiled to WebAssembly (no native libpdfium.so beside the program)")
+	}
 	app := NewApp(*vaultDir, log)
-	err := wails.Run(&options.App{
+	app.launchLink(fs.Arg(0))
+	// One app per user: a later launch (a clicked agentero:// link) hands
+	// its arguments to the running one and exits.
+	srv, err := app.acquireInstance(os.Args[1:])
+	switch {
+	case errors.Is(err, instance.ErrHanded):
+		log.Info("handed to the running Agentero")
+		return
+	case err != nil:
+		log.Warn("other launches will open their own window", "err", err)
+	default:
+		defer srv.Close()
+	}
+	err = wails.Run(&options.App{
 		Title:     "Agentero",
 		Width:     1280,
 		Height:    820,
@@ -63,7 +84,7 @@ func main() {
 		// PDFs dropped on the window reach the UI as paths (OnFileDrop),
 		// which adds them; the webview itself never navigates to a drop.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
-		OnStartup:   app.startup,
+		OnStartup:   app.startupWithLinks,
 		OnShutdown:  app.shutdown,
 		Bind:        []any{app},
 		// Every bound method's error reaches the UI as events.Error: a code

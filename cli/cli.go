@@ -22,6 +22,8 @@ import (
 // Usage is the command line's help text.
 const Usage = `usage:
   agentero [--vault DIR]                      open the desktop app
+  agentero 'agentero://open?vault=DIR&ref=papers/ID&page=N&quote=TEXT'
+                                              open (or hand to the running app) a paper at a page
   agentero index DIR [--json]                 index or update a vault
   agentero add DIR FILE|FOLDER... [--json]    add PDFs as papers (papers/<slug>/), then index
   agentero import zotero|bibtex|csl SOURCE DIR [--json]

@@ -26,6 +26,8 @@ import { mountSearch } from "./search/view";
 import { mountSettings } from "./settings/view";
 import { startTheme } from "./settings/theme";
 import { mountVaultHeader } from "./vault/header";
+import { startLinks } from "./vault/links";
+import { createVaultMenu } from "./vault/menu";
 import { Viewer } from "./viewer/viewer";
 
 // How long the "Indexed N papers" summary stays up.
@@ -52,7 +54,15 @@ startTheme();
 const viewer = new Viewer(slot("viewer"));
 const progressView = mountProgress(slot("progress"));
 const libraryView = mountLibrary(slot("library"), openPaper);
+const vaultMenu = createVaultMenu({
+  recent: backend.recentVaults,
+  openRecent: (path) => switchVault(() => backend.openVault(path).then(() => path)),
+  forget: backend.forgetVault,
+  choose: chooseVault,
+  create: () => switchVault(backend.newVault),
+});
 const header = mountVaultHeader(slot("vault"), slot("watch-banner"), {
+  menu: vaultMenu.el,
   choose: chooseVault,
   reindex,
   quickChat: () => quick.toggle(),
@@ -75,7 +85,7 @@ const intake = mountIntake(intakeBar, slotAfter("settings", "intake-dialogs"), {
   planArrangement: backend.planArrangement,
   applyArrangement: backend.applyArrangement,
   openFolder: backend.openFolder,
-  opened: () => void vaultOpened(),
+  opened: () => void vaultSwitched(),
 });
 
 const relations = mountRelations(slotAfter("library", "relations", "relations-host"), {
@@ -102,6 +112,12 @@ const chatDeps: ChatDeps = {
   preview: backend.previewPlan,
   agents: backend.agents,
   showAgentView: (id, label) => agentView.open(id, label),
+  exporter: {
+    copyAnswer: async (conversationId, messageId) =>
+      backend.copyText(await backend.exportText({ conversationId, messageId, format: "markdown" })),
+    save: (conversationId, messageId, format) => backend.saveExport({ conversationId, messageId, format }),
+    errorText: backend.errorText,
+  },
 };
 const sidebar = mountSidebar(slot("chat"), chatDeps);
 const quick = mountQuickChat(slot("quick-chat"), chatDeps);
@@ -266,14 +282,25 @@ async function chooseVault(): Promise<void> {
       intake.showFolder(folder); // not opened: nothing is written until the user chooses
       return;
     }
-    await vaultOpened();
+    await vaultSwitched();
   } catch (err) {
     dispatchLibrary({ type: "failed", seq: librarySeq, error: `Couldn’t open that folder: ${backend.errorText(err)}` });
   }
 }
 
-/** vaultOpened shows the vault the backend just opened. */
-async function vaultOpened(): Promise<void> {
+/** switchVault runs a vault switch (a dialog, a recent vault, a new one) and shows the vault it opened. */
+async function switchVault(run: () => Promise<string>): Promise<void> {
+  try {
+    const path = await run();
+    if (!path) return;
+    await vaultSwitched();
+  } catch (err) {
+    dispatchLibrary({ type: "failed", seq: librarySeq, error: `Couldn’t open that folder: ${backend.errorText(err)}` });
+  }
+}
+
+/** vaultSwitched shows the vault the backend opened instead of the last one. */
+async function vaultSwitched(): Promise<void> {
   viewer.close();
   search.clear();
   chats.reset();
@@ -365,7 +392,18 @@ function start(): void {
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
   backend.on(IntakeProgress, (p) => intake.progress(p));
   backend.onFileDrop((paths) => intake.addPaths(paths));
-  void loadVault().then(loadLibrary);
+  void loadVault()
+    .then(loadLibrary)
+    .then(() =>
+      startLinks({
+        takeLink: backend.takeLink,
+        onLinkFollowed: backend.onLinkFollowed,
+        onVaultOpened: backend.onVaultOpened,
+        vaultSwitched,
+        open: (path, page, quote, title) => openCitation(formatCitation({ path, page, quote }), title),
+        alert: (text) => header.alert(text),
+      }),
+    );
 }
 
 start();

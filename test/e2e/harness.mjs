@@ -87,9 +87,10 @@ async function waitHttp(url, proc, ms) {
 }
 
 /**
- * start brings everything up and returns {page, vault, url, stop}. The app's
- * log goes to test-artifacts/e2e-app.log. opts.makeFolder(root), when
- * given, makes the folder the app opens instead of the scenario's vault.
+ * start brings everything up and returns {page, vault, root, url, stop,
+ * problems, launch}. The app's log goes to test-artifacts/e2e-app.log (or
+ * opts.log). opts.makeFolder(root), when given, makes the folder the app
+ * opens instead of the scenario's vault.
  */
 export async function start(opts = {}) {
   const root = mkdtempSync(join(tmpdir(), "agentero-e2e-"));
@@ -101,26 +102,34 @@ export async function start(opts = {}) {
   const xvfb = await startXvfb();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const log = createWriteStream(join(artifacts, "e2e-app.log"));
-  const app = spawn(bin, ["--vault", vault], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      DISPLAY: xvfb.display,
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, ".config"),
-      XDG_CACHE_HOME: join(home, ".cache"),
-      NO_AT_BRIDGE: "1",
-      WEBKIT_DISABLE_COMPOSITING_MODE: "1",
-      // Wails' dev build reads these (internal/app/app_dev.go): serve the
-      // built frontend from disk and the dev server (HTTP + /wails/ipc
-      // websocket for browsers) on this address.
-      assetdir: join(repo, "frontend", "dist"),
-      devserver: `127.0.0.1:${port}`,
-      loglevel: "Warning",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const log = createWriteStream(join(artifacts, opts.log ?? "e2e-app.log"));
+  const appEnv = {
+    ...process.env,
+    DISPLAY: xvfb.display,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    NO_AT_BRIDGE: "1",
+    WEBKIT_DISABLE_COMPOSITING_MODE: "1",
+    // Wails' dev build reads these (internal/app/app_dev.go): serve the
+    // built frontend from disk and the dev server (HTTP + /wails/ipc
+    // websocket for browsers) on this address.
+    assetdir: join(repo, "frontend", "dist"),
+    devserver: `127.0.0.1:${port}`,
+    loglevel: "Warning",
+  };
+  const app = spawn(bin, ["--vault", vault], { cwd: repo, env: appEnv, stdio: ["ignore", "pipe", "pipe"] });
+  // launch starts the app again as a user would (a clicked agentero:// link):
+  // it hands its arguments to the running one and exits; resolves to its exit code and output.
+  const launch = (args) =>
+    new Promise((ok, fail) => {
+      const p = spawn(bin, args, { cwd: repo, env: appEnv, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      p.stdout.on("data", (d) => (out += d));
+      p.stderr.on("data", (d) => (out += d));
+      p.on("error", fail);
+      p.on("exit", (code) => ok({ code, out }));
+    });
   app.stdout.pipe(log);
   app.stderr.pipe(log);
   const profile = join(root, "chromium");
@@ -151,7 +160,7 @@ export async function start(opts = {}) {
       if (m.type() === "error" && !/favicon|404/.test(m.text())) problems.push(`console: ${m.text()}`);
     });
     await page.goto(url);
-    return { page, vault, url, stop, problems };
+    return { page, vault, root, url, stop, problems, launch };
   } catch (err) {
     await stop();
     throw err;

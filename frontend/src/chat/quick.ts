@@ -12,6 +12,7 @@ import { createAnchorsView } from "./anchors-view";
 import { createComposer } from "./composer";
 import { quickConversationId } from "./ids";
 import type { ChatDeps, OpenPaper } from "./sidebar";
+import { conversationExport } from "./export-actions";
 import { createThreadView } from "./thread-view";
 
 const CountKey = "agentero.quickChats";
@@ -58,6 +59,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
       return ok;
     },
     openExternal: deps.openExternal,
+    exporter: deps.exporter,
     answerPermission: (requestId, optionId) => store.answerPermission(id(), requestId, optionId),
     retry: () => {
       const conv = id();
@@ -85,7 +87,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   const el = h(
     "section",
     { class: "quick-chat", role: "dialog", "aria-modal": "false", "aria-label": "Quick Chat", hidden: true, "data-testid": "quick-chat" },
-    h("header", { class: "chat-header" }, h("h2", {}, "Quick Chat"), h("kbd", {}, "Ctrl+K"), picker, newChat, seeAgent, closeButton),
+    h("header", { class: "chat-header" }, h("h2", {}, "Quick Chat"), h("kbd", {}, "Ctrl+K"), picker, newChat, seeAgent, deps.exporter ? conversationExport(() => id(), deps.exporter) : null, closeButton),
     thread.el,
     paperChip,
     anchors.el,

@@ -11,6 +11,7 @@ import { createComposer } from "./composer";
 import { paperConversationId } from "./ids";
 import type { SourceLink } from "./sources";
 import type { ChatStore } from "./store";
+import { conversationExport, type Exporter } from "./export-actions";
 import { createThreadView } from "./thread-view";
 
 export interface OpenPaper {
@@ -32,6 +33,8 @@ export interface ChatDeps {
   agents(): Promise<AgentList>;
   /** showAgentView opens "What the agent sees" for a conversation; label names it. */
   showAgentView(conversationId: string, label: string): void;
+  /** exporter exports answers and conversations (export-actions.ts); none in tests that do not need it. */
+  exporter?: Exporter;
 }
 
 export interface Sidebar {
@@ -56,7 +59,8 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
     { type: "button", class: "quiet agent-view-open", title: "What the agent sees for this conversation (Ctrl+Shift+A)", "data-testid": "agent-view-open", disabled: true },
     "What the agent sees",
   );
-  const header = h("header", { class: "chat-header" }, h("h2", {}, "Ask about this paper"), seeAgent, title);
+  const exportButton = deps.exporter ? conversationExport(() => (paper ? paperConversationId(paper.ref) : null), deps.exporter) : null;
+  const header = h("header", { class: "chat-header" }, h("h2", {}, "Ask about this paper"), seeAgent, exportButton, title);
   function showAgentView() {
     if (paper) deps.showAgentView(paperConversationId(paper.ref), `About ${paper.title || paper.ref}`);
   }
@@ -72,6 +76,7 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
       return ok;
     },
     openExternal: deps.openExternal,
+    exporter: deps.exporter,
     answerPermission: (requestId, optionId) => paper && store.answerPermission(paperConversationId(paper.ref), requestId, optionId),
     retry: () => {
       if (!paper) return;

@@ -19,6 +19,7 @@ import { agentLabel } from "./agent-choice";
 import { grantChanged, sessionText, summarize } from "./context";
 import { disclosure, remember, type Opened } from "./disclosure";
 import { describeError } from "./errors";
+import { answerExports, type Exporter } from "./export-actions";
 import { permissionCards } from "./permission-view";
 import { cardQuotes, sourceLink, sourceLinks, withoutSourceList, type SourceLink } from "./sources";
 import { consultedLinks, sourceList } from "./sources-view";
@@ -37,6 +38,8 @@ export interface ThreadDeps {
   /** answerPermission sends the option the user chose for a permission request of this thread. */
   answerPermission(requestId: string, optionId: string): void;
   retry(): void;
+  /** exporter, when given, adds Copy as Markdown / BibTeX / CSL-JSON under each finished answer. */
+  exporter?: Exporter;
 }
 
 export interface ThreadView {
@@ -271,6 +274,10 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
   if (retry) bottom.push(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
   if (m.status !== "streaming") {
     bottom.push(sourceList(links, consultedLinks(m.consulted, links, d.read), t.exists, d.opened, { titleOfPath: deps.titleOfPath, openSource: (l) => void deps.openSource(l) }));
+  }
+  if (deps.exporter && m.status === "done" && m.id) {
+    const hasPapers = links.some((l) => l.citation.kind === "vault");
+    bottom.push(answerExports(t.id, m.id, hasPapers, deps.exporter));
   }
   d.bottom.replaceChildren(...bottom.filter((n): n is Node => n !== null));
 }

@@ -5,7 +5,7 @@
 // a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
-import type { acp, compact, docs, events, grant, index, intake, library as libraryModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
+import type { acp, compact, docs, events, grant, index, intake, library as libraryModels, main, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 
@@ -172,6 +172,45 @@ export async function applyArrangement(path: string, moves: Move[], copy: boolea
 /** onFileDrop calls back with the paths of files dropped on the window. */
 export function onFileDrop(callback: (paths: string[]) => void): void {
   OnFileDrop((_x, _y, paths) => callback(paths ?? []), false);
+}
+
+// --- vaults, agentero:// links, exports (issue 15) ------------------------------
+
+export type RecentVault = Data<workspace.RecentVault>;
+export type LinkResult = Data<main.LinkResult>;
+export type ExportRequest = Data<main.ExportRequest>;
+
+/** recentVaults lists the vaults opened before, newest first, the open one marked. */
+export async function recentVaults(): Promise<RecentVault[]> {
+  return (await App.RecentVaults()) ?? [];
+}
+/** openVault switches to the vault at path. */
+export const openVault = (path: string): Promise<void> => App.OpenVault(path);
+/** forgetVault removes a vault from the recent ones. */
+export const forgetVault = (path: string): Promise<void> => App.ForgetVault(path);
+/** newVault asks for an empty folder and makes it a vault; "" when cancelled. */
+export async function newVault(): Promise<string> {
+  return (await App.NewVault()) ?? "";
+}
+/** takeLink is the agentero:// link the app was launched with, followed; null when none. */
+export async function takeLink(): Promise<LinkResult | null> {
+  return (await App.TakeLink()) ?? null;
+}
+/** followLink follows an agentero:// link as a later launch would hand it over. */
+export const followLink = (link: string): Promise<LinkResult> => App.FollowLink(link);
+/** onLinkFollowed hears the links later launches hand to this window (app_links.go's LinkFollowed). */
+export function onLinkFollowed(callback: (r: LinkResult) => void): () => void {
+  return EventsOn("link:followed", (r: LinkResult | null) => r && callback(r));
+}
+/** onVaultOpened hears a vault a later launch (--vault DIR) opened, or why it could not. */
+export function onVaultOpened(callback: (e: { path: string; error: string }) => void): () => void {
+  return EventsOn("vault:opened", (e: { path: string; error: string } | null) => e && callback(e));
+}
+/** exportText is an answer or conversation as Markdown, or its cited papers as BibTeX or CSL-JSON. */
+export const exportText = (req: ExportRequest): Promise<string> => App.ExportText(asGo<main.ExportRequest>(req));
+/** saveExport asks where to save the export and writes it; "" when cancelled. */
+export async function saveExport(req: ExportRequest): Promise<string> {
+  return (await App.SaveExport(asGo<main.ExportRequest>(req))) ?? "";
 }
 
 /** on subscribes to a backend event and returns the unsubscribe function. */

@@ -10,6 +10,8 @@ export interface VaultActions {
   reindex(): void;
   quickChat(): void;
   settings(): void;
+  /** menu, when given, replaces the "Open vault…" button (the vault menu, menu.ts). */
+  menu?: HTMLElement;
 }
 
 export interface VaultHeader {
@@ -44,7 +46,7 @@ export function mountVaultHeader(header: HTMLElement, bannerHost: HTMLElement, a
     { type: "button", class: "icon quiet", title: "Settings: agents, theme (Ctrl+,)", "aria-label": "Settings", "data-testid": "open-settings", onClick: () => actions.settings() },
     "⚙",
   );
-  header.append(name, h("div", { class: "vault-actions" }, reindex, choose, settings));
+  header.append(name, h("div", { class: "vault-actions" }, reindex, actions.menu ?? choose, settings));
   header.after(h("div", { class: "vault-quick" }, quick));
 
   const banner = h("div", { class: "banner", role: "status", "data-testid": "watch-banner", hidden: true });

@@ -1096,6 +1096,85 @@ export namespace library {
 
 }
 
+export namespace main {
+	
+	export class ExportRequest {
+	    conversationId: string;
+	    messageId: string;
+	    format: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.format = source["format"];
+	    }
+	}
+	export class LinkTarget {
+	    vault: string;
+	    ref: string;
+	    pdfPath: string;
+	    title: string;
+	    page: number;
+	    quote: string;
+	    vaultChanged: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkTarget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.vault = source["vault"];
+	        this.ref = source["ref"];
+	        this.pdfPath = source["pdfPath"];
+	        this.title = source["title"];
+	        this.page = source["page"];
+	        this.quote = source["quote"];
+	        this.vaultChanged = source["vaultChanged"];
+	    }
+	}
+	export class LinkResult {
+	    link: string;
+	    target?: LinkTarget;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.link = source["link"];
+	        this.target = this.convertValues(source["target"], LinkTarget);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace plan {
 	
 	export class Card {
@@ -1459,6 +1538,24 @@ export namespace workspace {
 		    }
 		    return a;
 		}
+	}
+	export class RecentVault {
+	    path: string;
+	    name: string;
+	    missing: boolean;
+	    current: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RecentVault(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.missing = source["missing"];
+	        this.current = source["current"];
+	    }
 	}
 	export class Relations {
 	    references: refs.Card[];

@@ -6,6 +6,7 @@ import {workspace} from '../models';
 import {index} from '../models';
 import {settings} from '../models';
 import {events} from '../models';
+import {main} from '../models';
 import {plan} from '../models';
 import {library} from '../models';
 
@@ -37,6 +38,8 @@ export function ContextDocSource(arg1:string):Promise<string>;
 
 export function Conversation(arg1:string):Promise<acp.Conversation>;
 
+export function CreateVault(arg1:string):Promise<string>;
+
 export function DefaultSettings():Promise<settings.Settings>;
 
 export function DeleteAgent(arg1:string):Promise<void>;
@@ -44,6 +47,12 @@ export function DeleteAgent(arg1:string):Promise<void>;
 export function DeleteContextDoc(arg1:string):Promise<void>;
 
 export function EventPayloads():Promise<events.Payloads>;
+
+export function ExportText(arg1:main.ExportRequest):Promise<string>;
+
+export function FollowLink(arg1:string):Promise<main.LinkResult>;
+
+export function ForgetVault(arg1:string):Promise<void>;
 
 export function ImportBibliography():Promise<intake.Report>;
 
@@ -53,9 +62,13 @@ export function Library():Promise<Array<index.Paper>>;
 
 export function ListContextDocs():Promise<workspace.ContextDocs>;
 
+export function NewVault():Promise<string>;
+
 export function OpenExternal(arg1:string):Promise<void>;
 
 export function OpenFolder(arg1:string):Promise<void>;
+
+export function OpenVault(arg1:string):Promise<void>;
 
 export function PaperRelations(arg1:string,arg2:number):Promise<workspace.Relations>;
 
@@ -65,11 +78,15 @@ export function PlanArrangement(arg1:string):Promise<Array<intake.Move>>;
 
 export function PreviewPlan(arg1:plan.Request):Promise<plan.Plan>;
 
+export function RecentVaults():Promise<Array<workspace.RecentVault>>;
+
 export function Reindex():Promise<void>;
 
 export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
+
+export function SaveExport(arg1:main.ExportRequest):Promise<string>;
 
 export function SaveSettings(arg1:settings.Settings):Promise<void>;
 
@@ -80,6 +97,8 @@ export function SetDefaultAgent(arg1:string):Promise<void>;
 export function Settings():Promise<settings.Settings>;
 
 export function SourceExists(arg1:string):Promise<boolean>;
+
+export function TakeLink():Promise<main.LinkResult>;
 
 export function TestAgent(arg1:string,arg2:acp.Agent):Promise<acp.Report>;
 

@@ -58,6 +58,10 @@ export function Conversation(arg1) {
   return window['go']['main']['App']['Conversation'](arg1);
 }
 
+export function CreateVault(arg1) {
+  return window['go']['main']['App']['CreateVault'](arg1);
+}
+
 export function DefaultSettings() {
   return window['go']['main']['App']['DefaultSettings']();
 }
@@ -72,6 +76,18 @@ export function DeleteContextDoc(arg1) {
 
 export function EventPayloads() {
   return window['go']['main']['App']['EventPayloads']();
+}
+
+export function ExportText(arg1) {
+  return window['go']['main']['App']['ExportText'](arg1);
+}
+
+export function FollowLink(arg1) {
+  return window['go']['main']['App']['FollowLink'](arg1);
+}
+
+export function ForgetVault(arg1) {
+  return window['go']['main']['App']['ForgetVault'](arg1);
 }
 
 export function ImportBibliography() {
@@ -90,12 +106,20 @@ export function ListContextDocs() {
   return window['go']['main']['App']['ListContextDocs']();
 }
 
+export function NewVault() {
+  return window['go']['main']['App']['NewVault']();
+}
+
 export function OpenExternal(arg1) {
   return window['go']['main']['App']['OpenExternal'](arg1);
 }
 
 export function OpenFolder(arg1) {
   return window['go']['main']['App']['OpenFolder'](arg1);
+}
+
+export function OpenVault(arg1) {
+  return window['go']['main']['App']['OpenVault'](arg1);
 }
 
 export function PaperRelations(arg1, arg2) {
@@ -114,6 +138,10 @@ export function PreviewPlan(arg1) {
   return window['go']['main']['App']['PreviewPlan'](arg1);
 }
 
+export function RecentVaults() {
+  return window['go']['main']['App']['RecentVaults']();
+}
+
 export function Reindex() {
   return window['go']['main']['App']['Reindex']();
 }
@@ -124,6 +152,10 @@ export function SaveAgent(arg1) {
 
 export function SaveContextDoc(arg1, arg2) {
   return window['go']['main']['App']['SaveContextDoc'](arg1, arg2);
+}
+
+export function SaveExport(arg1) {
+  return window['go']['main']['App']['SaveExport'](arg1);
 }
 
 export function SaveSettings(arg1) {
@@ -144,6 +176,10 @@ export function Settings() {
 
 export function SourceExists(arg1) {
   return window['go']['main']['App']['SourceExists'](arg1);
+}
+
+export function TakeLink() {
+  return window['go']['main']['App']['TakeLink']();
 }
 
 export function TestAgent(arg1, arg2) {

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agentero/agentero/backend/applink"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/instance"
+	"github.com/agentero/agentero/backend/userdir"
+	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/backend/workspace"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// LinkFollowed is the event a link handed over by a later launch arrives as.
+const LinkFollowed = "link:followed"
+
+// linkWait is how long a link waits for its paper to reach the index of a
+// vault that is still being indexed.
+const linkWait = 60 * time.Second
+
+// LinkTarget is where an agentero:// link leads, once checked.
+type LinkTarget struct {
+	Vault        string `json:"vault"`
+	Ref          string `json:"ref"`
+	PDFPath      string `json:"pdfPath"`
+	Title        string `json:"title"`
+	Page         int    `json:"page"`
+	Quote        string `json:"quote"`
+	VaultChanged bool   `json:"vaultChanged"` // the app switched vaults to follow it
+}
+
+// LinkResult is a followed link: its target, or why it was refused (a
+// sentence for the user).
+type LinkResult struct {
+	Link   string      `json:"link"`
+	Target *LinkTarget `json:"target"`
+	Error  string      `json:"error"`
+}
+
+// links holds the link the app was launched with until the window takes it.
+type links struct {
+	started chan struct{} // closed once the window started
+	mu      sync.Mutex
+	first   string // the launch's link, "" once taken or when none
+}
+
+// launchLink reads the command line's link (a positional agentero:// argument)
+// and, when its vault can be opened, makes it the vault to open.
+func (a *App) launchLink(raw string) {
+	a.links = &links{started: make(chan struct{}), first: raw}
+	if raw == "" {
+		return
+	}
+	if l, err := applink.Parse(raw); err == nil && applink.CheckVault(l) == nil {
+		a.want = l.Vault
+	}
+}
+
+// startupWithLinks is Wails' OnStartup: the app starts, then links handed
+// over by later launches may be followed.
+func (a *App) startupWithLinks(ctx context.Context) {
+	a.startup(ctx)
+	close(a.links.started)
+}
+
+// acquireInstance makes this the one running app for the user's
+// configuration, or hands args to the running one (instance.ErrHanded).
+func (a *App) acquireInstance(args []string) (*instance.Server, error) {
+	dir, err := userdir.Folder(a.cfg.Dir())
+	if err != nil {
+		return nil, err
+	}
+	srv, err := instance.Acquire(dir, args)
+	if err != nil {
+		return nil, err
+	}
+	srv.Serve(a.secondLaunch)
+	return srv, nil
+}
+
+// VaultOpened is the event a vault opened by a later launch (--vault DIR)
+// arrives as.
+const VaultOpened = "vault:opened"
+
+// VaultOpenedEvent says which vault a later launch opened, or why it could not.
+type VaultOpenedEvent struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// secondLaunch raises the window and does what a later launch asked: opens
+// its --vault, follows its agentero:// link.
+func (a *App) secondLaunch(m instance.Message) {
+	<-a.links.started
+	runtime.WindowUnminimise(a.ctx)
+	runtime.WindowShow(a.ctx)
+	fs := flag.NewFlagSet("agentero", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("vault", "", "")
+	if err := fs.Parse(m.Args); err != nil {
+		return
+	}
+	if *dir != "" {
+		p := *dir
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(m.Dir, p)
+		}
+		ev := VaultOpenedEvent{Path: p}
+		if err := a.open(p); err != nil {
+			ev.Error = fmt.Sprintf("Couldn’t open %s: %v", p, err)
+		}
+		a.emit(VaultOpened, ev)
+	}
+	for _, arg := range fs.Args() {
+		if applink.IsLink(arg) {
+			a.emit(LinkFollowed, a.followLink(arg))
+		}
+	}
+}
+
+// TakeLink returns the link the app was launched with, followed (once; nil
+// when there was none). The window calls it when it starts.
+func (a *App) TakeLink() *LinkResult {
+	if a.links == nil {
+		return nil
+	}
+	a.links.mu.Lock()
+	raw := a.links.first
+	a.links.first = ""
+	a.links.mu.Unlock()
+	if raw == "" {
+		return nil
+	}
+	r := a.followLink(raw)
+	if r.Target != nil {
+		r.Target.VaultChanged = false // the window loads the vault it starts on anyway
+	}
+	return &r
+}
+
+// FollowLink follows an agentero:// link from inside the app (an exported
+// answer pasted back, a test): as if a later launch had handed it over.
+func (a *App) FollowLink(raw string) LinkResult { return a.followLink(raw) }
+
+// followLink checks raw strictly, switches to its vault if need be and
+// finds its paper and page.
+func (a *App) followLink(raw string) LinkResult {
+	res := LinkResult{Link: raw}
+	t, err := a.resolveLink(raw)
+	if err != nil {
+		res.Error = err.Error()
+		a.log.Warn("link refused", "link", raw, "err", err)
+		return res
+	}
+	res.Target = t
+	return res
+}
+
+func (a *App) resolveLink(raw string) (*LinkTarget, error) {
+	l, err := applink.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := applink.CheckVault(l); err != nil {
+		return nil, err
+	}
+	changed := false
+	ws, err := a.current()
+	if err != nil || !sameDir(ws.Root(), l.Vault) {
+		if err := a.open(l.Vault); err != nil {
+			return nil, fmt.Errorf("the vault %s could not be opened: %w", l.Vault, err)
+		}
+		changed = true
+		if ws, err = a.current(); err != nil {
+			return nil, err
+		}
+	}
+	p, err := a.linkedPaper(ws, l)
+	if err != nil {
+		return nil, err
+	}
+	if p.Pages > 0 && l.Page > p.Pages {
+		return nil, fmt.Errorf("page %d is past the end of %q, which has %d pages", l.Page, title(p), p.Pages)
+	}
+	return &LinkTarget{Vault: ws.Root(), Ref: p.Ref, PDFPath: p.PDFPath, Title: p.Title, Page: l.Page, Quote: l.Quote, VaultChanged: changed}, nil
+}
+
+// linkedPaper finds the link's paper in the vault's index, waiting a while
+// for a vault still being indexed when the paper's folder is there.
+func (a *App) linkedPaper(ws *workspace.Workspace, l applink.Link) (index.Paper, error) {
+	deadline := time.Now().Add(linkWait)
+	for {
+		papers, err := ws.Papers(context.Background())
+		if err != nil {
+			return index.Paper{}, err
+		}
+		for _, p := range papers {
+			if p.Ref == l.Ref {
+				return p, nil
+			}
+		}
+		dir, err := vault.Resolve(ws.Root(), l.Ref)
+		if errors.Is(err, fs.ErrNotExist) {
+			return index.Paper{}, fmt.Errorf("the paper %s is not in the vault %s (moved or deleted?)", l.Ref, l.Vault)
+		}
+		if err != nil {
+			return index.Paper{}, fmt.Errorf("%s is not a paper Agentero may open in %s", l.Ref, l.Vault)
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return index.Paper{}, fmt.Errorf("%s in %s is not a paper folder", l.Ref, l.Vault)
+		}
+		if time.Now().After(deadline) {
+			return index.Paper{}, fmt.Errorf("%s in %s holds no PDF the index knows (not indexed yet, or no PDF in it)", l.Ref, l.Vault)
+		}
+		time.Sleep(250 * time.Millisecond) // the index has no per-paper notification to wait on
+	}
+}
+
+func title(p index.Paper) string {
+	if p.Title != "" {
+		return p.Title
+	}
+	return p.Ref
+}
+
+// sameDir reports whether a and b are the same folder.
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}

@@ -1,0 +1,113 @@
+package applink
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseGood(t *testing.T) {
+	l, err := Parse("agentero://open?vault=/home/me/My%20Papers&ref=papers/raft&page=7&quote=Raft%20decomposes%20consensus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Link{Vault: "/home/me/My Papers", Ref: "papers/raft", Page: 7, Quote: "Raft decomposes consensus"}
+	if l != want {
+		t.Fatalf("got %+v, want %+v", l, want)
+	}
+	// Without page and quote: page 1.
+	l, err = Parse("agentero://open?vault=/v&ref=papers/a/b")
+	if err != nil || l.Page != 1 || l.Quote != "" || l.Ref != "papers/a/b" {
+		t.Fatalf("got %+v, %v", l, err)
+	}
+	// String and Parse agree, whatever the quote holds.
+	for _, q := range []string{"a+b & c=d", "100% of #1?", "naïve “quotes” — dash", "line\nbreak"} {
+		in := Link{Vault: "/tmp/v a", Ref: "papers/x y", Page: 3, Quote: q}
+		out, err := Parse(in.String())
+		if err != nil || out != in {
+			t.Errorf("round trip of %q: %+v, %v (link %s)", q, out, err, in.String())
+		}
+	}
+}
+
+func TestParseHostile(t *testing.T) {
+	long := strings.Repeat("x", MaxQuote+1)
+	cases := map[string]string{
+		"other scheme":          "https://open?vault=/v&ref=papers/a",
+		"file scheme":           "file:///etc/passwd",
+		"javascript":            "javascript:alert(1)",
+		"opaque":                "agentero:open?vault=/v&ref=papers/a",
+		"other host":            "agentero://evil?vault=/v&ref=papers/a",
+		"user info":             "agentero://me@open?vault=/v&ref=papers/a",
+		"port":                  "agentero://open:80?vault=/v&ref=papers/a",
+		"path":                  "agentero://open/x?vault=/v&ref=papers/a",
+		"fragment":              "agentero://open?vault=/v&ref=papers/a#page=2",
+		"no vault":              "agentero://open?ref=papers/a",
+		"relative vault":        "agentero://open?vault=v&ref=papers/a",
+		"vault traversal":       "agentero://open?vault=/v/../etc&ref=papers/a",
+		"vault not clean":       "agentero://open?vault=/v//w/&ref=papers/a",
+		"no ref":                "agentero://open?vault=/v",
+		"ref traversal":         "agentero://open?vault=/v&ref=papers/../../etc/passwd",
+		"ref encoded traversal": "agentero://open?vault=/v&ref=papers%2F..%2F..%2Fetc",
+		"ref absolute":          "agentero://open?vault=/v&ref=/etc/passwd",
+		"ref outside papers":    "agentero://open?vault=/v&ref=notes/a",
+		"ref state folder":      "agentero://open?vault=/v&ref=.agentero/chats",
+		"ref papers itself":     "agentero://open?vault=/v&ref=papers",
+		"ref hidden":            "agentero://open?vault=/v&ref=papers/.git",
+		"ref backslash":         "agentero://open?vault=/v&ref=papers%5C..%5Cx",
+		"ref NUL":               "agentero://open?vault=/v&ref=papers/a%00b",
+		"page 0":                "agentero://open?vault=/v&ref=papers/a&page=0",
+		"page negative":         "agentero://open?vault=/v&ref=papers/a&page=-3",
+		"page NaN":              "agentero://open?vault=/v&ref=papers/a&page=NaN",
+		"page float":            "agentero://open?vault=/v&ref=papers/a&page=2.5",
+		"page leading zero":     "agentero://open?vault=/v&ref=papers/a&page=007",
+		"page huge":             "agentero://open?vault=/v&ref=papers/a&page=99999999999999999999",
+		"page past cap":         "agentero://open?vault=/v&ref=papers/a&page=100001",
+		"page empty":            "agentero://open?vault=/v&ref=papers/a&page=",
+		"huge quote":            "agentero://open?vault=/v&ref=papers/a&quote=" + long,
+		"control in quote":      "agentero://open?vault=/v&ref=papers/a&quote=a%07b",
+		"repeated param":        "agentero://open?vault=/v&vault=/w&ref=papers/a",
+		"unknown param":         "agentero://open?vault=/v&ref=papers/a&exec=rm",
+		"bad escape":            "agentero://open?vault=/v&ref=papers/a&quote=%zz",
+		"space":                 "agentero://open?vault=/v&ref=papers/a &page=1",
+		"too long":              "agentero://open?vault=/v&ref=papers/a&quote=" + strings.Repeat("%20", MaxLength),
+		"empty":                 "",
+	}
+	for name, raw := range cases {
+		l, err := Parse(raw)
+		if err == nil {
+			t.Errorf("%s: %q was accepted as %+v", name, raw, l)
+			continue
+		}
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: error %v does not wrap ErrInvalid", name, err)
+		}
+	}
+}
+
+func TestCheckVault(t *testing.T) {
+	dir := t.TempDir()
+	v := filepath.Join(dir, "vault")
+	if err := os.MkdirAll(filepath.Join(v, "papers", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "plain")
+	os.Mkdir(plain, 0o755)
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	link := filepath.Join(dir, "link")
+	os.Symlink(v, link)
+	if err := CheckVault(Link{Vault: v}); err != nil {
+		t.Errorf("a vault: %v", err)
+	}
+	for name, p := range map[string]string{"missing": filepath.Join(dir, "gone"), "plain folder": plain, "file": file, "symlink": link} {
+		err := CheckVault(Link{Vault: p})
+		if err == nil {
+			t.Errorf("%s %s was taken for a vault", name, p)
+		} else if !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: the sentence %q does not name the folder", name, err)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+// @vitest-environment jsdom
+
+import { describe, expect, it, vi } from "vitest";
+import type { LinkResult, RecentVault } from "../lib/backend";
+import { follow, type LinkDeps } from "./links";
+import { createVaultMenu } from "./menu";
+
+function linkDeps() {
+  const calls: string[] = [];
+  const deps: LinkDeps = {
+    takeLink: async () => null,
+    onLinkFollowed: () => {},
+    vaultSwitched: async () => void calls.push("switched"),
+    open: (path, page, quote, title) => void calls.push(`open ${path} ${page} ${quote} ${title}`),
+    alert: (text) => void calls.push(`alert ${text}`),
+  };
+  return { deps, calls };
+}
+
+const target = (vaultChanged: boolean): LinkResult => ({
+  link: "agentero://open?…",
+  error: "",
+  target: { vault: "/v", ref: "papers/raft", pdfPath: "papers/raft/raft.pdf", title: "Raft", page: 7, quote: "Raft decomposes", vaultChanged },
+});
+
+describe("following a link", () => {
+  it("opens the page with the quote, after reloading a vault it switched to", async () => {
+    const { deps, calls } = linkDeps();
+    await follow(target(true), deps);
+    expect(calls).toEqual(["switched", "open papers/raft/raft.pdf 7 Raft decomposes Raft"]);
+    calls.length = 0;
+    await follow(target(false), deps);
+    expect(calls).toEqual(["open papers/raft/raft.pdf 7 Raft decomposes Raft"]);
+  });
+
+  it("says why a link was refused, as a sentence", async () => {
+    const { deps, calls } = linkDeps();
+    await follow({ link: "x", error: "the paper papers/x is not in the vault /v (moved or deleted?)", target: undefined as never }, deps);
+    expect(calls).toEqual(["alert Couldn’t open that link: the paper papers/x is not in the vault /v (moved or deleted?)."]);
+  });
+});
+
+describe("the vault menu", () => {
+  const recent: RecentVault[] = [
+    { path: "/a/current", name: "current", missing: false, current: true },
+    { path: "/a/other", name: "other", missing: false, current: false },
+    { path: "/a/gone", name: "gone", missing: true, current: false },
+  ];
+
+  function mount() {
+    const deps = {
+      recent: vi.fn(async () => recent),
+      openRecent: vi.fn(async () => {}),
+      forget: vi.fn(async () => {}),
+      choose: vi.fn(async () => {}),
+      create: vi.fn(async () => {}),
+    };
+    const menu = createVaultMenu(deps);
+    document.body.replaceChildren(menu.el);
+    return { menu, deps, q: (s: string) => menu.el.querySelector<HTMLElement>(s)! };
+  }
+
+  it("lists the recent vaults: the open one marked and not openable, a missing one with Forget", async () => {
+    const { menu, q } = mount();
+    await menu.open();
+    const items = Array.from(menu.el.querySelectorAll<HTMLButtonElement>('[data-testid="recent-vault"]'));
+    expect(items.map((i) => i.dataset.path)).toEqual(["/a/current", "/a/other", "/a/gone"]);
+    expect(items.map((i) => i.disabled)).toEqual([true, false, true]);
+    expect(items[0].textContent).toContain("✓ current");
+    expect(items[2].textContent).toContain("/a/gone (missing)");
+    expect(menu.el.querySelectorAll('[data-testid="forget-vault"]').length).toBe(1);
+    expect(q('[data-testid="vault-menu"]').getAttribute("aria-expanded")).toBe("true");
+    expect(document.activeElement).toBe(items[1]);
+  });
+
+  it("is worked with the keyboard: arrows move, Enter opens, Esc closes", async () => {
+    const { menu, deps, q } = mount();
+    await menu.open();
+    const key = (k: string) => document.activeElement!.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+    key("ArrowDown");
+    expect((document.activeElement as HTMLElement).dataset.testid).toBe("forget-vault");
+    key("ArrowDown");
+    expect((document.activeElement as HTMLElement).dataset.testid).toBe("open-vault");
+    key("ArrowDown");
+    expect((document.activeElement as HTMLElement).dataset.testid).toBe("new-vault");
+    key("ArrowDown");
+    expect((document.activeElement as HTMLElement).dataset.path).toBe("/a/other");
+    (document.activeElement as HTMLElement).click();
+    expect(deps.openRecent).toHaveBeenCalledWith("/a/other");
+    expect(q('[data-testid="vault-menu-list"]').hidden).toBe(true);
+    await menu.open();
+    key("Escape");
+    expect(q('[data-testid="vault-menu-list"]').hidden).toBe(true);
+    expect(document.activeElement).toBe(q('[data-testid="vault-menu"]'));
+  });
+
+  it("Open vault… and New vault… run their dialogs", async () => {
+    const { menu, deps, q } = mount();
+    await menu.open();
+    q('[data-testid="new-vault"]').click();
+    expect(deps.create).toHaveBeenCalledOnce();
+    await menu.open();
+    q('[data-testid="open-vault"]').click();
+    expect(deps.choose).toHaveBeenCalledOnce();
+  });
+});
