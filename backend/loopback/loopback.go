@@ -56,9 +56,10 @@ type Options struct {
 
 // Server is a running loopback server.
 type Server struct {
-	srv  *http.Server
-	port int
-	done chan struct{}
+	srv    *http.Server
+	port   int
+	done   chan struct{}
+	cancel context.CancelFunc // ends every call in flight
 
 	closeOnce sync.Once
 	closeErr  error
@@ -84,10 +85,14 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s:%d: %w", Host, opts.Port, err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return opts.Server },
-		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	s := &Server{port: port, done: make(chan struct{})}
+	calls := &callTable{m: map[string]context.Context{}}
+	opts.Server.AddReceivingMiddleware(calls.middleware)
+	mcpHandler := calls.track(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return opts.Server },
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{port: port, done: make(chan struct{}), cancel: cancel}
 	s.srv = &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return ctx },
 		Handler:           Guard(opts.Token, port, mcpHandler),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -111,10 +116,12 @@ func (s *Server) URL() string { return URL(s.port) }
 // URL is the MCP endpoint on a port.
 func URL(port int) string { return fmt.Sprintf("http://%s:%d%s", Host, port, Path) }
 
-// Close stops accepting, lets calls in flight end (up to 5 s, then cuts
-// them), and waits for the server's goroutine. Safe to call twice.
+// Close stops accepting, cancels the calls in flight and waits for them
+// (up to 5 s, then cuts their connections) and for the server's
+// goroutine. Safe to call twice.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		s.cancel()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := s.srv.Shutdown(ctx); err != nil {
@@ -178,4 +185,55 @@ func loopbackOrigin(o string) bool {
 		return true
 	}
 	return false
+}
+
+// callHeader carries, from the HTTP request to the MCP handler, the id of
+// the request whose context the call must end with.
+const callHeader = "X-Agentero-Call"
+
+// callTable ties each call to its HTTP request: the SDK's stateless
+// handler does not cancel a call whose client hangs up (for protocol
+// versions before 2026-07-28), so a call would run on, and its request's
+// goroutines with it, after its client is gone. Every request carries an
+// id of its own in callHeader (a client's own value is replaced), and the
+// middleware cancels the call when that request's context ends: when the
+// client disconnects, or Close.
+type callTable struct {
+	mu   sync.Mutex
+	next uint64
+	m    map[string]context.Context
+}
+
+func (c *callTable) track(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		c.next++
+		id := strconv.FormatUint(c.next, 10)
+		c.m[id] = r.Context()
+		c.mu.Unlock()
+		defer func() {
+			c.mu.Lock()
+			delete(c.m, id)
+			c.mu.Unlock()
+		}()
+		r.Header.Set(callHeader, id)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (c *callTable) middleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if ex := req.GetExtra(); ex != nil && ex.Header != nil {
+			c.mu.Lock()
+			rctx := c.m[ex.Header.Get(callHeader)]
+			c.mu.Unlock()
+			if rctx != nil {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				defer context.AfterFunc(rctx, cancel)()
+			}
+		}
+		return next(ctx, method, req)
+	}
 }

@@ -506,7 +506,7 @@ func TestVaultHTTP(t *testing.T) {
 		}
 	}
 
-	port := h.url[len("http://127.0.0.1:") : strings.LastIndex(h.url, "/")]
+	port := h.url[len("http://127.0.0.1:"):strings.LastIndex(h.url, "/")]
 	post := func(host, origin, auth string) (int, http.Header, string) {
 		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 		req, _ := http.NewRequest("POST", h.url, strings.NewReader(body))
