@@ -883,6 +883,7 @@ export namespace index {
 	}
 	export class Hit {
 	    ref: string;
+	    path?: string;
 	    title: string;
 	    page: number;
 	    pageLabel: string;
@@ -896,6 +897,7 @@ export namespace index {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.ref = source["ref"];
+	        this.path = source["path"];
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
@@ -1302,6 +1304,32 @@ export namespace workspace {
 		    }
 		    return a;
 		}
+	}
+	export class LoopbackStatus {
+	    enabled: boolean;
+	    running: boolean;
+	    port: number;
+	    url: string;
+	    token: string;
+	    vault: string;
+	    error: string;
+	    command: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LoopbackStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.running = source["running"];
+	        this.port = source["port"];
+	        this.url = source["url"];
+	        this.token = source["token"];
+	        this.vault = source["vault"];
+	        this.error = source["error"];
+	        this.command = source["command"];
+	    }
 	}
 	export class Relations {
 	    references: refs.Card[];

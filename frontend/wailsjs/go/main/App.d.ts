@@ -40,6 +40,8 @@ export function Library():Promise<Array<index.Paper>>;
 
 export function ListContextDocs():Promise<workspace.ContextDocs>;
 
+export function LoopbackStatus():Promise<workspace.LoopbackStatus>;
+
 export function OpenExternal(arg1:string):Promise<void>;
 
 export function PaperRelations(arg1:string,arg2:number):Promise<workspace.Relations>;
@@ -47,6 +49,8 @@ export function PaperRelations(arg1:string,arg2:number):Promise<workspace.Relati
 export function PreviewPlan(arg1:plan.Request):Promise<plan.Plan>;
 
 export function Reindex():Promise<void>;
+
+export function RotateLoopbackToken():Promise<workspace.LoopbackStatus>;
 
 export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 
@@ -57,6 +61,8 @@ export function SaveSettings(arg1:settings.Settings):Promise<void>;
 export function Search(arg1:string,arg2:number):Promise<Array<index.Hit>>;
 
 export function SetDefaultAgent(arg1:string):Promise<void>;
+
+export function SetLoopback(arg1:boolean,arg2:number):Promise<workspace.LoopbackStatus>;
 
 export function Settings():Promise<settings.Settings>;
 

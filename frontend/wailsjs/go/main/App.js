@@ -66,6 +66,10 @@ export function ListContextDocs() {
   return window['go']['main']['App']['ListContextDocs']();
 }
 
+export function LoopbackStatus() {
+  return window['go']['main']['App']['LoopbackStatus']();
+}
+
 export function OpenExternal(arg1) {
   return window['go']['main']['App']['OpenExternal'](arg1);
 }
@@ -80,6 +84,10 @@ export function PreviewPlan(arg1) {
 
 export function Reindex() {
   return window['go']['main']['App']['Reindex']();
+}
+
+export function RotateLoopbackToken() {
+  return window['go']['main']['App']['RotateLoopbackToken']();
 }
 
 export function SaveAgent(arg1) {
@@ -100,6 +108,10 @@ export function Search(arg1, arg2) {
 
 export function SetDefaultAgent(arg1) {
   return window['go']['main']['App']['SetDefaultAgent'](arg1);
+}
+
+export function SetLoopback(arg1, arg2) {
+  return window['go']['main']['App']['SetLoopback'](arg1, arg2);
 }
 
 export function Settings() {
