@@ -35,7 +35,7 @@ type LoopbackStatus struct {
 	Port    int    `json:"port"`
 	URL     string `json:"url"` // the MCP endpoint, while running
 	Token   string `json:"token"`
-	Vault   string `json:"vault"` // the vault served, while running
+	Vault   string `json:"vault"` // the open vault: the one served while running
 	Error   string `json:"error"` // why it is on but not running
 	Command string `json:"command"`
 }
@@ -203,9 +203,9 @@ func (w *Workspace) LoopbackStatus() LoopbackStatus {
 
 func (w *Workspace) loopbackStatusLocked(s LoopbackSettings) LoopbackStatus {
 	l := &w.loop
-	st := LoopbackStatus{Enabled: s.Enabled, Port: s.Port, Token: s.Token, Command: w.cfg.exe}
+	st := LoopbackStatus{Enabled: s.Enabled, Port: s.Port, Token: s.Token, Command: w.cfg.exe, Vault: w.Root()}
 	if l.srv != nil {
-		st.Running, st.Port, st.URL, st.Vault = true, l.srv.Port(), l.srv.URL(), w.Root()
+		st.Running, st.Port, st.URL = true, l.srv.Port(), l.srv.URL()
 	}
 	if l.err != nil {
 		st.Error = l.err.Error()

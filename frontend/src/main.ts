@@ -17,6 +17,7 @@ import { h } from "./lib/dom";
 import { IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
+import { mountLoopbackStatus } from "./loopback/status";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
 import { mountProgress } from "./progress/view";
 import { mountRelations } from "./relations/view";
@@ -110,6 +111,15 @@ const settings = mountSettings(slot("settings"), {
   contextDocSource: backend.contextDocSource,
   saveContextDoc: backend.saveContextDoc,
   deleteContextDoc: backend.deleteContextDoc,
+  loopbackStatus: backend.loopbackStatus,
+  setLoopback: backend.setLoopback,
+  rotateLoopbackToken: backend.rotateLoopbackToken,
+  copy: backend.copyText,
+  loopbackChanged: () => void loopbackNote.refresh(),
+});
+const loopbackNote = mountLoopbackStatus(slotAfter("settings", "loopback-status-host"), {
+  loopbackStatus: backend.loopbackStatus,
+  open: () => settings.open(),
 });
 viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
 
