@@ -233,6 +233,8 @@ func (s *Server) failure(tool string, err error) *sdk.CallToolResult {
 		return failure(ErrVaultRefused)
 	case errors.Is(err, grant.ErrRefused):
 		return failure(grant.ErrRefused)
+	case errors.As(err, &ue) && s.perRequest:
+		return failure(userError{vaultToolNames.Replace(ue.msg)})
 	case errors.As(err, &ue):
 		return failure(ue)
 	case errors.Is(err, ErrRegionUnavailable):

@@ -67,6 +67,10 @@ func ServeVault(ctx context.Context, dir string, in io.Reader, out io.Writer, lo
 // grant.ErrRefused, it names no path.
 var ErrVaultRefused = errors.New("refused: that path is not readable; only the vault's papers and text files can be read (not .agentero, hidden names or anything outside the vault)")
 
+// vaultToolNames renames agentero-context's tools in the errors they share
+// with the whole-vault server.
+var vaultToolNames = strings.NewReplacer("context_search", "search", "context_read", "read", "paper_relations", "relations")
+
 // VaultName is the server name the user's own clients see.
 const VaultName = "agentero"
 

@@ -359,6 +359,10 @@ func TestVaultTools(t *testing.T) {
 	if folder.Total != 1 || folder.Papers[0].Ref != paxos {
 		t.Errorf("folder %s: %+v (a sibling-prefix folder must not count)", paxos, folder)
 	}
+	// Errors name this server's tools, not agentero-context's.
+	if msg := s.fails("read", map[string]any{"ref": paxos, "mode": "excerpt", "quote": "no such words anywhere"}); strings.Contains(msg, "context_") || !strings.Contains(msg, "with search") {
+		t.Errorf("excerpt not found: %q", msg)
+	}
 	s.fails("list_papers", map[string]any{"yearFrom": 2020, "yearTo": 2010})
 	s.fails("list_papers", map[string]any{"limit": 1000})
 
