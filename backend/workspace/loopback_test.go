@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,6 +94,26 @@ func TestLoopback(t *testing.T) {
 	}
 	if text, err := readOver(t, st, token, "notes/a.md"); err != nil || text != "the note of vault A\n" {
 		t.Errorf("read notes/a.md: %q %v", text, err)
+	}
+	// Ten clients at once, in process (under the race detector in make test).
+	var wg sync.WaitGroup
+	got := make([]string, 10)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			text, err := readOver(t, st, token, "notes/a.md")
+			if err != nil {
+				text = err.Error()
+			}
+			got[i] = text
+		}()
+	}
+	wg.Wait()
+	for i, text := range got {
+		if text != "the note of vault A\n" {
+			t.Errorf("client %d of 10: %q", i, text)
+		}
 	}
 	if text, _ := readOver(t, st, token, ".agentero/index.sqlite"); !strings.HasPrefix(text, "refused") {
 		t.Errorf("read the index: %q, want refused", text)
