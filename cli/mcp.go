@@ -29,11 +29,16 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The user's reading budget (Settings), applied per request.
+	prefs, err := env.Workspace.Config.Settings()
+	if err != nil {
+		env.logger().Warn("settings not loaded; the default budget is in force", "err", err)
+	}
 	if *httpAddr == "" {
 		if *tokenFile != "" {
 			return usageError{"--token-file goes with --http"}
 		}
-		return mcp.ServeVault(ctx, pos[0], env.Stdin, env.Stdout, env.logger(), "1")
+		return mcp.ServeVault(ctx, pos[0], env.Stdin, env.Stdout, env.logger(), "1", prefs.Budget)
 	}
 	port, err := loopbackPort(*httpAddr)
 	if err != nil {
@@ -46,7 +51,7 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, closeFn, err := mcp.OpenVault(pos[0], env.logger(), "1")
+	s, closeFn, err := mcp.OpenVault(pos[0], env.logger(), "1", prefs.Budget)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ import (
 // OpenVault opens the index of the vault at dir read-only and builds its
 // whole-vault server, with region reads by a PDF worker. closeFn releases
 // them. A vault without an index is an error that says how to make one.
-func OpenVault(dir string, log *slog.Logger, version string) (s *Server, closeFn func(), err error) {
+func OpenVault(dir string, log *slog.Logger, version string, b grant.Budget) (s *Server, closeFn func(), err error) {
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, nil, err
@@ -44,14 +44,14 @@ func OpenVault(dir string, log *slog.Logger, version string) (s *Server, closeFn
 		return nil, nil, err
 	}
 	ex := pdf.NewExtractor(pdf.Options{Workers: 1, Logger: log})
-	s = NewVaultServer(root, db, log, Options{Regions: pdfRegions{ex}, Version: version})
+	s = NewVaultServer(root, db, log, Options{Regions: pdfRegions{ex}, Version: version}, b)
 	return s, func() { s.Close(); ex.Close(); db.Close() }, nil
 }
 
 // ServeVault serves the whole vault at dir over in/out (stdio) until the
 // client disconnects or ctx ends.
-func ServeVault(ctx context.Context, dir string, in io.Reader, out io.Writer, log *slog.Logger, version string) error {
-	s, closeFn, err := OpenVault(dir, log, version)
+func ServeVault(ctx context.Context, dir string, in io.Reader, out io.Writer, log *slog.Logger, version string, b grant.Budget) error {
+	s, closeFn, err := OpenVault(dir, log, version, b)
 	if err != nil {
 		return err
 	}
@@ -74,23 +74,28 @@ var vaultToolNames = strings.NewReplacer("context_search", "search", "context_re
 // VaultName is the server name the user's own clients see.
 const VaultName = "agentero"
 
-// VaultBudget is what one request of the whole-vault server may return:
-// the per-turn defaults, with turnChars as the cap of a single result
+// VaultBudget is what one request of the whole-vault server may return
+// when the user set no budget: the per-turn defaults, with turnChars as the
+// cap of a single result
 // (60,000 characters, about 15,000 tokens: under the 25,000-token result
 // limit some MCP clients enforce).
 func VaultBudget() grant.Budget { return grant.DefaultBudget() }
 
 // NewVaultServer builds the read-only server of the whole vault at root
-// over its index db. Its tools are vaultTools; nothing is logged to a usage
-// file (there is no turn to split sources for).
-func NewVaultServer(root string, db *index.DB, log *slog.Logger, opts Options) *Server {
+// over its index db, with the user's budget b (its turnChars caps each
+// request; a zero or invalid budget is VaultBudget). Its tools are
+// vaultTools; nothing is logged to a usage file (there is no turn to split
+// sources for).
+func NewVaultServer(root string, db *index.DB, log *slog.Logger, opts Options, b grant.Budget) *Server {
 	if opts.Regions == nil {
 		opts.Regions = noRegions{}
 	}
 	if opts.Version == "" {
 		opts.Version = "1"
 	}
-	b := VaultBudget()
+	if b.Valid() != nil {
+		b = VaultBudget()
+	}
 	s := &Server{
 		grant:      grant.WholeVault(root, b),
 		db:         db,

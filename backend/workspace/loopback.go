@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/atomicfile"
+	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/loopback"
 	"github.com/agentero/agentero/backend/mcp"
 	"github.com/agentero/agentero/backend/pdf"
@@ -141,14 +142,16 @@ type loopbackState struct {
 	closed bool
 	srv    *loopback.Server
 	token  string
+	budget grant.Budget // the user's budget the server was started with
 	ex     *pdf.Extractor
 	err    error
 }
 
 // ApplyLoopback makes the server match the settings: started (on the
-// chosen port, or a free one that is then kept), restarted when its port
-// or token changed, stopped when switched off. It is what Start, Settings
-// and token rotation call.
+// chosen port, or a free one that is then kept), restarted when its port,
+// token or the user's reading budget changed, stopped when switched off.
+// It is what Start, Settings (the server's and the budget's) and token
+// rotation call.
 func (w *Workspace) ApplyLoopback() (LoopbackStatus, error) {
 	l := &w.loop
 	l.mu.Lock()
@@ -158,8 +161,11 @@ func (w *Workspace) ApplyLoopback() (LoopbackStatus, error) {
 		l.err = err
 		return w.loopbackStatusLocked(s), err
 	}
+	w.mu.Lock()
+	budget := w.budget
+	w.mu.Unlock()
 	running := l.srv != nil && !l.closed
-	same := running && s.Enabled && l.token == s.Token && (s.Port == 0 || s.Port == l.srv.Port())
+	same := running && s.Enabled && l.token == s.Token && l.budget == budget && (s.Port == 0 || s.Port == l.srv.Port())
 	if same {
 		l.err = nil
 		return w.loopbackStatusLocked(s), nil
@@ -170,14 +176,14 @@ func (w *Workspace) ApplyLoopback() (LoopbackStatus, error) {
 		return w.loopbackStatusLocked(s), nil
 	}
 	l.ex = pdf.NewExtractor(pdf.Options{Workers: 1, Logger: w.log})
-	srv := mcp.NewVaultServer(w.Root(), w.lib.DB(), w.log, mcp.Options{Regions: mcp.PDFRegions(l.ex)})
+	srv := mcp.NewVaultServer(w.Root(), w.lib.DB(), w.log, mcp.Options{Regions: mcp.PDFRegions(l.ex)}, budget)
 	ls, err := loopback.Start(loopback.Options{Port: s.Port, Token: s.Token, Server: srv.MCP(), Logger: w.log})
 	if err != nil {
 		l.ex.Close()
 		l.ex, l.err = nil, err
 		return w.loopbackStatusLocked(s), err
 	}
-	l.srv, l.token = ls, s.Token
+	l.srv, l.token, l.budget = ls, s.Token, budget
 	w.log.Info("loopback MCP server started", "url", ls.URL(), "vault", w.Root())
 	if s.Port == 0 {
 		// A free port, kept: the clients' configurations name it.

@@ -15,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentero/agentero/backend/settings"
 	"github.com/agentero/agentero/backend/workspace"
 )
 
@@ -132,6 +133,20 @@ func TestLoopback(t *testing.T) {
 	}
 	if text, err := readOver(t, st, st.Token, "notes/a.md"); err != nil || text != "the note of vault A\n" {
 		t.Errorf("the new token: %q %v", text, err)
+	}
+
+	// The user's reading budget applies per request, from when it is saved.
+	prefs := settings.Defaults()
+	prefs.Budget.FullChars = 10
+	if err := f.ws.SaveSettings(prefs); err != nil {
+		t.Fatal(err)
+	}
+	st = f.ws.LoopbackStatus()
+	if text, err := readOver(t, st, st.Token, "notes/a.md"); err != nil || st.Port != port || len(text) > 10 || !strings.HasPrefix("the note of vault A\n", text) {
+		t.Errorf("with fullChars 10: %q %v (port %d, want %d)", text, err, st.Port, port)
+	}
+	if err := f.ws.SaveSettings(settings.Defaults()); err != nil {
+		t.Fatal(err)
 	}
 
 	// Switched off, it stops; on again, it takes the same port.
