@@ -84,7 +84,7 @@ test: build test-go test-frontend test-window test-e2e test-package
 # race detector; the others run plain (-race costs a second SQLite build and
 # slows the tests several times).
 TEST_ENV  = AGENTERO_TEST_STRICT=1 AGENTERO_REQUIRE_PEER=1 $(PDFIUM_ENV)
-RACE_PKGS := backend/acp backend/agent backend/index backend/library backend/mcp backend/vault backend/watch backend/workspace cli
+RACE_PKGS := backend/acp backend/agent backend/index backend/library backend/loopback backend/mcp backend/vault backend/watch backend/workspace cli
 MODULE    := github.com/agentero/agentero
 
 test-go: deps test/peeragent/node_modules/.stamp test/mcpinspector/node_modules/.stamp
@@ -111,9 +111,10 @@ test-e2e: frontend test/e2e/node_modules/.stamp test/peeragent/node_modules/.sta
 	$(call copy-pdfium,$(dir $(DEV_BIN)))
 	cd test/e2e && AGENTERO_DEV_BIN=$(CURDIR)/$(DEV_BIN) AGENTERO_ARTIFACTS=$(CURDIR)/test-artifacts npm test
 
-# The agentero-context MCP server driven by an independent client (the MCP inspector CLI).
+# The MCP servers driven by independent clients: the MCP inspector CLI, and the
+# official TypeScript client against the whole-vault server (stdio and HTTP).
 test-mcpinspector: build test/mcpinspector/node_modules/.stamp
-	AGENTERO_TEST_STRICT=1 AGENTERO_BIN=$(CURDIR)/$(BIN) go test -tags $(TEST_TAGS) -count=1 -run TestInspector -v ./test/mcpinspector/
+	AGENTERO_TEST_STRICT=1 AGENTERO_BIN=$(CURDIR)/$(BIN) go test -tags $(TEST_TAGS) -count=1 -run 'TestInspector|TestVault' -v ./test/mcpinspector/
 
 # Figures side by side with their references (pdftotext, the filesystem MCP
 # server); -p 1 so that packages do not compete for the two cores.

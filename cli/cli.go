@@ -39,6 +39,8 @@ const Usage = `usage:
   agentero context DIR [--json]               the frozen snapshot a new session would get
   agentero compact DIR --conversation ID [--window TOKENS] [--json]
                                               what a new session would be handed of a conversation
+  agentero mcp DIR [--http 127.0.0.1:PORT --token-file FILE]
+                                              the whole-vault MCP server for your MCP clients (stdio, or HTTP)
   agentero --agentero-context-mcp GRANT       the per-turn MCP server (stdio)
   agentero --builtin-agent                    the built-in ACP agent (stdio)
   agentero version`
@@ -64,6 +66,7 @@ var commands = map[string]func(ctx context.Context, env Env, args []string) erro
 	"relations":              runRelations,
 	"context":                runContext,
 	"compact":                runCompact,
+	"mcp":                    runMCP,
 	"--agentero-context-mcp": runContextMCP,
 	"--builtin-agent":        runBuiltinAgent,
 }

@@ -107,6 +107,12 @@ func (s *Server) resolve(ctx context.Context, raw string) (target, error) {
 	switch {
 	case st.IsDir() && src.Kind == grant.KindPaper && ref == src.Ref:
 		return s.paperTarget(ctx, t, ref)
+	case st.IsDir() && src.Kind == grant.KindVault:
+		// The whole vault: a folder the index knows as a paper is that paper.
+		if pt, err := s.paperTarget(ctx, t, ref); err == nil {
+			return pt, nil
+		}
+		t.kind = dirTarget
 	case st.IsDir():
 		t.kind = dirTarget
 	case !st.Mode().IsRegular():

@@ -51,6 +51,8 @@ func (s *Server) scope() index.Scope {
 			sc.Files = append(sc.Files, src.Ref)
 		case grant.KindDirectory:
 			sc.Folders = append(sc.Folders, src.Ref)
+		case grant.KindVault:
+			sc.Folders = append(sc.Folders, ".")
 		}
 	}
 	return sc

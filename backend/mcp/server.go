@@ -89,6 +89,8 @@ type Server struct {
 	usage   *usageLog
 	mcp     *sdk.Server
 	docs    *docs.Catalog // the vault's context documents; nil when it has none
+
+	perRequest bool // the budget's turnChars caps each call (NewVaultServer)
 }
 
 // NewServer builds the server of grant g over the vault's index. It offers
@@ -172,6 +174,9 @@ func errorf(format string, a ...any) error { return userError{fmt.Sprintf(format
 
 // errSpent is returned once a turn has used its whole budget.
 func (s *Server) errSpent() error {
+	if s.perRequest {
+		return errorf("this result is larger than one request may return (%d characters): ask for less", s.grant.Budget.TurnChars)
+	}
 	return errorf("this turn's reading budget (%d characters) is spent: answer with what you have read", s.grant.Budget.TurnChars)
 }
 
@@ -188,9 +193,13 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 				res, err = failure(errors.New("internal error")), nil
 			}
 		}()
+		m := s.meter
+		if s.perRequest {
+			m = &meter{limit: s.grant.Budget.TurnChars}
+		}
 		// Two attempts: a parallel call may take the room this one measured.
 		for attempt := 0; attempt < 2; attempt++ {
-			room := s.meter.room()
+			room := m.room()
 			if room < minRoom {
 				return failure(s.errSpent()), nil
 			}
@@ -202,7 +211,7 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 			if err != nil {
 				return s.failure(name, err), nil
 			}
-			if !s.meter.charge(runeCount(text)) {
+			if !m.charge(runeCount(text)) {
 				continue
 			}
 			if err := s.usage.record(name, r.cites); err != nil {
@@ -220,8 +229,12 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 func (s *Server) failure(tool string, err error) *sdk.CallToolResult {
 	var ue userError
 	switch {
+	case errors.Is(err, grant.ErrRefused) && s.perRequest:
+		return failure(ErrVaultRefused)
 	case errors.Is(err, grant.ErrRefused):
 		return failure(grant.ErrRefused)
+	case errors.As(err, &ue) && s.perRequest:
+		return failure(userError{vaultToolNames.Replace(ue.msg)})
 	case errors.As(err, &ue):
 		return failure(ue)
 	case errors.Is(err, ErrRegionUnavailable):

@@ -72,5 +72,8 @@ func (w *Workspace) SaveSettings(s settings.Settings) error {
 	w.budget = s.Budget
 	w.mu.Unlock()
 	w.host.SetBudget(s.Budget)
+	if _, err := w.ApplyLoopback(); err != nil { // the loopback server reads with the new budget
+		w.log.Warn("loopback MCP server", "err", err)
+	}
 	return nil
 }

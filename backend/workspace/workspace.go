@@ -66,6 +66,8 @@ type Workspace struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	loop loopbackState // the loopback MCP server (loopback.go)
 }
 
 // Open opens the vault at dir: its index (created when missing), the user's
@@ -126,6 +128,7 @@ func (w *Workspace) State() library.State { return w.lib.State() }
 // to call more than once.
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
+		w.closeLoopback()
 		w.tasks.close()
 		w.host.Close()
 		if err := w.lib.Close(); err != nil {
@@ -169,6 +172,9 @@ func (w *Workspace) Start() error {
 		return err
 	}
 	w.host.Warm(w.defaultAgent())
+	if _, err := w.ApplyLoopback(); err != nil {
+		w.log.Error("loopback MCP server", "err", err)
+	}
 	return nil
 }
 

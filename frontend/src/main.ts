@@ -18,6 +18,7 @@ import { IndexDone, IndexProgress, IntakeProgress, LibraryChanged, WatchStatus }
 import { mountIntake } from "./intake/view";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
+import { mountLoopbackStatus } from "./loopback/status";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
 import { mountProgress } from "./progress/view";
 import { mountRelations } from "./relations/view";
@@ -140,6 +141,15 @@ const settings = mountSettings(slot("settings"), {
   contextDocSource: backend.contextDocSource,
   saveContextDoc: backend.saveContextDoc,
   deleteContextDoc: backend.deleteContextDoc,
+  loopbackStatus: backend.loopbackStatus,
+  setLoopback: backend.setLoopback,
+  rotateLoopbackToken: backend.rotateLoopbackToken,
+  copy: backend.copyText,
+  loopbackChanged: () => void loopbackNote.refresh(),
+});
+const loopbackNote = mountLoopbackStatus(slotAfter("settings", "loopback-status-host"), {
+  loopbackStatus: backend.loopbackStatus,
+  open: () => settings.open(),
 });
 viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
 

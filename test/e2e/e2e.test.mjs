@@ -8,7 +8,8 @@
 // source that no longer exists, an agent that is not set up; the per-turn
 // agent picker (remembered per surface, falling back when the agent is
 // removed); the reading budget in Settings; and the context documents
-// editor in Settings (create, a refused front matter, delete). Then, in a
+// editor in Settings (create, a refused front matter, delete); the MCP
+// server for other apps switched on and off in Settings. Then, in a
 // 1024×700 window, answers as Markdown and math, and hostile answers that
 // must stay inert; the known agents in Settings and Test connection (its
 // clock, Cancel, a login the agent needs); and an agent that behaves like
@@ -777,6 +778,67 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       assert.equal(await editor.isVisible(), false);
 
       rmSync(join(folder, "typo.md"));
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+
+  await t.test("settings: the MCP server for other apps is switched on, answers its token only, shows in the status bar, and stops", () =>
+    failShot(t, async () => {
+      const dialog = page.locator('[data-testid="settings"]');
+      const section = dialog.locator('[data-testid="loopback"]');
+      const note = page.locator('[data-testid="loopback-status"]');
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      await section.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => /^Off/.test(document.querySelector('[data-testid="loopback-state"]')?.textContent ?? ""));
+      assert.equal(await note.isVisible(), false);
+
+      // Keyboard: the checkbox switches it on, at a free port.
+      await section.locator('[data-testid="loopback-enabled"]').focus();
+      await page.keyboard.press("Space");
+      await page.waitForFunction(() => /^On: serving /.test(document.querySelector('[data-testid="loopback-state"]')?.textContent ?? ""));
+      const st = await page.evaluate(() => window.go.main.App.LoopbackStatus());
+      assert.ok(st.running && st.port > 0 && st.url === `http://127.0.0.1:${st.port}/mcp`, JSON.stringify({ ...st, token: "…" }));
+      await note.filter({ hasText: `MCP server on · 127.0.0.1:${st.port}` }).waitFor();
+      // The token is hidden until asked for; the configurations carry it.
+      assert.ok(!(await section.innerText()).includes(st.token));
+      await section.locator('[data-testid="loopback-config-cursor-http"] summary').click();
+      assert.ok((await section.locator('[data-testid="loopback-config-cursor-http"] pre').innerText()).includes(`Bearer ${st.token}`));
+      await shot(page, "16-settings-mcp-server");
+
+      // A client of the user's (this test, outside the page) reads the vault with the token; without it, 401.
+      const post = (headers, body) =>
+        fetch(st.url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+          body: JSON.stringify(body),
+        });
+      const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_papers", arguments: {} } };
+      assert.equal((await post({}, call)).status, 401);
+      assert.equal((await post({ Authorization: `Bearer ${st.token}`, Origin: "https://evil.example" }, call)).status, 403);
+      const res = await post({ Authorization: `Bearer ${st.token}`, "Mcp-Protocol-Version": "2025-06-18" }, call);
+      assert.equal(res.status, 200);
+      const got = await res.json();
+      const library = await page.evaluate(() => window.go.main.App.Library());
+      assert.equal(JSON.parse(got.result.content[0].text).total, library.length);
+      // The page itself cannot reach it: its policy allows no other origin.
+      const fromPage = await page.evaluate(async (url) => {
+        try {
+          await fetch(url, { method: "POST", body: "{}" });
+          return "reached";
+        } catch {
+          return "blocked";
+        }
+      }, st.url);
+      assert.equal(fromPage, "blocked");
+      env.problems.splice(0, env.problems.length, ...env.problems.filter((p) => !/Content Security Policy|127\.0\.0\.1/.test(p)));
+
+      // Switched off: it stops, and the status bar note goes.
+      await section.locator('[data-testid="loopback-enabled"]').click();
+      await page.waitForFunction(() => /^Off/.test(document.querySelector('[data-testid="loopback-state"]')?.textContent ?? ""));
+      await note.waitFor({ state: "hidden" });
+      await assert.rejects(post({ Authorization: `Bearer ${st.token}` }, call));
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
     }),

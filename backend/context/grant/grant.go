@@ -86,6 +86,22 @@ func (b Budget) Valid() error {
 	return nil
 }
 
+// KindVault is the one source of a whole-vault grant (WholeVault): every
+// path of the vault but Agentero's own state and hidden names. It is never
+// read from a grant file: validate refuses it.
+const KindVault = "vault"
+
+// WholeVault is the grant of the loopback MCP server for the user's own
+// clients (SPEC §9): the whole vault at root minus .agentero and hidden
+// names, with budget b applied per request. It exists only in memory.
+func WholeVault(root string, b Budget) *Grant {
+	return &Grant{Version: Version, Vault: root, RuntimeID: "vault", Mode: ModeMCP,
+		Allowed: []Source{{Kind: KindVault}}, Budget: b, whole: true}
+}
+
+// Whole reports whether g is a whole-vault grant.
+func (g *Grant) Whole() bool { return g.whole }
+
 // Grant is grant.json.
 type Grant struct {
 	Version     int       `json:"version"`
@@ -97,6 +113,8 @@ type Grant struct {
 	Tools       []string  `json:"tools"`
 	Allowed     []Source  `json:"allowed"`
 	Budget      Budget    `json:"budget"`
+
+	whole bool // WholeVault: covers every clean vault path
 }
 
 var runtimeIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
@@ -245,6 +263,14 @@ func safeForm(s string) bool {
 func (g *Grant) Covering(ref string) (Source, error) {
 	if g.Mode != ModeMCP {
 		return Source{}, ErrRefused
+	}
+	if g.whole {
+		// Each path is its own source: Resolve then checks that its real
+		// path is itself a clean, visible vault path (not .agentero).
+		if !vault.ValidRel(ref) {
+			return Source{}, ErrRefused
+		}
+		return Source{Kind: KindVault, Ref: ref}, nil
 	}
 	for _, s := range g.Allowed {
 		inside := ref == s.Ref || strings.HasPrefix(ref, s.Ref+"/")

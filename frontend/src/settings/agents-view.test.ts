@@ -53,6 +53,8 @@ function settled<T>() {
   return { promise, resolve, reject };
 }
 
+const loopbackOff = { enabled: false, running: false, port: 0, url: "", token: "t".repeat(43), vault: "/v", error: "", command: "/app/agentero" };
+
 let host: HTMLElement;
 let view: SettingsView;
 let deps: SettingsDeps;
@@ -91,6 +93,11 @@ beforeEach(() => {
     contextDocSource: async () => "",
     saveContextDoc: async () => {},
     deleteContextDoc: async () => {},
+    loopbackStatus: async () => loopbackOff,
+    setLoopback: async () => loopbackOff,
+    rotateLoopbackToken: async () => loopbackOff,
+    copy: async () => {},
+    loopbackChanged: () => {},
   };
   view = mountSettings(host, deps);
 });

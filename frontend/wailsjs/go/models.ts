@@ -1539,6 +1539,32 @@ export namespace workspace {
 		    return a;
 		}
 	}
+	export class LoopbackStatus {
+	    enabled: boolean;
+	    running: boolean;
+	    port: number;
+	    url: string;
+	    token: string;
+	    vault: string;
+	    error: string;
+	    command: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LoopbackStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.running = source["running"];
+	        this.port = source["port"];
+	        this.url = source["url"];
+	        this.token = source["token"];
+	        this.vault = source["vault"];
+	        this.error = source["error"];
+	        this.command = source["command"];
+	    }
+	}
 	export class RecentVault {
 	    path: string;
 	    name: string;

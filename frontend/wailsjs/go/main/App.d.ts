@@ -62,6 +62,8 @@ export function Library():Promise<Array<index.Paper>>;
 
 export function ListContextDocs():Promise<workspace.ContextDocs>;
 
+export function LoopbackStatus():Promise<workspace.LoopbackStatus>;
+
 export function NewVault():Promise<string>;
 
 export function OpenExternal(arg1:string):Promise<void>;
@@ -82,6 +84,8 @@ export function RecentVaults():Promise<Array<workspace.RecentVault>>;
 
 export function Reindex():Promise<void>;
 
+export function RotateLoopbackToken():Promise<workspace.LoopbackStatus>;
+
 export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
@@ -93,6 +97,8 @@ export function SaveSettings(arg1:settings.Settings):Promise<void>;
 export function Search(arg1:string,arg2:number):Promise<Array<index.Hit>>;
 
 export function SetDefaultAgent(arg1:string):Promise<void>;
+
+export function SetLoopback(arg1:boolean,arg2:number):Promise<workspace.LoopbackStatus>;
 
 export function Settings():Promise<settings.Settings>;
 

@@ -106,6 +106,10 @@ export function ListContextDocs() {
   return window['go']['main']['App']['ListContextDocs']();
 }
 
+export function LoopbackStatus() {
+  return window['go']['main']['App']['LoopbackStatus']();
+}
+
 export function NewVault() {
   return window['go']['main']['App']['NewVault']();
 }
@@ -146,6 +150,10 @@ export function Reindex() {
   return window['go']['main']['App']['Reindex']();
 }
 
+export function RotateLoopbackToken() {
+  return window['go']['main']['App']['RotateLoopbackToken']();
+}
+
 export function SaveAgent(arg1) {
   return window['go']['main']['App']['SaveAgent'](arg1);
 }
@@ -168,6 +176,10 @@ export function Search(arg1, arg2) {
 
 export function SetDefaultAgent(arg1) {
   return window['go']['main']['App']['SetDefaultAgent'](arg1);
+}
+
+export function SetLoopback(arg1, arg2) {
+  return window['go']['main']['App']['SetLoopback'](arg1, arg2);
 }
 
 export function Settings() {

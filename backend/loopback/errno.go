@@ -1,0 +1,5 @@
+package loopback
+
+import "syscall"
+
+var syscallEADDRINUSE = syscall.EADDRINUSE
