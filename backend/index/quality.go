@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -108,13 +109,54 @@ func isMark(r rune) bool {
 	return strings.ContainsRune(footnoteMarks+"¹²³⁴⁵⁶⁷⁸⁹⁰", r)
 }
 
-// garbledPages lists the pages whose text layer is garbage.
+// garbledPages lists the pages whose text layer is garbage. In a document
+// where most judged pages are (one font encoding broken throughout), a
+// short page is judged too: its few tokens are as garbled as the rest.
 func garbledPages(pages []pdf.Page) []int {
 	var out []int
+	judged := 0
 	for _, pg := range pages {
+		if _, n := wordShare(pg.Text); n >= minTokens {
+			judged++
+		}
 		if garbagePage(pg.Text) {
 			out = append(out, pg.Number)
 		}
 	}
+	if judged == 0 || len(out)*2 < judged {
+		return out
+	}
+	out = out[:0]
+	for _, pg := range pages {
+		if garbageText(pg.Text) {
+			out = append(out, pg.Number)
+		}
+	}
 	return out
+}
+
+// withoutGarbled returns doc with the text of the garbled pages taken out
+// (doc itself when there are none): what is not text is not indexed, and
+// so never offered to an agent.
+func withoutGarbled(doc *pdf.Document, garbled []int) *pdf.Document {
+	if len(garbled) == 0 {
+		return doc
+	}
+	out := *doc
+	out.Pages = slices.Clone(doc.Pages)
+	for _, n := range garbled {
+		if n >= 1 && n <= len(out.Pages) {
+			out.Pages[n-1].Text = ""
+		}
+	}
+	return &out
+}
+
+// garbledNote says, for the paper's health, which pages have an
+// unreadable text layer.
+func garbledNote(garbled []int) string {
+	if len(garbled) == 0 {
+		return ""
+	}
+	return "unreadable text (a broken font encoding) on " + pageList(garbled) + ", not indexed: needs OCR"
 }
