@@ -17,6 +17,7 @@ import { h } from "./lib/dom";
 import { IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
+import { mountMetadataEditor } from "./metadata/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
 import { mountProgress } from "./progress/view";
 import { mountRelations } from "./relations/view";
@@ -69,6 +70,22 @@ const relations = mountRelations(slotAfter("library", "relations", "relations-ho
   openPaper: openRelated,
   openExternal: backend.openExternal,
 });
+const metadataEditor = mountMetadataEditor(slotAfter("settings", "metadata-editor-host"), {
+  load: backend.paperMetadata,
+  save: backend.saveMetadata,
+  saved: () => void loadLibrary(),
+});
+// "Edit details" sits beside the open paper's title in the viewer (Ctrl+Shift+E).
+const editDetails = h(
+  "button",
+  { type: "button", class: "quiet", hidden: true, "data-testid": "edit-details", title: "Edit title, authors, year, DOI, arXiv id and tags (Ctrl+Shift+E)", onClick: () => editOpenPaper() },
+  "Edit details",
+);
+slot("viewer").querySelector(".viewer-title")?.after(editDetails);
+function editOpenPaper(): void {
+  const p = library.papers.find((x) => x.ref === library.selected);
+  if (p) metadataEditor.open(p);
+}
 const agentView = mountAgentView(slotAfter("settings", "agent-view"), {
   whatAgentSees: backend.whatAgentSees,
   copy: backend.copyText,
@@ -122,6 +139,7 @@ function dispatchLibrary(event: LibraryEvent): void {
   quick.setPaper(paper);
   relations.setPaper(paper?.ref ?? null, paper?.title ?? "");
   if (paper && viewer.openPath === paper.pdfPath) viewer.setTitle(paper.title, paper.pdfPath);
+  editDetails.hidden = paper === null;
 }
 
 // openPaperOf is the paper open in the viewer, as the chats know it.
@@ -296,6 +314,11 @@ document.addEventListener("keydown", (e) => {
     // Quick Chat's thread when it is open or no paper is; else the paper's.
     if (quick.isOpen() || sidebar.conversationId() === null) quick.showAgentView();
     else sidebar.showAgentView();
+    return;
+  }
+  if (modShift && key === "e") {
+    e.preventDefault();
+    if (!document.querySelector("dialog[open]")) editOpenPaper();
     return;
   }
   if (modShift && key === "l") {

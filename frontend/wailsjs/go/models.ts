@@ -883,6 +883,7 @@ export namespace index {
 	}
 	export class Hit {
 	    ref: string;
+	    path?: string;
 	    title: string;
 	    page: number;
 	    pageLabel: string;
@@ -896,6 +897,7 @@ export namespace index {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.ref = source["ref"];
+	        this.path = source["path"];
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
@@ -967,6 +969,71 @@ export namespace library {
 	        this.indexNotice = source["indexNotice"];
 	        this.indexing = source["indexing"];
 	    }
+	}
+
+}
+
+export namespace metadata {
+	
+	export class Values {
+	    title: string;
+	    authors: string[];
+	    year: number;
+	    doi: string;
+	    arxivId: string;
+	    tags: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Values(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.authors = source["authors"];
+	        this.year = source["year"];
+	        this.doi = source["doi"];
+	        this.arxivId = source["arxivId"];
+	        this.tags = source["tags"];
+	    }
+	}
+	export class Details {
+	    ref: string;
+	    values: Values;
+	    edited: string[];
+	    source: Record<string, string>;
+	    exists: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Details(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ref = source["ref"];
+	        this.values = this.convertValues(source["values"], Values);
+	        this.edited = source["edited"];
+	        this.source = source["source"];
+	        this.exists = source["exists"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -5,6 +5,7 @@ import {workspace} from '../models';
 import {index} from '../models';
 import {settings} from '../models';
 import {events} from '../models';
+import {metadata} from '../models';
 import {plan} from '../models';
 import {library} from '../models';
 
@@ -42,6 +43,8 @@ export function ListContextDocs():Promise<workspace.ContextDocs>;
 
 export function OpenExternal(arg1:string):Promise<void>;
 
+export function PaperMetadata(arg1:string):Promise<metadata.Details>;
+
 export function PaperRelations(arg1:string,arg2:number):Promise<workspace.Relations>;
 
 export function PreviewPlan(arg1:plan.Request):Promise<plan.Plan>;
@@ -51,6 +54,8 @@ export function Reindex():Promise<void>;
 export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
+
+export function SaveMetadata(arg1:string,arg2:metadata.Values,arg3:Array<string>):Promise<index.Paper>;
 
 export function SaveSettings(arg1:settings.Settings):Promise<void>;
 

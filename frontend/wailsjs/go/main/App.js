@@ -70,6 +70,10 @@ export function OpenExternal(arg1) {
   return window['go']['main']['App']['OpenExternal'](arg1);
 }
 
+export function PaperMetadata(arg1) {
+  return window['go']['main']['App']['PaperMetadata'](arg1);
+}
+
 export function PaperRelations(arg1, arg2) {
   return window['go']['main']['App']['PaperRelations'](arg1, arg2);
 }
@@ -88,6 +92,10 @@ export function SaveAgent(arg1) {
 
 export function SaveContextDoc(arg1, arg2) {
   return window['go']['main']['App']['SaveContextDoc'](arg1, arg2);
+}
+
+export function SaveMetadata(arg1, arg2, arg3) {
+  return window['go']['main']['App']['SaveMetadata'](arg1, arg2, arg3);
 }
 
 export function SaveSettings(arg1) {
