@@ -59,7 +59,12 @@ type Values struct {
 	DOI     string   `json:"doi"`
 	ArxivID string   `json:"arxivId"`
 	Tags    []string `json:"tags"`
+	// Abstract is written by online lookups only (the editor leaves it).
+	Abstract string `json:"abstract"`
 }
+
+// abstractField is the metadata.json key of the abstract.
+const abstractField = "abstract"
 
 // Details is what metadata.json holds for the editor: the values, which of
 // them the user set, and where each came from.
@@ -207,6 +212,8 @@ func set(m *vault.Metadata, v Values, f string) {
 		m.ArxivID = ident.NormalizeArxiv(v.ArxivID)
 	case Tags:
 		m.Tags = clean(v.Tags)
+	case abstractField:
+		m.Abstract = strings.TrimSpace(v.Abstract)
 	}
 }
 
@@ -225,6 +232,8 @@ func empty(m vault.Metadata, f string) bool {
 		return m.ArxivID == ""
 	case Tags:
 		return len(m.Tags) == 0
+	case abstractField:
+		return m.Abstract == ""
 	}
 	return true
 }
@@ -266,8 +275,10 @@ func Save(ctx context.Context, root, ref string, v Values, fields []string) erro
 }
 
 // Merge writes what a lookup found (source names it) into the fields named
-// in fields that the user has not edited, and returns the fields it wrote.
-// A field whose value is unchanged is not counted.
+// in fields, and returns the fields it wrote. It never overwrites a field
+// the user edited, nor one metadata.json holds from anywhere but an earlier
+// lookup (an import, a file written by hand): it fills empty fields and
+// refreshes its own. A field whose value is unchanged is not counted.
 func Merge(ctx context.Context, root, ref string, v Values, fields []string, source string) ([]string, error) {
 	m, _, err := Read(ctx, root, ref)
 	if err != nil {
@@ -278,6 +289,9 @@ func Merge(ctx context.Context, root, ref string, v Values, fields []string, sou
 	var wrote []string
 	for _, f := range fields {
 		if slices.Contains(ed, f) {
+			continue
+		}
+		if !empty(m, f) && src[f] != SourceCrossref && src[f] != SourceArxiv {
 			continue
 		}
 		probe := m
