@@ -18,3 +18,15 @@ func (a *App) PaperMetadata(ref string) (metadata.Details, error) {
 func (a *App) SaveMetadata(ref string, values metadata.Values, fields []string) (index.Paper, error) {
 	return on(a, func(ws *workspace.Workspace) (index.Paper, error) { return ws.SaveMetadata(a.ctx, ref, values, fields) })
 }
+
+// LookupMetadata looks the open vault's papers up online now (Settings must
+// allow it): DOIs at Crossref, arXiv ids at arXiv; again includes papers
+// looked up before. It answers with what was written and what failed.
+func (a *App) LookupMetadata(again bool) (workspace.OnlineReport, error) {
+	return on(a, func(ws *workspace.Workspace) (workspace.OnlineReport, error) { return ws.LookupMetadata(a.ctx, false, again) })
+}
+
+// MetadataLookup reports the last (or running) online lookup.
+func (a *App) MetadataLookup() (workspace.OnlineReport, error) {
+	return on(a, func(ws *workspace.Workspace) (workspace.OnlineReport, error) { return ws.MetadataLookup(), nil })
+}

@@ -32,6 +32,8 @@ const Usage = `usage:
   agentero relations DIR REF [--kind references|citedBy|related] [--limit N] [--write-sidecars] [--json]
                                               what a paper cites, who cites it, what is related
   agentero context DIR [--json]               the frozen snapshot a new session would get
+  agentero metadata DIR [--online [--again]] [--json]
+                                              the papers' metadata; --online looks DOIs up at Crossref, arXiv ids at arXiv
   agentero compact DIR --conversation ID [--window TOKENS] [--json]
                                               what a new session would be handed of a conversation
   agentero --agentero-context-mcp GRANT       the per-turn MCP server (stdio)
@@ -57,6 +59,7 @@ var commands = map[string]func(ctx context.Context, env Env, args []string) erro
 	"relations":              runRelations,
 	"context":                runContext,
 	"compact":                runCompact,
+	"metadata":               runMetadata,
 	"--agentero-context-mcp": runContextMCP,
 	"--builtin-agent":        runBuiltinAgent,
 }

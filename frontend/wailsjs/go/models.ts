@@ -982,6 +982,7 @@ export namespace metadata {
 	    doi: string;
 	    arxivId: string;
 	    tags: string[];
+	    abstract: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Values(source);
@@ -995,6 +996,7 @@ export namespace metadata {
 	        this.doi = source["doi"];
 	        this.arxivId = source["arxivId"];
 	        this.tags = source["tags"];
+	        this.abstract = source["abstract"];
 	    }
 	}
 	export class Details {
@@ -1034,6 +1036,26 @@ export namespace metadata {
 		    }
 		    return a;
 		}
+	}
+	export class Report {
+	    ref: string;
+	    source: string;
+	    id: string;
+	    wrote: string[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ref = source["ref"];
+	        this.source = source["source"];
+	        this.id = source["id"];
+	        this.wrote = source["wrote"];
+	        this.error = source["error"];
+	    }
 	}
 
 }
@@ -1233,6 +1255,8 @@ export namespace settings {
 	
 	export class Settings {
 	    budget: grant.Budget;
+	    metadataOnline: boolean;
+	    contactEmail: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1241,6 +1265,8 @@ export namespace settings {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.budget = this.convertValues(source["budget"], grant.Budget);
+	        this.metadataOnline = source["metadataOnline"];
+	        this.contactEmail = source["contactEmail"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1350,6 +1376,50 @@ export namespace workspace {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.docs = this.convertValues(source["docs"], docs.Doc);
 	        this.problems = this.convertValues(source["problems"], docs.Problem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class OnlineReport {
+	    running: boolean;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    finished: any;
+	    papers: number;
+	    updated: number;
+	    failed: number;
+	    reports: metadata.Report[];
+	
+	    static createFrom(source: any = {}) {
+	        return new OnlineReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.started = this.convertValues(source["started"], null);
+	        this.finished = this.convertValues(source["finished"], null);
+	        this.papers = source["papers"];
+	        this.updated = source["updated"];
+	        this.failed = source["failed"];
+	        this.reports = this.convertValues(source["reports"], metadata.Report);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

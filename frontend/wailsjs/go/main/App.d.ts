@@ -41,6 +41,10 @@ export function Library():Promise<Array<index.Paper>>;
 
 export function ListContextDocs():Promise<workspace.ContextDocs>;
 
+export function LookupMetadata(arg1:boolean):Promise<workspace.OnlineReport>;
+
+export function MetadataLookup():Promise<workspace.OnlineReport>;
+
 export function OpenExternal(arg1:string):Promise<void>;
 
 export function PaperMetadata(arg1:string):Promise<metadata.Details>;

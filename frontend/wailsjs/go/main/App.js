@@ -66,6 +66,14 @@ export function ListContextDocs() {
   return window['go']['main']['App']['ListContextDocs']();
 }
 
+export function LookupMetadata(arg1) {
+  return window['go']['main']['App']['LookupMetadata'](arg1);
+}
+
+export function MetadataLookup() {
+  return window['go']['main']['App']['MetadataLookup']();
+}
+
 export function OpenExternal(arg1) {
   return window['go']['main']['App']['OpenExternal'](arg1);
 }
