@@ -2,10 +2,14 @@ package workspace_test
 
 import (
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentero/agentero/backend/metadata"
 	"github.com/agentero/agentero/backend/workspace"
@@ -56,6 +60,69 @@ func TestSaveMetadata(t *testing.T) {
 	}
 	if _, err := f.ws.SaveMetadata(ctx, "papers/none", v, []string{metadata.Title}); !errors.Is(err, workspace.ErrNotFound) {
 		t.Errorf("unknown paper: %v", err)
+	}
+	f.ws.Close()
+}
+
+// TestLookupMetadataNeedsConsent: nothing is looked up until the user
+// switches it on; then the app's lookup runs after indexing, in the
+// background, and its report says what failed.
+func TestLookupMetadataNeedsConsent(t *testing.T) {
+	root := corpustest.Vault(t, "1706.03762.pdf", "ironFleet-proving-practical-distributed-systems-correct.pdf")
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if r.URL.Path == "/arxiv/query" {
+			w.Write([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/1706.03762v7</id>
+<published>2017-06-12T17:57:34Z</published><title>Attention Is All You Need</title><summary>Transformers.</summary>
+<author><name>Ashish Vaswani</name></author></entry></feed>`))
+			return
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	f := open(t, root, workspace.Options{PoolSize: -1, Online: &metadata.Online{CrossrefBase: srv.URL + "/crossref", ArxivBase: srv.URL + "/arxiv", Gap: time.Millisecond}})
+	ctx := background()
+	if _, err := f.ws.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ws.LookupMetadata(ctx, false, false); !errors.Is(err, workspace.ErrInvalid) || !strings.Contains(err.Error(), "switched off") {
+		t.Fatalf("lookup while switched off: %v", err)
+	}
+	s, _ := f.ws.Settings()
+	s.MetadataOnline = true
+	if err := f.ws.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	s.ContactEmail = "not an address"
+	if err := f.ws.SaveSettings(s); !errors.Is(err, workspace.ErrInvalid) {
+		t.Errorf("a bad contact email was saved: %v", err)
+	}
+	if requests.Load() != 0 {
+		t.Fatalf("%d requests before the user asked", requests.Load())
+	}
+	if err := f.ws.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	var r workspace.OnlineReport
+	for time.Now().Before(deadline) {
+		if r = f.ws.MetadataLookup(); !r.Running && !r.Finished.IsZero() {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if r.Papers != 2 || r.Updated != 1 || r.Failed != 1 {
+		t.Fatalf("report: %+v", r)
+	}
+	for _, rep := range r.Reports {
+		if rep.Source == metadata.SourceCrossref && !strings.Contains(rep.Error, "Crossref answered HTTP 503") {
+			t.Errorf("crossref failure: %+v", rep)
+		}
+	}
+	d, err := f.ws.PaperMetadata(ctx, corpustest.Ref("1706.03762.pdf"))
+	if err != nil || d.Source["title"] != metadata.SourceArxiv {
+		t.Errorf("after the lookup: %+v, %v", d, err)
 	}
 	f.ws.Close()
 }

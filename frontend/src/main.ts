@@ -127,6 +127,8 @@ const settings = mountSettings(slot("settings"), {
   contextDocSource: backend.contextDocSource,
   saveContextDoc: backend.saveContextDoc,
   deleteContextDoc: backend.deleteContextDoc,
+  lookupMetadata: backend.lookupMetadata,
+  metadataLookup: backend.metadataLookup,
 });
 viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
 

@@ -91,6 +91,22 @@ export async function paperMetadata(ref: string): Promise<MetadataDetails> {
   };
 }
 
+export type OnlineReport = Data<workspace.OnlineReport>;
+
+function normalReport(r: Wire<workspace.OnlineReport>): OnlineReport {
+  return { ...r, reports: (r.reports ?? []).map((x) => ({ ...x, wrote: x.wrote ?? [] })) };
+}
+
+/** lookupMetadata looks the vault's papers up online now (Settings must allow it). */
+export async function lookupMetadata(again: boolean): Promise<OnlineReport> {
+  return normalReport(await App.LookupMetadata(again));
+}
+
+/** metadataLookup is the last (or running) online lookup. */
+export async function metadataLookup(): Promise<OnlineReport> {
+  return normalReport(await App.MetadataLookup());
+}
+
 /** saveMetadata writes the changed fields (metadata.json keys) as the user's; it resolves to the reindexed paper. */
 export async function saveMetadata(ref: string, values: MetadataValues, fields: string[]): Promise<PaperSummary> {
   const p: Wire<index.Paper> = await App.SaveMetadata(ref, asGo<metadataModels.Values>(values), fields);

@@ -30,7 +30,7 @@ describe("changed", () => {
 describe("valuesOf", () => {
   it("splits authors by line and tags by comma, and strips resolver prefixes", () => {
     const f: Form = { title: " T ", authors: "A. One\n B. Two \n", year: "2020", doi: "https://doi.org/10.1145/1.2", arxiv_id: "arXiv:1706.03762v5", tags: "a, b,,c" };
-    expect(valuesOf(f)).toEqual({ title: "T", authors: ["A. One", "B. Two"], year: 2020, doi: "10.1145/1.2", arxivId: "1706.03762v5", tags: ["a", "b", "c"] });
+    expect(valuesOf(f)).toEqual({ title: "T", authors: ["A. One", "B. Two"], year: 2020, doi: "10.1145/1.2", arxivId: "1706.03762v5", tags: ["a", "b", "c"], abstract: "" });
   });
   it("an empty year is none", () => {
     expect(valuesOf({ ...formOf(empty, shown), year: "" }).year).toBe(0);

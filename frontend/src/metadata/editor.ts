@@ -29,6 +29,8 @@ export interface Values {
   doi: string;
   arxivId: string;
   tags: string[];
+  /** abstract is not edited here (online lookups write it); it is never among the saved fields. */
+  abstract: string;
 }
 
 /** Shown is what the library shows of a paper, for the fields metadata.json leaves empty. */
@@ -41,7 +43,7 @@ export interface Shown {
 }
 
 /** formOf fills the form: metadata.json's values, else what the library shows (derived from the PDF). */
-export function formOf(saved: Values, shown: Shown): Form {
+export function formOf(saved: Omit<Values, "abstract">, shown: Shown): Form {
   const authors = saved.authors.length > 0 ? saved.authors : shown.authors;
   return {
     title: saved.title || shown.title,
@@ -93,6 +95,7 @@ export function valuesOf(form: Form): Values {
     doi: stripDoi(form.doi.trim()),
     arxivId: stripArxiv(form.arxiv_id.trim()),
     tags: list(form.tags),
+    abstract: "",
   };
 }
 

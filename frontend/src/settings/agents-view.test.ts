@@ -91,6 +91,8 @@ beforeEach(() => {
     contextDocSource: async () => "",
     saveContextDoc: async () => {},
     deleteContextDoc: async () => {},
+    lookupMetadata: async () => ({ running: false, started: "", finished: "", papers: 0, updated: 0, failed: 0, reports: [] }),
+    metadataLookup: async () => ({ running: false, started: "", finished: "", papers: 0, updated: 0, failed: 0, reports: [] }),
   };
   view = mountSettings(host, deps);
 });

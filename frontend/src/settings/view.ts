@@ -11,10 +11,11 @@ import { agentProblem, formatArgs, formatEnv, parseArgs, parseEnv } from "./agen
 import { createBudgetSection, type BudgetDeps } from "./budget-view";
 import { createCheckLine, type CheckLine } from "./check-view";
 import { createContextDocsSection, type ContextDocsDeps } from "./context-docs-view";
+import { createOnlineSection, type OnlineDeps } from "./online-view";
 import { createPresetList } from "./presets-view";
 import { applyTheme, loadTheme, type ThemeChoice } from "./theme";
 
-export interface SettingsDeps extends BudgetDeps, ContextDocsDeps {
+export interface SettingsDeps extends BudgetDeps, ContextDocsDeps, OnlineDeps {
   agents(): Promise<AgentList>;
   /** saveAgent checks the agent first unless force; checkId names the check for cancelTestAgent. */
   saveAgent(agent: AgentConfig, makeDefault: boolean, force: boolean, checkId: string): Promise<void>;
@@ -216,6 +217,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
 
   const budget = createBudgetSection(deps);
   const contextDocs = createContextDocsSection(deps);
+  const online = createOnlineSection(deps);
 
   const presets = createPresetList((p) => edit(null, p));
   add.addEventListener("click", () => edit(null));
@@ -239,6 +241,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     ),
     budget.el,
     contextDocs.el,
+    online.el,
     h("section", {}, themes),
     status,
   );
@@ -253,6 +256,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       void presets.load(deps.agentPresets);
       void budget.load();
       void contextDocs.load();
+      void online.load();
     },
   };
 }
