@@ -611,3 +611,10 @@ func yearOf(s string) int {
 	}
 	return y
 }
+
+// sameFamily reports whether two names end in the same family name (case
+// and accents folded).
+func sameFamily(a, b string) bool {
+	wa, wb := foldWords(a), foldWords(b)
+	return len(wa) > 0 && len(wb) > 0 && wa[len(wa)-1] == wb[len(wb)-1]
+}

@@ -146,9 +146,11 @@ func derive(ref string, m vault.Metadata, x extracted) derived {
 	}
 	if len(d.Authors) == 0 {
 		d.Authors = x.InfoAuthors
-	}
-	if len(d.Authors) == 0 {
-		d.Authors = x.HeadAuthors
+		// an Info field that names the first author alone ("Sunny King")
+		// gives way to page 1's fuller list that starts with them
+		if h := x.HeadAuthors; len(h) > len(d.Authors) && (len(d.Authors) == 0 || sameFamily(h[0], d.Authors[0])) {
+			d.Authors = h
+		}
 	}
 	if d.Authors == nil {
 		d.Authors = []string{}
