@@ -78,8 +78,16 @@ const metadataEditor = mountMetadataEditor(slotAfter("settings", "metadata-edito
 // "Edit details" sits beside the open paper's title in the viewer (Ctrl+Shift+E).
 const editDetails = h(
   "button",
-  { type: "button", class: "quiet", hidden: true, "data-testid": "edit-details", title: "Edit title, authors, year, DOI, arXiv id and tags (Ctrl+Shift+E)", onClick: () => editOpenPaper() },
-  "Edit details",
+  {
+    type: "button",
+    class: "quiet edit-details",
+    hidden: true,
+    "data-testid": "edit-details",
+    "aria-label": "Edit details (Ctrl+Shift+E)",
+    title: "Edit title, authors, year, DOI, arXiv id and tags (Ctrl+Shift+E)",
+    onClick: () => editOpenPaper(),
+  },
+  "Details…",
 );
 slot("viewer").querySelector(".viewer-title")?.after(editDetails);
 function editOpenPaper(): void {

@@ -23,8 +23,8 @@ export function createOnlineSection(deps: OnlineDeps): OnlineSection {
   const enabled = h("input", { type: "checkbox", id: "metadata-online", "data-testid": "metadata-online" });
   const email = h("input", { type: "email", id: "metadata-contact", "data-testid": "metadata-contact", placeholder: "name@example.org", "aria-describedby": "metadata-contact-help metadata-contact-problem" });
   const problem = h("p", { id: "metadata-contact-problem", class: "budget-problem", role: "alert" });
-  const save = h("button", { type: "submit", class: "primary", "data-testid": "metadata-online-save" }, "Save");
-  const lookup = h("button", { type: "button", "data-testid": "metadata-lookup" }, "Look up now");
+  const save = h("button", { type: "submit", class: "primary", "data-testid": "metadata-online-save" }, "Save online settings");
+  const lookup = h("button", { type: "button", "data-testid": "metadata-lookup" }, "Look up metadata now");
   const message = h("p", { role: "status", "data-testid": "metadata-online-message" });
   const failures = h("ul", { class: "detail", "data-testid": "metadata-online-failures" });
 
@@ -67,7 +67,7 @@ export function createOnlineSection(deps: OnlineDeps): OnlineSection {
         const current = await deps.settings();
         await deps.saveSettings({ ...current, metadataOnline: enabled.checked, contactEmail: email.value.trim() });
         lookup.disabled = !enabled.checked;
-        message.textContent = enabled.checked ? "Saved. Papers are looked up after the next indexing, or now with Look up now." : "Saved. Nothing is looked up online.";
+        message.textContent = enabled.checked ? "Saved. Papers are looked up after the next indexing, or now with Look up metadata now." : "Saved. Nothing is looked up online.";
       } catch (err) {
         message.textContent = `Couldn’t save: ${errorText(err)}`;
       } finally {
