@@ -23,7 +23,9 @@ func (a *App) SaveMetadata(ref string, values metadata.Values, fields []string) 
 // allow it): DOIs at Crossref, arXiv ids at arXiv; again includes papers
 // looked up before. It answers with what was written and what failed.
 func (a *App) LookupMetadata(again bool) (workspace.OnlineReport, error) {
-	return on(a, func(ws *workspace.Workspace) (workspace.OnlineReport, error) { return ws.LookupMetadata(a.ctx, false, again) })
+	return on(a, func(ws *workspace.Workspace) (workspace.OnlineReport, error) {
+		return ws.LookupMetadata(a.ctx, false, again)
+	})
 }
 
 // MetadataLookup reports the last (or running) online lookup.
