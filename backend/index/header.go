@@ -2,6 +2,7 @@ package index
 
 import (
 	"html"
+	"math"
 	"path"
 	"regexp"
 	"strconv"
@@ -173,8 +174,8 @@ func titleCase(s string) string {
 var junkInfoTitle = regexp.MustCompile(`(?i)(^untitled|^microsoft (word|powerpoint)|^title$|^paper title|use style|^instructions? for|^template|^author guidelines|^manuscript$|^(main|paper|article|document|draft|thesis|report|slides?)\s*\d*$|^proceedings\b|^lecture notes\b|^(acm|ieee|springer|elsevier|llncs)\b.*\b(template|format|style|proceedings)|^\s*(abstract|introduction|contents|references)\s*$|^[\w-]+\.(pdf|docx?|dvi|tex|ps|eps|rtf|indd|qxd|dot|odt)$|^[\w.-]*_[\w.-]*$|^doi:|^arxiv:|^\d+$)`)
 
 // infoTitleFor returns the PDF's Info/XMP title when page 1 shows it in the
-// title's large type (head is the title read from page 1), cleaned of
-// markup; "" otherwise. A PDF without text on page 1 (a scan) cannot show
+// title's large type (head is the title read from page 1) or in other type
+// larger than the body's near the top, cleaned of markup; "" otherwise. A PDF without text on page 1 (a scan) cannot show
 // it; its Info title is kept when it does not look like a template's or a
 // file's name.
 func infoTitleFor(info, head string, lines []pdf.Line) string {
@@ -186,11 +187,27 @@ func infoTitleFor(info, head string, lines []pdf.Line) string {
 	if len(lines) == 0 {
 		return t
 	}
-	if head == "" {
-		return ""
-	}
-	if sameWords(t, head) {
+	if head != "" && sameWords(t, head) {
 		return t
+	}
+	// the title may be set smaller than something else on page 1 (a
+	// journal's masthead): the Info title counts when a run of lines near
+	// the top, in type larger than the body's, reads as it
+	body := bodySize(lines)
+	top := lines[:min(len(lines), 40)]
+	for i := 0; i < len(top); i++ {
+		if top[i].Size <= body+0.5 || !titleLike(top[i]) {
+			continue
+		}
+		run := []string{top[i].Text}
+		j := i + 1
+		for ; j < len(top) && len(run) < 4 && math.Abs(top[j].Size-top[i].Size) <= 0.6 && titleLike(top[j]); j++ {
+			run = append(run, top[j].Text)
+		}
+		if sameWords(t, cleanTitle(strings.Join(run, "\n"))) {
+			return t
+		}
+		i = j - 1
 	}
 	return ""
 }

@@ -39,6 +39,15 @@ func TestInfoTitleOnlyWhenPageOneShowsIt(t *testing.T) {
 			t.Errorf("infoTitleFor(%q) = %q, want %q", info, got, want)
 		}
 	}
+	// a masthead set larger than the title: the Info title is still found
+	// in large type near the top; body text is not large type
+	masthead := append([]pdf.Line{{Text: "COMMUNICATIONS OF THE ACM", Size: 20}}, page1[1:]...)
+	if got := infoTitleFor("Chain Replication for Supporting High Throughput and Availability", "Communications of the ACM", masthead); got == "" {
+		t.Error("an Info title in large type under a larger masthead was refused")
+	}
+	if got := infoTitleFor("Chain replication is a new approach to coordinating clusters of fail-stop storage servers", "Communications of the ACM", masthead); got != "" {
+		t.Errorf("an Info title from the body text was taken: %q", got)
+	}
 	// a scan has no text to check against: a sane Info title is kept
 	if got := infoTitleFor("Probabilistic Counting Algorithms", "", nil); got != "Probabilistic Counting Algorithms" {
 		t.Errorf("scan: %q", got)
