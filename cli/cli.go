@@ -37,6 +37,8 @@ const Usage = `usage:
   agentero relations DIR REF [--kind references|citedBy|related] [--limit N] [--write-sidecars] [--json]
                                               what a paper cites, who cites it, what is related
   agentero context DIR [--json]               the frozen snapshot a new session would get
+  agentero metadata DIR [--online [--again]] [--json]
+                                              the papers' metadata; --online looks DOIs up at Crossref, arXiv ids at arXiv
   agentero compact DIR --conversation ID [--window TOKENS] [--json]
                                               what a new session would be handed of a conversation
   agentero mcp DIR [--http 127.0.0.1:PORT --token-file FILE]
@@ -67,6 +69,7 @@ var commands = map[string]func(ctx context.Context, env Env, args []string) erro
 	"context":                runContext,
 	"compact":                runCompact,
 	"mcp":                    runMCP,
+	"metadata":               runMetadata,
 	"--agentero-context-mcp": runContextMCP,
 	"--builtin-agent":        runBuiltinAgent,
 }

@@ -42,6 +42,12 @@ func TestCorpusIndexed(t *testing.T) {
 				if p.Status != index.StatusNoText || p.NoTextPages != r.Pages {
 					t.Errorf("image-only scan: status %q with %d pages without text, want %q and %d", p.Status, p.NoTextPages, index.StatusNoText, r.Pages)
 				}
+			} else if r.TextExtracts == "garbled" {
+				// a broken font encoding: no page indexed, the health says why
+				if p.Status != index.StatusGarbled || p.NoTextPages != r.Pages || !strings.Contains(p.Error, "needs OCR") {
+					t.Errorf("garbled text layer: status %q, %d pages without text, error %q; want %q, %d and a note that it needs OCR",
+						p.Status, p.NoTextPages, p.Error, index.StatusGarbled, r.Pages)
+				}
 			} else if p.Status != index.StatusOK && p.Status != index.StatusPartial {
 				t.Errorf("status = %q (%s), want ok or partial", p.Status, p.Error)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -16,30 +17,36 @@ import (
 // extracted is what a PDF says about itself. It is stored with the paper so
 // that an edited metadata.json re-derives the metadata without re-extraction.
 type extracted struct {
-	InfoTitle   string   `json:"infoTitle,omitempty"`
+	InfoTitle   string   `json:"infoTitle,omitempty"` // only when page 1 shows it (infoTitleFor)
 	InfoAuthors []string `json:"infoAuthors,omitempty"`
 	HeadTitle   string   `json:"headTitle,omitempty"`
+	HeadAuthors []string `json:"headAuthors,omitempty"` // the names under the title on page 1
 	DOI         string   `json:"doi,omitempty"`
 	ArxivID     string   `json:"arxivId,omitempty"`
-	Year        int      `json:"year,omitempty"`
-	Cut         string   `json:"cut,omitempty"` // which pages' text was cut at pdf's caps (cutNote)
+	Year        int      `json:"year,omitempty"`     // printed on page 1 (stamp, journal, copyright, date)
+	FileYear    int      `json:"fileYear,omitempty"` // estimated from the PDF's creation year (estimateYear), the weakest evidence
+	Cut         string   `json:"cut,omitempty"`      // which pages' text was cut at pdf's caps (cutNote)
+	// Garbled lists the pages whose text layer is garbage (a broken font
+	// encoding): their text is not indexed, and the paper needs OCR.
+	Garbled []int `json:"garbled,omitempty"`
 }
 
 // fromDocument reads identifiers and title candidates from the PDF's Info/XMP
 // and its first page.
 func fromDocument(doc *pdf.Document) extracted {
 	var x extracted
-	if saneTitle(doc.Info.Title) {
-		x.InfoTitle = cleanSpace(doc.Info.Title)
-	}
-	if a := strings.TrimSpace(doc.Info.Author); a != "" && !strings.ContainsAny(a, "\\/") {
-		x.InfoAuthors = vault.SplitAuthors(a)
-	}
-	x.HeadTitle = headTitle(doc.FirstPageLines)
 	first := ""
 	if len(doc.Pages) > 0 {
 		first = doc.Pages[0].Text
 	}
+	lines := doc.FirstPageLines
+	var last int
+	x.HeadTitle, last = titleLines(lines)
+	x.InfoTitle = infoTitleFor(doc.Info.Title, x.HeadTitle, lines)
+	if a := strings.TrimSpace(stripMarkup(doc.Info.Author)); a != "" && !strings.ContainsAny(a, "\\/") {
+		x.InfoAuthors = verifiedAuthors(infoAuthors(a), first)
+	}
+	x.HeadAuthors = headAuthors(lines, last+1)
 	x.DOI = ident.NormalizeDOI(doc.Info.DOI)
 	if x.DOI == "" {
 		x.DOI = ident.FindDOI(first)
@@ -48,11 +55,17 @@ func fromDocument(doc *pdf.Document) extracted {
 	if x.ArxivID == "" {
 		x.ArxivID = ident.ArxivFromDOI(x.DOI)
 	}
-	x.Year = ident.ArxivYear(x.ArxivID)
+	x.Year = headYear(first, lines, last+1)
 	if x.Year == 0 {
-		x.Year = copyrightYear(first)
+		x.Year = ident.ArxivYear(x.ArxivID)
 	}
+	created := doc.Info.CreationYear
+	if yearOf(strconv.Itoa(created)) == 0 {
+		created = 0
+	}
+	x.FileYear = estimateYear(created, citedYear(first))
 	x.Cut = cutNote(doc.Pages)
+	x.Garbled = garbledPages(doc.Pages)
 	return x
 }
 
@@ -126,13 +139,18 @@ func derive(ref string, m vault.Metadata, x extracted) derived {
 		d.Title, d.TitleSource = cleanSpace(m.Title), "metadata.json"
 	case x.InfoTitle != "":
 		d.Title, d.TitleSource = x.InfoTitle, "pdf-info"
-	case x.HeadTitle != "":
+	case x.HeadTitle != "" && !slices.Contains(x.Garbled, 1):
 		d.Title, d.TitleSource = x.HeadTitle, "first-page"
 	default:
 		d.Title, d.TitleSource = folderTitle(ref), "folder"
 	}
 	if len(d.Authors) == 0 {
 		d.Authors = x.InfoAuthors
+		// an Info field that names the first author alone ("Sunny King")
+		// gives way to page 1's fuller list that starts with them
+		if h := x.HeadAuthors; len(h) > len(d.Authors) && (len(d.Authors) == 0 || sameFamily(h[0], d.Authors[0])) {
+			d.Authors = h
+		}
 	}
 	if d.Authors == nil {
 		d.Authors = []string{}
@@ -150,6 +168,12 @@ func derive(ref string, m vault.Metadata, x extracted) derived {
 	}
 	if d.Year == 0 {
 		d.Year = x.Year
+	}
+	if d.Year == 0 {
+		d.Year = fileYear(ref)
+	}
+	if d.Year == 0 {
+		d.Year = x.FileYear
 	}
 	return d
 }
@@ -175,43 +199,6 @@ var notHeading = regexp.MustCompile(`(?i)(arxiv:|^preprint|journal of|proceeding
 // title; set large, they would otherwise win.
 var sectionHeading = regexp.MustCompile(`(?i)^\s*(\d+(\.\d+)*\.?\s+)?(abstract|introduction|contents|keywords|index terms|references|acknowledge?ments?|summary|background|overview|preface)\s*[.:]?\s*$`)
 
-// headTitle picks the title from page 1: the lines set in the largest font
-// among the first lines of the page, joined when the title wraps.
-func headTitle(lines []pdf.Line) string {
-	if len(lines) > 150 {
-		lines = lines[:150]
-	}
-	best := 0.0
-	for _, l := range lines {
-		if headingLike(l.Text) && l.Size > best {
-			best = l.Size
-		}
-	}
-	if best == 0 {
-		return ""
-	}
-	var parts []string
-	for i, l := range lines {
-		if l.Size >= best-0.6 && headingLike(l.Text) {
-			parts = append(parts, strings.TrimSpace(l.Text))
-			// take the following wrapped lines of the same size, then stop
-			for _, n := range lines[i+1:] {
-				if n.Size < best-0.6 || !headingLike(n.Text) || len(parts) >= 4 {
-					break
-				}
-				parts = append(parts, strings.TrimSpace(n.Text))
-			}
-			break
-		}
-	}
-	t := cleanSpace(strings.Join(parts, " "))
-	t = strings.ReplaceAll(t, "- ", "-")
-	if len(t) > 300 {
-		return ""
-	}
-	return t
-}
-
 func headingLike(s string) bool {
 	s = strings.TrimSpace(s)
 	letters := 0
@@ -221,16 +208,6 @@ func headingLike(s string) bool {
 		}
 	}
 	return letters >= 3 && len(s) <= 200 && !notHeading.MatchString(s) && !sectionHeading.MatchString(s)
-}
-
-var copyrightRe = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)
-
-func copyrightYear(text string) int {
-	m := copyrightRe.FindStringSubmatch(text)
-	if m == nil {
-		return 0
-	}
-	return int(m[1][0]-'0')*1000 + int(m[1][1]-'0')*100 + int(m[1][2]-'0')*10 + int(m[1][3]-'0')
 }
 
 func folderTitle(ref string) string {

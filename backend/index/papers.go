@@ -17,7 +17,11 @@ const (
 	StatusOK      = "ok"      // every page has text
 	StatusPartial = "partial" // some pages have no text layer
 	StatusNoText  = "no-text" // no page has text: a scan without OCR
-	StatusError   = "error"   // could not be read; Error says why
+	// StatusGarbled: no page has readable text, and some have a text layer
+	// that is garbage (a broken font encoding): the paper needs OCR. Its
+	// garbled pages are not indexed (Error names them).
+	StatusGarbled = "garbled"
+	StatusError   = "error" // could not be read; Error says why
 )
 
 // Paper is one indexed paper with its metadata and index health.

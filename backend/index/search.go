@@ -100,7 +100,24 @@ func (db *DB) search(ctx context.Context, q Query) (Result, error) {
 		return Result{}, err
 	}
 	order(cands, q.PerPaper)
-	return db.take(ctx, p, q, cands, partial)
+	res, err := db.take(ctx, p, q, cands, partial)
+	if err != nil || q.Offset != 0 {
+		return res, err
+	}
+	// papers without readable text, found by their metadata (metahits.go),
+	// lead the first result; the page hits they push out come next
+	meta, err := db.metadataHits(ctx, p, q.Scope)
+	if err != nil || len(meta) == 0 {
+		return res, err
+	}
+	res.Found += len(meta)
+	hits := append(meta[:min(len(meta), q.Limit):min(len(meta), q.Limit)], res.Hits...)
+	if len(hits) > q.Limit {
+		res.Next = hits[q.Limit].Rank
+		hits = hits[:q.Limit]
+	}
+	res.Hits = hits
+	return res, nil
 }
 
 // whole ranks every page and text file of the scope that matches expr

@@ -76,7 +76,7 @@ func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extract
 	var x extracted
 	_ = json.Unmarshal([]byte(extractedJSON), &x)
 	m, warn := readMetadata(ctx, root, p)
-	warn = joinNotes(warn, x.Cut)
+	warn = joinNotes(warn, x.Cut, garbledNote(x.Garbled))
 	d := derive(p.Ref, m, x)
 	authors, _ := json.Marshal(d.Authors)
 	var oldTitle, oldAuthors string
@@ -162,10 +162,13 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 		errText = userError(r.err)
 	} else {
 		x = fromDocument(r.doc)
-		if texts, err = insertPages(ctx, tx, id, r.doc); err != nil {
+		// garbled pages are not text: not indexed, counted with the pages
+		// without a text layer
+		doc := withoutGarbled(r.doc, x.Garbled)
+		if texts, err = insertPages(ctx, tx, id, doc); err != nil {
 			return err
 		}
-		for _, pg := range r.doc.Pages {
+		for _, pg := range doc.Pages {
 			if strings.TrimSpace(pg.Text) == "" && !pg.Cut {
 				noText++
 			}
@@ -173,6 +176,8 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 		switch {
 		case len(r.doc.Pages) == 0:
 			status, errText = StatusError, "the PDF has no pages"
+		case noText == len(r.doc.Pages) && len(x.Garbled) > 0:
+			status = StatusGarbled
 		case noText == len(r.doc.Pages):
 			status = StatusNoText
 		case noText > 0:

@@ -51,9 +51,11 @@ const (
 	omega     = "papers/implementing-the-omega-failure-detector-in-crash-recovery-failure-model"
 	flajolet  = "papers/1985-Flajolet-Probabilistic-counting"
 	bitcoin   = "papers/bitcoin"
+	// garbled has fonts without a usable encoding: its text layer is garbage
+	garbled = "papers/a-response-to-cheriton-and-skeens-criticism-of-causal-and-totally-ordered-communication"
 )
 
-var vaultPapers = []string{raft, paxos, paxosMC, chubby, attention, mishra, omega, flajolet, bitcoin}
+var vaultPapers = []string{raft, paxos, paxosMC, chubby, attention, mishra, omega, flajolet, bitcoin, garbled}
 
 // TestMain removes what setup made. Setup runs on first use, so that fuzz
 // workers, which need neither, start at once.

@@ -157,6 +157,10 @@ func (s *Server) page(ctx context.Context, t target, in readInput, fit fitFunc) 
 	res.cutInfo = cutOf(c, fmt.Sprintf("page %d of %d", n, t.paper.Pages), key, note)
 	if len(r) == 0 {
 		res.Note = "this page has no text layer (a scan or a figure)"
+		if strings.Contains(t.paper.Error, "needs OCR") {
+			// garbled pages are kept out of the index (index.StatusGarbled)
+			res.Note = "this page has no readable text: " + t.paper.Error
+		}
 	}
 	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
 }

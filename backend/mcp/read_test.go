@@ -62,7 +62,8 @@ type listT struct {
 
 func TestReadPaper(t *testing.T) {
 	g := usual()
-	g.Allowed = append(g.Allowed, grant.Source{Kind: grant.KindPaper, Ref: flajolet}, grant.Source{Kind: grant.KindPaper, Ref: omega})
+	g.Allowed = append(g.Allowed, grant.Source{Kind: grant.KindPaper, Ref: flajolet}, grant.Source{Kind: grant.KindPaper, Ref: omega},
+		grant.Source{Kind: grant.KindPaper, Ref: garbled})
 	s := start(t, g)
 	b := g.Budget
 
@@ -98,6 +99,19 @@ func TestReadPaper(t *testing.T) {
 		s.ok("context_read", map[string]any{"ref": flajolet, "mode": "page", "page": 2}, &p)
 		if p.Text != "" || !strings.Contains(p.Note, "no text layer") {
 			t.Errorf("page of a scan: %+v", p)
+		}
+	})
+
+	t.Run("a garbled text layer is not offered, and says why", func(t *testing.T) {
+		var m metaT
+		s.ok("context_read", map[string]any{"ref": garbled}, &m)
+		if m.Health.Status != "garbled" || m.Health.NoTextPages != m.Pages {
+			t.Errorf("health = %+v of %d pages, want garbled", m.Health, m.Pages)
+		}
+		var p textT
+		s.ok("context_read", map[string]any{"ref": garbled, "mode": "page", "page": 1}, &p)
+		if p.Text != "" || !strings.Contains(p.Note, "no readable text") || !strings.Contains(p.Note, "needs OCR") {
+			t.Errorf("page of a garbled paper: %+v", p)
 		}
 	})
 

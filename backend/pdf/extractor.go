@@ -21,7 +21,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output changes; the index
 // re-extracts all files when it bumps.
-const ExtractorVersion = 2
+const ExtractorVersion = 3 // 3: page-1 header read for authors and year; garbled pages detected (backend/index)
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (

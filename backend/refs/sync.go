@@ -263,7 +263,7 @@ func readList(ctx context.Context, db *index.DB, p index.RefInput, src source, l
 		if len(entries) == 0 {
 			l.Note = "no entries in source/*.bib|*.bbl"
 		}
-	case p.Status == index.StatusError || p.Status == index.StatusNoText:
+	case p.Status == index.StatusError || p.Status == index.StatusNoText || p.Status == index.StatusGarbled:
 		l.Note = "the PDF has no text to read references from"
 	default:
 		pages, err := db.PageTexts(ctx, p.Ref)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/grant"
@@ -19,6 +20,13 @@ type Settings struct {
 	// Budget caps what the agentero-context tools return in a turn; it is
 	// part of every plan's fingerprint, so changing it starts new sessions.
 	Budget grant.Budget `json:"budget"`
+	// MetadataOnline lets Agentero look papers' DOIs up at Crossref and
+	// their arXiv ids at arXiv (backend/metadata): off until the user
+	// switches it on.
+	MetadataOnline bool `json:"metadataOnline"`
+	// ContactEmail, when set, is sent in the User-Agent of those lookups
+	// (Crossref's "polite pool"); nothing else identifies the user.
+	ContactEmail string `json:"contactEmail"`
 }
 
 // Defaults are the settings of a fresh install.
@@ -53,7 +61,24 @@ func Load(path string) (Settings, error) {
 	if err := s.Budget.Valid(); err != nil {
 		return Defaults(), fmt.Errorf("settings file %s: %w", path, err)
 	}
+	s.MetadataOnline = read.MetadataOnline
+	if ValidContact(read.ContactEmail) == nil {
+		s.ContactEmail = strings.TrimSpace(read.ContactEmail)
+	}
 	return s, nil
+}
+
+// ValidContact checks a contact email: empty, or one address.
+func ValidContact(email string) error {
+	e := strings.TrimSpace(email)
+	if e == "" {
+		return nil
+	}
+	at := strings.IndexByte(e, '@')
+	if at < 1 || at == len(e)-1 || strings.ContainsAny(e, " \t\r\n()<>,;") || len(e) > 200 {
+		return fmt.Errorf("the contact email %q is not an email address, such as name@example.org", e)
+	}
+	return nil
 }
 
 // Save checks and writes the settings atomically.
@@ -61,6 +86,10 @@ func Save(path string, s Settings) error {
 	if err := s.Budget.Valid(); err != nil {
 		return err
 	}
+	if err := ValidContact(s.ContactEmail); err != nil {
+		return err
+	}
+	s.ContactEmail = strings.TrimSpace(s.ContactEmail)
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err

@@ -207,6 +207,9 @@ func (c *Config) SaveSettings(s settings.Settings) error {
 	if err := s.Budget.Valid(); err != nil {
 		return invalid(err)
 	}
+	if err := settings.ValidContact(s.ContactEmail); err != nil {
+		return invalid(err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p, err := c.file("settings.json")

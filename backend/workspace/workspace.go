@@ -9,6 +9,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"github.com/agentero/agentero/backend/metadata"
 	"log/slog"
 	"path/filepath"
 	"sync"
@@ -41,6 +42,9 @@ type Options struct {
 	Extractor      index.Extractor // nil = the PDF extractor, started on first use
 	Watch          watch.Options
 	Now            func() time.Time // nil = time.Now
+	// Online looks metadata up when the user allows it (metadata.go); nil =
+	// the public services. Tests point it at a fake server.
+	Online *metadata.Online
 }
 
 // Workspace is one open vault. Its methods are safe for concurrent use;
@@ -63,6 +67,8 @@ type Workspace struct {
 	turns     map[string]*turn // running turns by conversation id
 	indexing  bool             // a Reindex is running
 	again     bool             // Reindex was asked for while one ran
+
+	online onlineState // metadata lookups (metadata.go)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -100,6 +106,7 @@ func Open(dir string, opts Options) (*Workspace, error) {
 	}
 	w := &Workspace{cfg: opts.Config, lib: lib, log: opts.Logger, emit: opts.Emit, now: opts.Now, tasks: newTasks(),
 		turns: map[string]*turn{}}
+	w.online.base = opts.Online
 	w.agents, w.agentsErr = opts.Config.Agents()
 	if w.agentsErr != nil {
 		opts.Logger.Warn("agents not loaded; only the built-in agent is available", "err", w.agentsErr)
@@ -164,6 +171,7 @@ func (w *Workspace) Start() error {
 		if _, err := w.lib.Sync(ctx); err != nil && ctx.Err() == nil {
 			w.log.Error("index vault", "err", err)
 		}
+		w.lookupIfAllowed() // in the background, after indexing
 		if err := w.lib.Watch(ctx); err != nil && ctx.Err() == nil {
 			w.log.Error("watch vault", "err", err)
 		}

@@ -19,6 +19,7 @@ import { mountIntake } from "./intake/view";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
 import { mountLoopbackStatus } from "./loopback/status";
+import { mountMetadataEditor } from "./metadata/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
 import { mountProgress } from "./progress/view";
 import { mountRelations } from "./relations/view";
@@ -94,6 +95,30 @@ const relations = mountRelations(slotAfter("library", "relations", "relations-ho
   openPaper: openRelated,
   openExternal: backend.openExternal,
 });
+const metadataEditor = mountMetadataEditor(slotAfter("settings", "metadata-editor-host"), {
+  load: backend.paperMetadata,
+  save: backend.saveMetadata,
+  saved: () => void loadLibrary(),
+});
+// "Edit details" sits beside the open paper's title in the viewer (Ctrl+Shift+E).
+const editDetails = h(
+  "button",
+  {
+    type: "button",
+    class: "quiet edit-details",
+    hidden: true,
+    "data-testid": "edit-details",
+    "aria-label": "Edit details (Ctrl+Shift+E)",
+    title: "Edit title, authors, year, DOI, arXiv id and tags (Ctrl+Shift+E)",
+    onClick: () => editOpenPaper(),
+  },
+  "Details…",
+);
+slot("viewer").querySelector(".viewer-title")?.after(editDetails);
+function editOpenPaper(): void {
+  const p = library.papers.find((x) => x.ref === library.selected);
+  if (p) metadataEditor.open(p);
+}
 const agentView = mountAgentView(slotAfter("settings", "agent-view"), {
   whatAgentSees: backend.whatAgentSees,
   copy: backend.copyText,
@@ -141,6 +166,8 @@ const settings = mountSettings(slot("settings"), {
   contextDocSource: backend.contextDocSource,
   saveContextDoc: backend.saveContextDoc,
   deleteContextDoc: backend.deleteContextDoc,
+  lookupMetadata: backend.lookupMetadata,
+  metadataLookup: backend.metadataLookup,
   loopbackStatus: backend.loopbackStatus,
   setLoopback: backend.setLoopback,
   rotateLoopbackToken: backend.rotateLoopbackToken,
@@ -163,6 +190,7 @@ function dispatchLibrary(event: LibraryEvent): void {
   quick.setPaper(paper);
   relations.setPaper(paper?.ref ?? null, paper?.title ?? "");
   if (paper && viewer.openPath === paper.pdfPath) viewer.setTitle(paper.title, paper.pdfPath);
+  editDetails.hidden = paper === null;
 }
 
 // openPaperOf is the paper open in the viewer, as the chats know it.
@@ -361,6 +389,11 @@ document.addEventListener("keydown", (e) => {
     // Quick Chat's thread when it is open or no paper is; else the paper's.
     if (quick.isOpen() || sidebar.conversationId() === null) quick.showAgentView();
     else sidebar.showAgentView();
+    return;
+  }
+  if (modShift && key === "e") {
+    e.preventDefault();
+    if (!document.querySelector("dialog[open]")) editOpenPaper();
     return;
   }
   if (modShift && key === "l") {

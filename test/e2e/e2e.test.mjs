@@ -843,6 +843,47 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       await dialog.waitFor({ state: "hidden" });
     }),
   );
+
+  await t.test("edit details: a bad value is refused in a sentence, Escape cancels, a save shows in the library and marks metadata.json", () =>
+    failShot(t, async () => {
+      await page.click('[data-testid="library-item"][data-ref="papers/bitcoin"]');
+      await openedPaper("papers/bitcoin", 9);
+      const editor = page.locator('[data-testid="metadata-editor"]');
+      const title = page.locator('[data-testid="metadata-title"]');
+      const year = page.locator('[data-testid="metadata-year"]');
+      // Ctrl+Shift+E opens it on the open paper, filled from what the index read
+      await page.keyboard.press("Control+Shift+E");
+      await editor.waitFor({ state: "visible" });
+      await page.waitForFunction(() => /Bitcoin/.test(document.querySelector('[data-testid="metadata-title"]')?.value ?? ""));
+      assert.equal(await year.inputValue(), "2009");
+      assert.match(await page.locator('[data-testid="metadata-authors"]').inputValue(), /^Satoshi Nakamoto$/);
+      // Escape cancels: nothing is written
+      await title.fill("Not saved");
+      await page.keyboard.press("Escape");
+      await editor.waitFor({ state: "hidden" });
+      assert.equal(existsSync(join(env.vault, "papers", "bitcoin", "metadata.json")), false);
+      // the button beside the title opens it again, as the index has it
+      await page.click('[data-testid="edit-details"]');
+      await editor.waitFor({ state: "visible" });
+      await page.waitForFunction(() => /Bitcoin/.test(document.querySelector('[data-testid="metadata-title"]')?.value ?? ""));
+      await year.fill("12");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelector('[data-testid="metadata-year-error"]')?.textContent === "The year must be four digits, such as 2017.");
+      assert.equal(await year.getAttribute("aria-invalid"), "true");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "metadata-year");
+      await year.fill("2009");
+      await page.locator('[data-testid="metadata-tags"]').fill("proof of work, currencies");
+      await title.fill("Bitcoin: A Peer-to-Peer Electronic Cash System (white paper)");
+      await page.locator('[data-testid="metadata-save"]').click();
+      await editor.waitFor({ state: "hidden" });
+      await page.waitForFunction(() => /\(white paper\)/.test(document.querySelector('[data-testid="library-item"][data-ref="papers/bitcoin"]')?.textContent ?? ""));
+      const saved = JSON.parse(readFileSync(join(env.vault, "papers", "bitcoin", "metadata.json"), "utf8"));
+      assert.deepEqual(saved.edited, ["tags", "title"]);
+      assert.deepEqual(saved.tags, ["proof of work", "currencies"]);
+      assert.equal(saved.source.title, "user");
+      await shot(page, "metadata-editor-saved");
+    }),
+  );
 });
 
 const raft = "papers/in-search-of-an-understandable-consensus-algorithm";

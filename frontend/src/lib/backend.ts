@@ -5,7 +5,7 @@
 // a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
-import type { acp, compact, docs, events, grant, index, intake, library as libraryModels, main, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
+import type { acp, compact, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 
@@ -72,6 +72,45 @@ export async function vault(): Promise<VaultState> {
 export async function library(): Promise<PaperSummary[]> {
   const papers: Wire<index.Paper>[] = (await App.Library()) ?? [];
   return papers.map((p) => ({ ...p, authors: p.authors ?? [] }));
+}
+
+// --- metadata (backend/metadata) ----------------------------------------------
+
+export type MetadataDetails = Data<metadataModels.Details>;
+export type MetadataValues = Data<metadataModels.Values>;
+
+/** paperMetadata reads a paper's metadata.json for the editor. */
+export async function paperMetadata(ref: string): Promise<MetadataDetails> {
+  const d: Wire<metadataModels.Details> = await App.PaperMetadata(ref);
+  const v = d.values;
+  return {
+    ...d,
+    edited: d.edited ?? [],
+    source: d.source ?? {},
+    values: { ...v, authors: v.authors ?? [], tags: v.tags ?? [] },
+  };
+}
+
+export type OnlineReport = Data<workspace.OnlineReport>;
+
+function normalReport(r: Wire<workspace.OnlineReport>): OnlineReport {
+  return { ...r, reports: (r.reports ?? []).map((x) => ({ ...x, wrote: x.wrote ?? [] })) };
+}
+
+/** lookupMetadata looks the vault's papers up online now (Settings must allow it). */
+export async function lookupMetadata(again: boolean): Promise<OnlineReport> {
+  return normalReport(await App.LookupMetadata(again));
+}
+
+/** metadataLookup is the last (or running) online lookup. */
+export async function metadataLookup(): Promise<OnlineReport> {
+  return normalReport(await App.MetadataLookup());
+}
+
+/** saveMetadata writes the changed fields (metadata.json keys) as the user's; it resolves to the reindexed paper. */
+export async function saveMetadata(ref: string, values: MetadataValues, fields: string[]): Promise<PaperSummary> {
+  const p: Wire<index.Paper> = await App.SaveMetadata(ref, asGo<metadataModels.Values>(values), fields);
+  return { ...p, authors: p.authors ?? [] };
 }
 
 export async function search(query: string, limit: number): Promise<SearchHit[]> {

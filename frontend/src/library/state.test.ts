@@ -117,12 +117,22 @@ describe("paperHealth", () => {
     { name: "one page", p: paper("a", { pages: 1 }), tone: "ok", label: "1 page" },
     { name: "scan", p: paper("a", { status: "no-text", noTextPages: 12, pages: 12 }), tone: "warn", label: "no text" },
     { name: "partial", p: paper("a", { status: "partial", pages: 20, noTextPages: 3 }), tone: "warn", label: "20 pages, 3 without text" },
+    {
+      name: "garbled",
+      p: paper("a", { status: "garbled", pages: 16, noTextPages: 16, error: "unreadable text … needs OCR" }),
+      tone: "warn",
+      label: "unreadable text",
+    },
     { name: "broken", p: paper("a", { status: "error", error: "pdf: truncated file" }), tone: "error", label: "unreadable" },
     { name: "pending", p: paper("a", { status: "pending", pages: 0 }), tone: "pending", label: "pending" },
   ];
   for (const c of cases) {
     it(c.name, () => expect(paperHealth(c.p)).toMatchObject({ tone: c.tone, label: c.label }));
   }
+
+  it("says a garbled paper needs OCR", () => {
+    expect(paperHealth(paper("a", { status: "garbled", pages: 16, noTextPages: 16 })).detail).toMatch(/needs OCR/);
+  });
 
   it("shows the extraction error as the detail", () => {
     expect(paperHealth(paper("a", { status: "error", error: "encrypted" })).detail).toBe("encrypted");

@@ -83,11 +83,20 @@ export function paperHealth(p: PaperSummary): Health {
         label: "no text",
         detail: "Scanned or image-only PDF: no text layer, so only its title and metadata are searchable",
       };
+    case "garbled":
+      return {
+        tone: "warn",
+        label: "unreadable text",
+        detail:
+          "The PDF's text layer is unreadable (a broken font encoding): it needs OCR. Its pages are not indexed; only its title and metadata are searchable",
+      };
     case "partial":
       return {
         tone: "warn",
         label: `${pages}, ${p.noTextPages} without text`,
-        detail: `${p.noTextPages} of ${p.pages} pages have no text layer and are not searchable`,
+        detail:
+          `${p.noTextPages} of ${p.pages} pages have no text layer and are not searchable` +
+          (p.error ? `; ${p.error}` : ""),
       };
     case "error":
       return { tone: "error", label: "unreadable", detail: p.error || "The PDF could not be read" };

@@ -98,6 +98,8 @@ beforeEach(() => {
     rotateLoopbackToken: async () => loopbackOff,
     copy: async () => {},
     loopbackChanged: () => {},
+    lookupMetadata: async () => ({ running: false, started: "", finished: "", papers: 0, updated: 0, failed: 0, reports: [] }),
+    metadataLookup: async () => ({ running: false, started: "", finished: "", papers: 0, updated: 0, failed: 0, reports: [] }),
   };
   view = mountSettings(host, deps);
 });

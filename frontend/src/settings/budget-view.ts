@@ -133,8 +133,10 @@ export function createBudgetSection(deps: BudgetDeps): BudgetSection {
     save.disabled = true;
     setMessage("Saving…");
     try {
-      await deps.saveSettings({ ...(saved ?? {}), budget });
-      saved = { ...(saved ?? {}), budget };
+      // the other settings as saved now (another section may have changed them)
+      const next = { ...(await deps.settings()), budget };
+      await deps.saveSettings(next);
+      saved = next;
       setMessage("Saved. The next turns read with this budget, in new agent sessions.");
     } catch (err) {
       const p = saveProblem(errorText(err));

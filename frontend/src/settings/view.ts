@@ -12,10 +12,11 @@ import { createBudgetSection, type BudgetDeps } from "./budget-view";
 import { createCheckLine, type CheckLine } from "./check-view";
 import { createContextDocsSection, type ContextDocsDeps } from "./context-docs-view";
 import { createLoopbackSection, type LoopbackDeps } from "./loopback-view";
+import { createOnlineSection, type OnlineDeps } from "./online-view";
 import { createPresetList } from "./presets-view";
 import { applyTheme, loadTheme, type ThemeChoice } from "./theme";
 
-export interface SettingsDeps extends BudgetDeps, ContextDocsDeps, LoopbackDeps {
+export interface SettingsDeps extends BudgetDeps, ContextDocsDeps, LoopbackDeps, OnlineDeps {
   agents(): Promise<AgentList>;
   /** saveAgent checks the agent first unless force; checkId names the check for cancelTestAgent. */
   saveAgent(agent: AgentConfig, makeDefault: boolean, force: boolean, checkId: string): Promise<void>;
@@ -218,6 +219,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
   const budget = createBudgetSection(deps);
   const contextDocs = createContextDocsSection(deps);
   const loopback = createLoopbackSection(deps);
+  const online = createOnlineSection(deps);
 
   const presets = createPresetList((p) => edit(null, p));
   add.addEventListener("click", () => edit(null));
@@ -242,6 +244,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     budget.el,
     contextDocs.el,
     loopback.el,
+    online.el,
     h("section", {}, themes),
     status,
   );
@@ -257,6 +260,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       void budget.load();
       void contextDocs.load();
       void loopback.load();
+      void online.load();
     },
   };
 }

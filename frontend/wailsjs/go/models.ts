@@ -1175,6 +1175,93 @@ export namespace main {
 
 }
 
+export namespace metadata {
+	
+	export class Values {
+	    title: string;
+	    authors: string[];
+	    year: number;
+	    doi: string;
+	    arxivId: string;
+	    tags: string[];
+	    abstract: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Values(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.authors = source["authors"];
+	        this.year = source["year"];
+	        this.doi = source["doi"];
+	        this.arxivId = source["arxivId"];
+	        this.tags = source["tags"];
+	        this.abstract = source["abstract"];
+	    }
+	}
+	export class Details {
+	    ref: string;
+	    values: Values;
+	    edited: string[];
+	    source: Record<string, string>;
+	    exists: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Details(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ref = source["ref"];
+	        this.values = this.convertValues(source["values"], Values);
+	        this.edited = source["edited"];
+	        this.source = source["source"];
+	        this.exists = source["exists"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Report {
+	    ref: string;
+	    source: string;
+	    id: string;
+	    wrote: string[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ref = source["ref"];
+	        this.source = source["source"];
+	        this.id = source["id"];
+	        this.wrote = source["wrote"];
+	        this.error = source["error"];
+	    }
+	}
+
+}
+
 export namespace plan {
 	
 	export class Card {
@@ -1370,6 +1457,8 @@ export namespace settings {
 	
 	export class Settings {
 	    budget: grant.Budget;
+	    metadataOnline: boolean;
+	    contactEmail: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1378,6 +1467,8 @@ export namespace settings {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.budget = this.convertValues(source["budget"], grant.Budget);
+	        this.metadataOnline = source["metadataOnline"];
+	        this.contactEmail = source["contactEmail"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1564,6 +1655,50 @@ export namespace workspace {
 	        this.error = source["error"];
 	        this.command = source["command"];
 	    }
+	}
+	export class OnlineReport {
+	    running: boolean;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    finished: any;
+	    papers: number;
+	    updated: number;
+	    failed: number;
+	    reports: metadata.Report[];
+	
+	    static createFrom(source: any = {}) {
+	        return new OnlineReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.started = this.convertValues(source["started"], null);
+	        this.finished = this.convertValues(source["finished"], null);
+	        this.papers = source["papers"];
+	        this.updated = source["updated"];
+	        this.failed = source["failed"];
+	        this.reports = this.convertValues(source["reports"], metadata.Report);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class RecentVault {
 	    path: string;

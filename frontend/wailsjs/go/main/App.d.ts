@@ -7,6 +7,7 @@ import {index} from '../models';
 import {settings} from '../models';
 import {events} from '../models';
 import {main} from '../models';
+import {metadata} from '../models';
 import {plan} from '../models';
 import {library} from '../models';
 
@@ -62,7 +63,11 @@ export function Library():Promise<Array<index.Paper>>;
 
 export function ListContextDocs():Promise<workspace.ContextDocs>;
 
+export function LookupMetadata(arg1:boolean):Promise<workspace.OnlineReport>;
+
 export function LoopbackStatus():Promise<workspace.LoopbackStatus>;
+
+export function MetadataLookup():Promise<workspace.OnlineReport>;
 
 export function NewVault():Promise<string>;
 
@@ -71,6 +76,8 @@ export function OpenExternal(arg1:string):Promise<void>;
 export function OpenFolder(arg1:string):Promise<void>;
 
 export function OpenVault(arg1:string):Promise<void>;
+
+export function PaperMetadata(arg1:string):Promise<metadata.Details>;
 
 export function PaperRelations(arg1:string,arg2:number):Promise<workspace.Relations>;
 
@@ -91,6 +98,8 @@ export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
 
 export function SaveExport(arg1:main.ExportRequest):Promise<string>;
+
+export function SaveMetadata(arg1:string,arg2:metadata.Values,arg3:Array<string>):Promise<index.Paper>;
 
 export function SaveSettings(arg1:settings.Settings):Promise<void>;
 

@@ -106,8 +106,16 @@ export function ListContextDocs() {
   return window['go']['main']['App']['ListContextDocs']();
 }
 
+export function LookupMetadata(arg1) {
+  return window['go']['main']['App']['LookupMetadata'](arg1);
+}
+
 export function LoopbackStatus() {
   return window['go']['main']['App']['LoopbackStatus']();
+}
+
+export function MetadataLookup() {
+  return window['go']['main']['App']['MetadataLookup']();
 }
 
 export function NewVault() {
@@ -124,6 +132,10 @@ export function OpenFolder(arg1) {
 
 export function OpenVault(arg1) {
   return window['go']['main']['App']['OpenVault'](arg1);
+}
+
+export function PaperMetadata(arg1) {
+  return window['go']['main']['App']['PaperMetadata'](arg1);
 }
 
 export function PaperRelations(arg1, arg2) {
@@ -164,6 +176,10 @@ export function SaveContextDoc(arg1, arg2) {
 
 export function SaveExport(arg1) {
   return window['go']['main']['App']['SaveExport'](arg1);
+}
+
+export function SaveMetadata(arg1, arg2, arg3) {
+  return window['go']['main']['App']['SaveMetadata'](arg1, arg2, arg3);
 }
 
 export function SaveSettings(arg1) {

@@ -1,0 +1,637 @@
+package index
+
+import (
+	"html"
+	"math"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentero/agentero/backend/pdf"
+)
+
+// The page-1 header: what a paper's first page says about its title,
+// authors and year, read from the lines PDFium gives with their font sizes.
+// The rules are general (largest type, the lines under it, the stamps and
+// venue lines papers carry); none names a paper.
+
+// maxHeadLines bounds the page-1 lines looked at for the title: a title
+// set in a two-column layout may come after the first column in reading
+// order, but never after a page's worth of lines.
+const maxHeadLines = 150
+
+// titleLines finds the title on page 1: the first run of lines set in the
+// largest type among the heading-like lines. It returns the title and the
+// index of its last line (-1 when there is none).
+func titleLines(lines []pdf.Line) (string, int) {
+	if len(lines) > maxHeadLines {
+		lines = lines[:maxHeadLines]
+	}
+	best := 0.0
+	for _, l := range lines {
+		if titleLike(l) && l.Size > best {
+			best = l.Size
+		}
+	}
+	if best == 0 {
+		return "", -1
+	}
+	// A title set in the body's type (a plain document) is its first
+	// line: the lines under it are the authors, not its continuation.
+	wrap := 4
+	if best <= bodySize(lines)+0.6 {
+		wrap = 1
+	}
+	var parts []string
+	last := -1
+	for i, l := range lines {
+		if l.Size < best-0.6 || !titleLike(l) {
+			continue
+		}
+		parts = append(parts, strings.TrimSpace(l.Text))
+		last = i
+		// take the following wrapped lines of the same size, then stop
+		for j := i + 1; j < len(lines) && len(parts) < wrap; j++ {
+			n := lines[j]
+			if n.Size < best-0.6 || n.Size > best+0.6 || !titleLike(n) {
+				break
+			}
+			parts = append(parts, strings.TrimSpace(n.Text))
+			last = j
+		}
+		break
+	}
+	t := cleanTitle(strings.Join(parts, "\n"))
+	if len(t) > 300 || !headingLike(t) {
+		return "", -1
+	}
+	return t, last
+}
+
+// bodySize is the font size most of the page's text is set in.
+func bodySize(lines []pdf.Line) float64 {
+	chars := map[float64]int{}
+	best, bestN := 0.0, 0
+	for _, l := range lines {
+		chars[l.Size] += len(l.Text)
+		if n := chars[l.Size]; n > bestN {
+			best, bestN = l.Size, n
+		}
+	}
+	return best
+}
+
+// titleLike is a line that may be (part of) a title: heading-like text in
+// readable words, set large enough to be read.
+func titleLike(l pdf.Line) bool {
+	return l.Size >= 4 && headingLike(l.Text) && !garbageText(l.Text)
+}
+
+// footnoteMarks are the symbols set after a title or a name to point at a
+// footnote.
+const footnoteMarks = "∗*†‡§¶✩⋆★☆#♯♭⋄◇"
+
+var (
+	markupTag    = regexp.MustCompile(`<[^<>]{0,200}>`)
+	trailingMark = regexp.MustCompile(`[\s` + footnoteMarks + `,]+$`)
+	lineHyphen   = regexp.MustCompile(`(\p{L})-\n(\p{Ll})`)
+)
+
+// cleanTitle joins a title's lines, drops markup, entities and the
+// footnote marks after it, and sets an all-capitals title in title case.
+func cleanTitle(s string) string {
+	s = stripMarkup(s)
+	// a word broken across lines ("multi-\nplexing") is joined; a
+	// compound broken at its hyphen ("crash-\nrecovery") keeps it.
+	s = lineHyphen.ReplaceAllStringFunc(s, func(m string) string { return strings.Replace(m, "\n", "", 1) })
+	s = cleanSpace(s)
+	s = trailingMark.ReplaceAllString(s, "")
+	if allCaps(s) {
+		s = titleCase(s)
+	}
+	return s
+}
+
+// stripMarkup removes XML/HTML tags and decodes entities, as some
+// producers leave them in Info and XMP titles.
+func stripMarkup(s string) string {
+	if strings.ContainsAny(s, "<&") {
+		s = markupTag.ReplaceAllString(s, " ")
+		s = html.UnescapeString(s)
+	}
+	return cleanSpace(s)
+}
+
+func allCaps(s string) bool {
+	letters, upper := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+	}
+	return letters >= 6 && upper == letters
+}
+
+var smallWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "in": true,
+	"on": true, "for": true, "to": true, "at": true, "by": true, "with": true, "from": true, "as": true, "via": true}
+
+// titleCase sets an all-capitals title in title case; words with digits
+// (16X16) and short acronyms stay as they are.
+func titleCase(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		lower := strings.ToLower(w)
+		switch {
+		case strings.IndexFunc(w, unicode.IsDigit) >= 0:
+			words[i] = lower
+		case i > 0 && smallWords[strings.Trim(lower, ":,.;")]:
+			words[i] = lower
+		default:
+			parts := strings.Split(lower, "-")
+			for j, p := range parts {
+				r := []rune(p)
+				if len(r) > 0 {
+					r[0] = unicode.ToUpper(r[0])
+				}
+				parts[j] = string(r)
+			}
+			words[i] = strings.Join(parts, "-")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// junkInfoTitle matches what producers and templates write in a PDF's
+// Title field instead of the paper's title.
+var junkInfoTitle = regexp.MustCompile(`(?i)(^untitled|^microsoft (word|powerpoint)|^title$|^paper title|use style|^instructions? for|^template|^author guidelines|^manuscript$|^(main|paper|article|document|draft|thesis|report|slides?)\s*\d*$|^proceedings\b|^lecture notes\b|^(acm|ieee|springer|elsevier|llncs)\b.*\b(template|format|style|proceedings)|^\s*(abstract|introduction|contents|references)\s*$|^[\w-]+\.(pdf|docx?|dvi|tex|ps|eps|rtf|indd|qxd|dot|odt)$|^[\w.-]*_[\w.-]*$|^doi:|^arxiv:|^\d+$)`)
+
+// infoTitleFor returns the PDF's Info/XMP title when page 1 shows it in the
+// title's large type (head is the title read from page 1) or in other type
+// larger than the body's near the top, cleaned of markup; "" otherwise. A PDF without text on page 1 (a scan) cannot show
+// it; its Info title is kept when it does not look like a template's or a
+// file's name.
+func infoTitleFor(info, head string, lines []pdf.Line) string {
+	t := stripMarkup(info)
+	t = trailingMark.ReplaceAllString(t, "")
+	if !saneTitle(t) || junkInfoTitle.MatchString(t) {
+		return ""
+	}
+	if len(lines) == 0 {
+		return t
+	}
+	if head != "" && sameWords(t, head) {
+		return t
+	}
+	// the title may be set smaller than something else on page 1 (a
+	// journal's masthead): the Info title counts when a run of lines near
+	// the top, in type larger than the body's, reads as it
+	body := bodySize(lines)
+	top := lines[:min(len(lines), 40)]
+	for i := 0; i < len(top); i++ {
+		if top[i].Size <= body+0.5 || !titleLike(top[i]) {
+			continue
+		}
+		run := []string{top[i].Text}
+		j := i + 1
+		for ; j < len(top) && len(run) < 4 && math.Abs(top[j].Size-top[i].Size) <= 0.6 && titleLike(top[j]); j++ {
+			run = append(run, top[j].Text)
+		}
+		if sameWords(t, cleanTitle(strings.Join(run, "\n"))) {
+			return t
+		}
+		i = j - 1
+	}
+	return ""
+}
+
+// sameWords reports whether two titles read as the same words: nearly all
+// the words of each are in the other (case, accents and punctuation
+// folded), so that a subtitle missing from one or a broken line does not
+// count, but a section heading or a journal's name does.
+func sameWords(a, b string) bool {
+	wa, wb := foldWords(a), foldWords(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return false
+	}
+	return share(wa, wb) >= 0.85 && share(wb, wa) >= 0.6
+}
+
+// share is the fraction of the words of a that are in b.
+func share(a, b []string) float64 {
+	in := map[string]bool{}
+	for _, w := range b {
+		in[w] = true
+	}
+	n := 0
+	for _, w := range a {
+		if in[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a))
+}
+
+// foldWords lower-cases, strips accents and splits at anything that is not
+// a letter or digit.
+func foldWords(s string) []string {
+	return strings.FieldsFunc(foldName(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// foldName lower-cases s and strips its accents (ı → i too).
+func foldName(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case r == 'ı':
+			b.WriteRune('i')
+		case r == 'ł':
+			b.WriteRune('l')
+		case r == 'ø':
+			b.WriteRune('o')
+		case r == 'ß':
+			b.WriteString("ss")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// --- authors
+
+// headerStop ends the header: the abstract or the first section begins.
+var headerStop = regexp.MustCompile(`(?i)^\s*((\d+(\.\d+)*\.?|[IVX]+\.)\s+)?(abstract|introduction|summary|keywords|index terms|contents|article info|a r t i c l e)\b`)
+
+// affiliation matches the words of an affiliation, an address or a note,
+// which share the header's lines with the authors' names.
+var affiliation = regexp.MustCompile(`(?i)(univers|institut|department|dept\b|laborator|\blabs?\b|school|college|research|\binc\b|corp\b|corporation|\bcenter\b|centre|foundation|company|technolog|academy|faculty|hospital|\bltd\b|gmbh|\bteam\b|\bbrain\b|google|microsoft|facebook|openai|deepmind|\bibm\b|yahoo|\bamazon\b|nvidia|\bmeta ai\b|street|\broad\b|avenue|\bbox\b|\busa\b|u\.s\.a|germany|france|china|japan|spain|italy|netherlands|england|\buk\b|canada|switzerland|austria|norway|israel|california|massachusetts|connecticut|new york|\bcity\b|draft|redistribution|contribution|correspond|equal|preprint|submitted|version|published|conference|journal|proceedings|workshop|symposium|\bcopyright\b|©|\bemail\b|e-mail|\bwww\b|http|@|\bdate\b|\bpage\b)`)
+
+var (
+	monthName = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`
+	dateLine  = regexp.MustCompile(`(?i)\b` + monthName + `\s+\d{0,2}(?:st|nd|rd|th)?,?\s*(?:19|20)\d\d\b|\b\d{1,2}\s+` + monthName + `,?\s+(?:19|20)\d\d\b`)
+	// marksAt are footnote marks and affiliation numbers set after a name
+	// ("Vaswani∗", "Peng1∗", "Alcaide2,3,4∗"): they separate names.
+	marksAt = regexp.MustCompile(`(\p{L}\.?)[` + footnoteMarks + `\d]+(?:,\d+)*[` + footnoteMarks + `]*`)
+	// strayAccent is a spacing accent PDFium sets apart from its letter.
+	strayAccent = regexp.MustCompile(`\s[¨´` + "`" + `ˆ˜¸˘˙˚]\s?|[¨´` + "`" + `ˆ˜¸˘˙˚]`)
+	nameSep     = regexp.MustCompile(`(?i)\s*(?:,|;|\band\b|&|\s{2,})\s*`)
+	// affLetter is an affiliation's letter set after a name ("Martín a").
+	affLetter = regexp.MustCompile(`\s+\p{Ll}$`)
+	initial   = regexp.MustCompile(`^(\p{Lu}\.)+(-\p{Lu}\.)?$|^\p{Lu}$`)
+)
+
+var particles = map[string]bool{"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true,
+	"di": true, "da": true, "dos": true, "du": true, "la": true, "le": true, "ter": true, "bin": true, "al": true, "las": true}
+
+// headAuthors reads the authors' names from the lines under the title (from
+// index from): up to the abstract or the first section, without emails,
+// affiliations, dates and footnote marks.
+func headAuthors(lines []pdf.Line, from int) []string {
+	if from < 0 {
+		return nil
+	}
+	var out []string
+	for i := from; i < len(lines) && i < from+25; i++ {
+		text := strings.TrimSpace(lines[i].Text)
+		if headerStop.MatchString(text) || len(text) > 160 {
+			break
+		}
+		text = strayAccent.ReplaceAllString(dotlessAccent.Replace(text), "")
+		text = marksAt.ReplaceAllString(text, "$1,")
+		// a line is read for names when it begins with one: an
+		// affiliation's line ("Yale University, New Haven") is not
+		var names []string
+		for _, piece := range nameSep.Split(text, -1) {
+			piece = affLetter.ReplaceAllString(strings.Trim(piece, " .,;:()[]{}"+footnoteMarks), "")
+			if piece == "" {
+				continue
+			}
+			if affiliation.MatchString(piece) || dateLine.MatchString(piece) {
+				if len(names) == 0 {
+					break
+				}
+				continue
+			}
+			got := namesIn(piece)
+			if len(got) == 0 && len(names) == 0 {
+				break
+			}
+			names = append(names, got...)
+		}
+		out = append(out, names...)
+		if len(out) >= 200 {
+			break
+		}
+	}
+	return out
+}
+
+// namesIn returns the names in a piece of an author line: one name, or,
+// in a line that lists names with only spaces between them ("Kaiming He
+// Xiangyu Zhang …"), names of two words each (a middle initial or a
+// particle joins the name it stands in).
+func namesIn(piece string) []string {
+	if allCaps(piece) {
+		piece = nameCase(piece)
+	}
+	words := strings.Fields(piece)
+	if len(words) < 2 {
+		return nil
+	}
+	for _, w := range words {
+		if !nameWord(w) {
+			return nil
+		}
+	}
+	if len(words) <= 3 {
+		return []string{strings.Join(words, " ")}
+	}
+	// a longer run: cut after each word that ends a name (not an
+	// initial, not a particle, and not the first word of a name)
+	var out []string
+	var cur []string
+	given := 0
+	for _, w := range words {
+		cur = append(cur, w)
+		switch {
+		case initial.MatchString(w) || particles[strings.ToLower(w)]:
+		case given == 0:
+			given = 1
+		default:
+			out = append(out, strings.Join(cur, " "))
+			cur, given = nil, 0
+		}
+	}
+	if len(cur) > 0 && len(out) > 0 {
+		out[len(out)-1] += " " + strings.Join(cur, " ")
+	}
+	return out
+}
+
+// dotlessAccent puts the accent PDFium sets apart after a dotless i back on
+// it ("Martı´n" → "Martín").
+var dotlessAccent = strings.NewReplacer("ı´", "í", "ı`", "ì", "ı¨", "ï", "ıˆ", "î", "ı ´", "í")
+
+// nameCase sets a name printed in capitals ("MICHAEL J. FISCHER") in
+// the usual case.
+func nameCase(s string) string {
+	words := strings.Fields(strings.ToLower(s))
+	for i, w := range words {
+		if particles[w] && i > 0 {
+			continue
+		}
+		r := []rune(w)
+		for j := range r {
+			if j == 0 || r[j-1] == '-' || r[j-1] == '.' || r[j-1] == '\'' {
+				r[j] = unicode.ToUpper(r[j])
+			}
+		}
+		words[i] = string(r)
+	}
+	return strings.Join(words, " ")
+}
+
+// nameWord is a word a person's name is made of: capitalised letters (with
+// apostrophes and hyphens), an initial, or a particle.
+func nameWord(w string) bool {
+	if particles[strings.ToLower(w)] && w == strings.ToLower(w) {
+		return true
+	}
+	if initial.MatchString(w) {
+		return true
+	}
+	r := []rune(w)
+	if len(r) < 2 || !unicode.IsUpper(r[0]) || allUpper(w) {
+		return false // not a name, or an acronym ("UC", "ASA")
+	}
+	for _, c := range r {
+		if !unicode.IsLetter(c) && c != '\'' && c != '’' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func allUpper(w string) bool {
+	for _, r := range w {
+		if unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// infoAuthors splits an Info/XMP author field into names: "A; B; C",
+// "A, B and C", "Family, Given" kept whole; affiliations dropped.
+func infoAuthors(s string) []string {
+	s = strayAccent.ReplaceAllString(dotlessAccent.Replace(stripMarkup(s)), "")
+	var pieces []string
+	if strings.Contains(s, ";") {
+		for _, p := range strings.Split(s, ";") {
+			if fam, _, ok := strings.Cut(p, ","); ok && strings.Count(p, ",") == 1 && !affiliation.MatchString(p) && len(strings.Fields(fam)) == 1 {
+				pieces = append(pieces, p) // "Turing, Alan"
+				continue
+			}
+			pieces = append(pieces, nameSep.Split(p, -1)...)
+		}
+	} else {
+		pieces = nameSep.Split(s, -1)
+	}
+	var out []string
+	for _, p := range pieces {
+		if p = strings.TrimSpace(p); p != "" && !affiliation.MatchString(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// verifiedAuthors keeps Info/XMP authors when they look like names and page
+// 1 (when it has text) carries their family names: an Info author is often
+// an account name ("Ken", "jsmith") or a typist's.
+func verifiedAuthors(authors []string, pageText string) []string {
+	if len(authors) == 0 {
+		return nil
+	}
+	page := " " + strings.Join(foldWords(pageText), " ") + " "
+	for _, a := range authors {
+		words := foldWords(a)
+		if len(words) < 2 {
+			return nil
+		}
+		if strings.TrimSpace(page) != "" && !strings.Contains(page, " "+words[len(words)-1]+" ") {
+			return nil
+		}
+	}
+	return authors
+}
+
+// --- year
+
+var (
+	// arXiv's stamp: "arXiv:1910.02054v3 [cs.LG] 13 May 2020".
+	stampYear = regexp.MustCompile(`(?i)arxiv:\s*\S+\s+(?:\[[^\]]{1,20}\]\s+)?\d{1,2}\s+` + monthName + `\s+((?:19|20)\d\d)`)
+	// a journal's volume line: "Vol. 32, No. 2, April 1985",
+	// "Volume 8 / Number 9 / September, 1965", "Sciences 75 (2009) 178–189".
+	volumeYear  = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number)\s*\d+\b[^.;]{0,40}?\b((?:19|20)\d\d)\b`)
+	journalYear = regexp.MustCompile(`(?i)\b(?:journal|transactions|review|letters)\b[^\n]{0,80}?\((?:19|20)\d\d\)|\b(?:journal|transactions)\s+[^\n]{0,80}?\s\d+\s+\(((?:19|20)\d\d)\)`)
+	// where the paper appeared: "Published in ACM Transactions …, November,
+	// 1984", "Published as a conference paper at ICLR 2021", and a version
+	// of a published paper: "modified version of Zeileis (2004), published
+	// in …", "published as Zeileis and Grothendieck (2005) in …".
+	publishedYear = regexp.MustCompile(`(?i)\b(?:published|appear(?:s|ed)?|accepted|to appear)\s+(?:as|in|at)\b[^()]{0,120}?\(?((?:19|20)\d\d)\b`)
+	versionOf     = regexp.MustCompile(`(?i)\bversion\s+of\s+[\p{L}][^()]{0,80}?\(((?:19|20)\d\d)\)`)
+	earlier       = regexp.MustCompile(`(?i)(preliminary|earlier|previous|originally|extended|shorter|conference)\s+(version|presented)`)
+	copyrightAny  = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)
+	venueYear     = regexp.MustCompile(`(?i)\b(?:[A-Z]{3,}\s*['’]\s*(\d\d)\b|(?:proceedings|conference|symposium|workshop)[^\n]{0,100}?\b((?:19|20)\d\d)\b)`)
+	nameYear      = regexp.MustCompile(`(?:^|[^\d])((?:19|20)\d\d)(?:[^\d]|$)`)
+)
+
+// headYear returns the year page 1 gives for the paper: the arXiv stamp's
+// date, a journal's volume line, where it was published, its copyright
+// line, a date line in the header, a conference line; 0 when none.
+func headYear(text string, lines []pdf.Line, from int) int {
+	flat := cleanSpace(text)
+	if y := firstYear(stampYear, flat); y != 0 {
+		return y
+	}
+	for _, re := range []*regexp.Regexp{volumeYear, journalYear} {
+		if y := firstYear(re, flat); y != 0 {
+			return y
+		}
+	}
+	for _, re := range []*regexp.Regexp{versionOf, publishedYear} {
+		for _, m := range re.FindAllStringSubmatchIndex(flat, -1) {
+			// "a preliminary version of this paper appears in …" is not
+			// this paper's year
+			if earlier.MatchString(flat[max(0, m[0]-40):m[1]]) && re == publishedYear {
+				continue
+			}
+			if y := yearOf(flat[m[2]:m[3]]); y != 0 {
+				return y
+			}
+		}
+	}
+	if y := firstYear(copyrightAny, flat); y != 0 {
+		return y
+	}
+	// a date under the title: "March 25, 2011", "(Draft of October 7, 2013)"
+	if from >= 0 {
+		for i := from; i < len(lines) && i < from+25; i++ {
+			if headerStop.MatchString(lines[i].Text) {
+				break
+			}
+			if m := dateLine.FindString(lines[i].Text); m != "" {
+				if y := lastYear(m); y != 0 {
+					return y
+				}
+			}
+		}
+	}
+	if m := venueYear.FindStringSubmatch(flat); m != nil {
+		if m[1] != "" {
+			yy, _ := strconv.Atoi(m[1])
+			if yy > time.Now().Year()%100+1 {
+				return 1900 + yy
+			}
+			return 2000 + yy
+		}
+		return yearOf(m[2])
+	}
+	if m := dateLine.FindString(flat); m != "" {
+		return lastYear(m)
+	}
+	return 0
+}
+
+// citedYear is the latest year page 1 cites in author-year style
+// ("Zeileis (2004)", "(Hansen 1992a; Andrews 1993)"), 0 when none.
+func citedYear(text string) int {
+	best := 0
+	for _, m := range citation.FindAllStringSubmatch(text, -1) {
+		for _, g := range m[1:] {
+			if y := yearOf(g); y > best {
+				best = y
+			}
+		}
+	}
+	return best
+}
+
+var citation = regexp.MustCompile(`\p{Lu}\p{Ll}+(?:\s+et al\.)?,?\s+\(((?:19|20)\d\d)[a-z]?[),;]|\p{Lu}\p{Ll}+(?:\s+et al\.)?,?\s+((?:19|20)\d\d)[a-z]?[);,]`)
+
+// estimateYear is the year of a paper that prints none: the PDF's creation
+// year, unless page 1 cites work more than three years older than it at the
+// latest (a PDF made again long after the paper, as a package vignette or
+// a reprint is); then the latest cited year, a lower bound that a paper
+// rarely passes by much.
+func estimateYear(created, cited int) int {
+	if cited != 0 && (created == 0 || created > cited+3) {
+		return cited
+	}
+	return created
+}
+
+// fileYear is a year in a PDF's file or folder name ("1985-Flajolet-…",
+// "smith2019deep"), 0 when it holds none or several.
+func fileYear(names ...string) int {
+	for _, n := range names {
+		base := strings.TrimSuffix(path.Base(n), path.Ext(n))
+		ms := nameYear.FindAllStringSubmatch(base, -1)
+		if len(ms) == 1 {
+			if y := yearOf(ms[0][1]); y != 0 {
+				return y
+			}
+		}
+	}
+	return 0
+}
+
+func firstYear(re *regexp.Regexp, s string) int {
+	for _, m := range re.FindAllStringSubmatch(s, -1) {
+		for _, g := range m[1:] {
+			if y := yearOf(g); y != 0 {
+				return y
+			}
+		}
+		if y := lastYear(m[0]); y != 0 {
+			return y
+		}
+	}
+	return 0
+}
+
+var anyYear = regexp.MustCompile(`(?:19|20)\d\d`)
+
+func lastYear(s string) int {
+	ms := anyYear.FindAllString(s, -1)
+	if len(ms) == 0 {
+		return 0
+	}
+	return yearOf(ms[len(ms)-1])
+}
+
+// yearOf parses a plausible publication year.
+func yearOf(s string) int {
+	y, err := strconv.Atoi(s)
+	if err != nil || y < 1900 || y > time.Now().Year()+1 {
+		return 0
+	}
+	return y
+}
+
+// sameFamily reports whether two names end in the same family name (case
+// and accents folded).
+func sameFamily(a, b string) bool {
+	wa, wb := foldWords(a), foldWords(b)
+	return len(wa) > 0 && len(wb) > 0 && wa[len(wa)-1] == wb[len(wb)-1]
+}
