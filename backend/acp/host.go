@@ -327,11 +327,20 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	loc := newLocator(h.vault, cwd)
 	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now, loc)
 	tctx, clock := newTurnClock(ctx, h.opts.TurnTimeout)
-	granted := []string(nil)
+	granted, writes := []string(nil), []string(nil)
 	if p.Mode == grant.ModeMCP {
-		granted = p.Tools
+		for _, tool := range p.Tools {
+			if tool == grant.WriteDocTool {
+				writes = append(writes, tool)
+			} else {
+				granted = append(granted, tool)
+			}
+		}
 	}
 	asks := newAsking(conv.ID, turn, granted, req.Unattended, st, loc, clock.hold, h.opts.Now)
+	asks.writes = writes
+	runtimeID := conv.RuntimeID
+	asks.approve = func(tool string) error { return grant.Approve(h.vault, runtimeID, tool) }
 	h.mu.Lock()
 	h.asks[conv.ID] = asks
 	h.mu.Unlock()

@@ -32,4 +32,3 @@ func TestBlockquoteWithoutSelection(t *testing.T) {
 		}
 	}
 }
-

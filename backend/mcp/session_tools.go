@@ -13,6 +13,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentero/agentero/backend/context/docs"
+	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/history"
 	"github.com/agentero/agentero/backend/context/skills"
 )
@@ -39,6 +41,17 @@ func sessionTools() []toolDef {
 				"limit":{"type":"integer","minimum":1,"maximum":20,"description":"default 20"}}}`),
 			Annotations: ro,
 		}, (*Server).searchDocs},
+		{&sdk.Tool{
+			Name: grant.WriteDocTool,
+			Description: "Write a whole context document of the vault (front matter and body). Every call needs the user's approval: ask for permission first. " +
+				"To edit, pass the revision or etag of your last read or receipt as expectedRevision/expectedEtag: if the document changed since, nothing is written and you get a conflict. Returns a receipt (revision, etag, sizeBytes, sha256), not the body.",
+			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["id","content"],"properties":{
+				"id":{"type":"string","minLength":1,"maxLength":1024,"description":"path of the .md file inside the context folder"},
+				"content":{"type":"string","maxLength":1048576},
+				"expectedRevision":{"type":"string","maxLength":100},
+				"expectedEtag":{"type":"string","maxLength":100}}}`),
+			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(bool), IdempotentHint: false, OpenWorldHint: new(bool)},
+		}, (*Server).writeDoc},
 		{&sdk.Tool{
 			Name:        "context_read_skill",
 			Description: "Read the instructions of one of the vault's skills, by the name the session's skill list gives.",
@@ -88,6 +101,30 @@ func (s *Server) searchDocs(_ context.Context, args json.RawMessage, _ int) (rep
 		return reply{}, docError(err)
 	}
 	return reply{value: res}, nil
+}
+
+func (s *Server) writeDoc(_ context.Context, args json.RawMessage, _ int) (reply, error) {
+	var in struct {
+		ID               string `json:"id"`
+		Content          string `json:"content"`
+		ExpectedRevision string `json:"expectedRevision"`
+		ExpectedEtag     string `json:"expectedEtag"`
+	}
+	if err := decode(args, &in); err != nil {
+		return reply{}, err
+	}
+	if err := grant.TakeApproval(s.grant.Vault, s.grant.RuntimeID, grant.WriteDocTool); err != nil {
+		return reply{}, errorf("%s", err.Error())
+	}
+	r, err := docs.Write(s.grant.Vault, in.ID, in.Content, docs.Expect{Revision: in.ExpectedRevision, Etag: in.ExpectedEtag})
+	if errors.Is(err, docs.ErrConflict) {
+		cur, _ := docs.Stat(s.grant.Vault, in.ID)
+		return reply{}, errorf("conflict: %s (current revision %q, etag %q)", err.Error(), cur.Revision, cur.Etag)
+	}
+	if err != nil {
+		return reply{}, docError(err)
+	}
+	return reply{value: r}, nil
 }
 
 func (s *Server) readSkill(_ context.Context, args json.RawMessage, _ int) (reply, error) {

@@ -141,3 +141,51 @@ func TestSkills(t *testing.T) {
 		t.Errorf("tools offered %v: want exactly the grant's", names)
 	}
 }
+
+// TestWriteDocNeedsApproval: context_write_doc writes only with one
+// approval of the user a call (recorded by the host when the user allows
+// the permission card), returns a receipt, and refuses a stale revision
+// without writing.
+func TestWriteDocNeedsApproval(t *testing.T) {
+	needVault(t)
+	g := usual()
+	g.Tools = append(g.Tools, grant.WriteDocTool)
+	id := "written-by-test.md"
+	path := filepath.Join(vaultDir, ".agentero", "context", id)
+	t.Cleanup(func() { os.Remove(path) })
+	s := start(t, g)
+	doc := "---\ndescription: Written by an agent\n---\nFirst version.\n"
+	if msg := s.fails(grant.WriteDocTool, map[string]any{"id": id, "content": doc}); !strings.Contains(msg, "not approved") {
+		t.Fatalf("an unapproved write: %q", msg)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("an unapproved write was written")
+	}
+	if err := grant.Approve(vaultDir, g.RuntimeID, grant.WriteDocTool); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		ID        string `json:"id"`
+		Created   bool   `json:"created"`
+		Revision  string `json:"revision"`
+		Etag      string `json:"etag"`
+		SizeBytes int    `json:"sizeBytes"`
+		SHA256    string `json:"sha256"`
+	}
+	text := s.ok(grant.WriteDocTool, map[string]any{"id": id, "content": doc}, &r)
+	if !r.Created || r.SizeBytes != len(doc) || r.Revision == "" || len(r.SHA256) != 64 || strings.Contains(text, "First version.") {
+		t.Fatalf("receipt = %s", text)
+	}
+	// One approval, one call.
+	if msg := s.fails(grant.WriteDocTool, map[string]any{"id": id, "content": doc, "expectedRevision": r.Revision}); !strings.Contains(msg, "not approved") {
+		t.Fatalf("a second write on one approval: %q", msg)
+	}
+	// A stale revision is a conflict, and nothing is written.
+	grant.Approve(vaultDir, g.RuntimeID, grant.WriteDocTool)
+	if msg := s.fails(grant.WriteDocTool, map[string]any{"id": id, "content": "---\n---\nOverwritten.\n", "expectedRevision": "rev-0000000000000000"}); !strings.Contains(msg, "conflict") || !strings.Contains(msg, r.Revision) {
+		t.Fatalf("stale revision: %q", msg)
+	}
+	if got, _ := os.ReadFile(path); string(got) != doc {
+		t.Fatalf("a conflicting write changed the document:\n%s", got)
+	}
+}

@@ -54,8 +54,11 @@ const SkillTool = "context_read_skill"
 // SessionTools are the tools an mcp turn in vault root gets: every tool the
 // agentero-context server offers it is here, so the grant and its
 // fingerprint name them all.
+//
+// The write tool is in every mcp turn's grant; each call of it waits for
+// the user's approval (SPEC §8.2).
 func SessionTools(vaultRoot string) []string {
-	out := append(append([]string{}, Tools...), HistoryTool)
+	out := append(append([]string{}, Tools...), HistoryTool, grant.WriteDocTool)
 	if vaultRoot == "" {
 		return out
 	}
