@@ -114,7 +114,7 @@ func (h *Host) compaction(ctx context.Context, conversationID, agentName string,
 	turns := Turns(entries)
 	res := compact.Compact(ctx, turns, compact.Options{
 		Window: window, Reserve: reserve + min(answerRoom, window/8), HistoryTool: tool,
-		Summary: prev.Summary, SummarizedN: prev.SummarizedN,
+		Summary: prev.Summary, SummarizedN: prev.SummarizedN, Cleared: conv.ClearedTurns,
 	}, &summarizer{h: h, agent: ag})
 	if persist && res.SummarizedN > prev.SummarizedN {
 		if err := h.store.saveCompaction(conversationID, compaction{Summary: res.Summary, SummarizedN: res.SummarizedN, At: h.opts.Now()}); err != nil {

@@ -73,7 +73,9 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 		if err != nil {
 			return nil, err
 		}
-		s.handover = res.Text
+		if len(res.Whole)+len(res.Pruned)+len(res.Summarized) > 0 {
+			s.handover = res.Text // nothing after a /clear: nothing to hand over
+		}
 		if len(res.Tiers) > 0 {
 			s.note = strings.TrimSpace(s.note + fmt.Sprintf("; the earlier conversation was compacted (%s) to fit the agent's window", strings.Join(res.Tiers, ", ")))
 		}

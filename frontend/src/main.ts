@@ -88,6 +88,7 @@ const chatDeps: ChatDeps = {
   preview: backend.previewPlan,
   agents: backend.agents,
   showAgentView: (id, label) => agentView.open(id, label),
+  slash: backend,
 };
 const sidebar = mountSidebar(slot("chat"), chatDeps);
 const quick = mountQuickChat(slot("quick-chat"), chatDeps);

@@ -72,6 +72,9 @@ type Options struct {
 	HistoryTool bool
 	Summary     string // the previous summary, if any
 	SummarizedN int    // how many of the oldest turns the previous summary covers
+	// Cleared is how many of the oldest turns the user cleared (/clear):
+	// they are not sent at all (the transcript keeps them).
+	Cleared int
 }
 
 func (o *Options) defaults() {
@@ -128,6 +131,7 @@ const (
 	whole state = iota
 	placeholder
 	summarized
+	cleared // before a /clear: not sent
 )
 
 // detail is how much a placeholder says.
@@ -175,14 +179,22 @@ func Compact(ctx context.Context, turns []Turn, opts Options, sum Summarizer) Re
 	v := &view{turns: make([]Turn, len(turns)), states: make([]state, len(turns)), details: make([]detail, len(turns)), opts: opts}
 	copy(v.turns, turns)
 	res.TokensBefore = v.tokens()
+	clearedN := min(max(0, opts.Cleared), len(turns))
 	summarizedN := min(opts.SummarizedN, len(turns))
-	if summarizedN > 0 && opts.Summary != "" {
+	if summarizedN > clearedN && opts.Summary != "" {
 		v.summary = tidySummary(opts.Summary, opts.HistoryTool, summarizedN, 0)
 		for i := 0; i < summarizedN; i++ {
 			v.states[i] = summarized
 		}
 	} else {
-		summarizedN = 0
+		summarizedN = clearedN
+		opts.Summary = ""
+	}
+	for i := 0; i < clearedN; i++ {
+		v.states[i] = cleared
+	}
+	if clearedN > 0 {
+		res.TokensBefore = v.tokens()
 	}
 	level := float64(reserve+res.TokensBefore) / float64(opts.Window)
 	fires := func(share float64) bool { return level > share }

@@ -34,7 +34,7 @@ func render(v *view) string {
 	for i := 0; i < len(v.turns); i++ {
 		t := v.turns[i]
 		switch v.states[i] {
-		case summarized:
+		case summarized, cleared:
 			continue
 		case placeholder:
 			if v.details[i] == bare {

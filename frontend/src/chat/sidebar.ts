@@ -8,6 +8,7 @@ import { createAgentPicker } from "./agent-picker";
 import { selectionsOf } from "./anchors";
 import { createAnchorsView } from "./anchors-view";
 import { createComposer } from "./composer";
+import { slashDeps, type SlashBackend } from "./slash";
 import { paperConversationId } from "./ids";
 import type { SourceLink } from "./sources";
 import type { ChatStore } from "./store";
@@ -32,6 +33,8 @@ export interface ChatDeps {
   agents(): Promise<AgentList>;
   /** showAgentView opens "What the agent sees" for a conversation; label names it. */
   showAgentView(conversationId: string, label: string): void;
+  /** slash runs /compact and /clear and lists the agent's commands; absent: no slash commands. */
+  slash?: SlashBackend;
 }
 
 export interface Sidebar {
@@ -88,6 +91,7 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
     cancel: () => paper && store.cancel(paperConversationId(paper.ref)),
     actions: [picker.el],
     notes: [picker.notice],
+    ...slashDeps(deps.slash, () => (paper ? paperConversationId(paper.ref) : null)),
     send: async (question, mentions) => {
       if (!paper) return false;
       const id = paperConversationId(paper.ref);
