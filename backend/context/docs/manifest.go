@@ -38,9 +38,11 @@ type Entry struct {
 // Manifest is the always-on part of a session's base context. Render of
 // the same manifest always gives the same bytes, never more than Budget.
 type Manifest struct {
-	Budget  int     `json:"budget"`
-	Bytes   int     `json:"bytes"` // len(Render())
-	Entries []Entry `json:"entries"`
+	Budget         int     `json:"budget"`                   // bytes of preloaded bodies (preloadByteBudget)
+	ManifestBudget int     `json:"manifestBudget,omitempty"` // bytes of the entries without bodies (manifestByteBudget)
+	BodyBytes      int     `json:"bodyBytes,omitempty"`      // bytes of bodies preloaded
+	Bytes          int     `json:"bytes"`                    // len(Render())
+	Entries        []Entry `json:"entries"`
 }
 
 // IndexEntry is one model-decision document: its id and description, no body.
@@ -117,45 +119,39 @@ func (c *Catalog) Assemble(defaultBudget int) (Manifest, Index, error) {
 	m.Entries = entries
 	sort.SliceStable(ix.Entries, func(a, b int) bool { return ix.Entries[a].Priority.rank() < ix.Entries[b].Priority.rank() })
 
-	total := len(m.Render())
-	if total > budget {
-		return Manifest{}, Index{}, fmt.Errorf("its %d entries need %d bytes with every body deferred, over the preload budget of %d bytes (raise preloadByteBudget in %s/%s, or make some documents model_decision): %w",
-			len(m.Entries), total, budget, Dir, RulesFile, ErrManifestTooLarge)
+	manifestBudget := DefaultManifestBudget
+	if c.rules.ManifestByteBudget > 0 {
+		manifestBudget = c.rules.ManifestByteBudget
 	}
+	m.ManifestBudget = manifestBudget
+	if skeleton := len(m.Render()); skeleton > manifestBudget {
+		return Manifest{}, Index{}, fmt.Errorf("its %d entries need %d bytes with every body deferred, over the manifest budget of %d bytes (raise manifestByteBudget in %s/%s, or make some documents model_decision): %w",
+			len(m.Entries), skeleton, manifestBudget, Dir, RulesFile, ErrManifestTooLarge)
+	}
+	// Bodies have a budget of their own: highest priority first, each
+	// whole if it fits what is left, else its first part, else none.
+	left := budget
 	for i := range m.Entries {
 		e := &m.Entries[i]
-		was := len(entryText(*e))
-		full := *e
-		full.Load, full.Shown, full.Text = Full, len(sorted[i]), string(sorted[i])
-		if grow := len(entryText(full)) - was; total+grow <= budget {
-			*e, total = full, total+grow
+		body := sorted[i]
+		switch {
+		case len(body) <= left:
+			e.Load, e.Shown, e.Text = Full, len(body), string(body)
+		case left >= minPartial:
+			n := cutPoint(body, left)
+			if n < minPartial {
+				continue
+			}
+			e.Load, e.Shown, e.Text = Partial, n, string(body[:n])
+		default:
 			continue
 		}
-		if part, grow, ok := fitPartial(*e, sorted[i], budget-total+was); ok {
-			*e, total = part, total+grow-was
-		}
+		left -= e.Shown
+		m.BodyBytes += e.Shown
 	}
 	m.Bytes = len(m.Render())
 	ix.Bytes = len(ix.Render())
 	return m, ix, nil
-}
-
-// fitPartial returns e loaded partially in at most room bytes of entry
-// text, and the entry's new length; ok is false when less than minPartial
-// bytes of body would fit.
-func fitPartial(e Entry, body []byte, room int) (Entry, int, bool) {
-	e.Load = Partial
-	n := room - len(entryText(e)) // a first guess: the entry without body, with a zero count
-	for n >= minPartial {
-		n = cutPoint(body, n)
-		e.Shown, e.Text = n, string(body[:n])
-		size := len(entryText(e))
-		if size <= room {
-			return e, size, true
-		}
-		n -= size - room
-	}
-	return Entry{}, 0, false
 }
 
 // cutPoint backs n off to a UTF-8 character boundary of body, and to the
