@@ -101,6 +101,7 @@ func TestSnapshotNamesOnlyTheSessionsTools(t *testing.T) {
 	os.MkdirAll(ctxDir, 0o700)
 	os.WriteFile(filepath.Join(ctxDir, "lab.md"), []byte("---\ndescription: Lab rules\ntrigger: always_on\n---\n"+strings.Repeat("Always cite the page. ", 2000)+"\n"), 0o600)
 	os.WriteFile(filepath.Join(ctxDir, "more.md"), []byte("---\ndescription: More notes\ntrigger: model_decision\n---\nbody\n"), 0o600)
+	os.WriteFile(filepath.Join(ctxDir, "accounts.md"), []byte("---\ndescription: Lab accounts\ntrigger: always_on\npriority: critical\nsensitivity: sensitive\n---\nThe lab password is hunter2.\n"), 0o600)
 	os.MkdirAll(filepath.Join(root, ".agents", "skills", "cite-check"), 0o755)
 	os.WriteFile(filepath.Join(root, ".agents", "skills", "cite-check", "SKILL.md"), []byte("---\nname: cite-check\ndescription: Check every citation opens the right page\n---\nOpen each source and compare.\n"), 0o644)
 	h := newHost(t, root, db)
@@ -120,6 +121,19 @@ func TestSnapshotNamesOnlyTheSessionsTools(t *testing.T) {
 		if !strings.Contains(snap, want) {
 			t.Errorf("the mcp session's snapshot lacks %q:\n%.2000s", want, snap)
 		}
+	}
+
+	if !strings.Contains(snap, "hunter2") {
+		t.Error("a local session's snapshot lacks the sensitive always-on document")
+	}
+
+	// A remote request: the sensitive body is never sent, the rest is.
+	remote := plan.Request{Surface: plan.SurfaceQuickChat, Remote: true}
+	ask(t, h, "remote", "", remote, "What is double spending?")
+	sent, _ = h.Store().LastPrompt("remote")
+	snap = part(sent, "snapshot")
+	if strings.Contains(snap, "hunter2") || !strings.Contains(snap, "Lab accounts") || !strings.Contains(snap, "Always cite the page.") {
+		t.Errorf("a remote session's snapshot holds the sensitive body or lost the rest:\n%.3000s", snap)
 	}
 
 	quick := plan.Request{Surface: plan.SurfaceQuickChat}
