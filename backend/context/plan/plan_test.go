@@ -127,8 +127,9 @@ func TestResolveAllowedAndMode(t *testing.T) {
 				t.Errorf("refused = %+v, want %d", p.Refused, tt.refused)
 			}
 			// An mcp turn gets the three source tools and context_history
-			// (this vault has no context documents and no skills).
-			if (p.Mode == "mcp") != slices.Equal(p.Tools, append(slices.Clone(plan.Tools), plan.HistoryTool)) {
+			// and the write tool, asked for each call (this vault has no context
+			// documents and no skills).
+			if (p.Mode == "mcp") != slices.Equal(p.Tools, append(slices.Clone(plan.Tools), plan.HistoryTool, grant.WriteDocTool)) {
 				t.Errorf("tools %v for mode %s", p.Tools, p.Mode)
 			}
 		})
