@@ -13,7 +13,12 @@ import (
 
 // turnAsked finds a question about an earlier turn of the conversation
 // ("what did I ask in turn 2?"): its number, or 0.
-var turnAsked = regexp.MustCompile(`(?i)\bturn\s+(\d{1,5})\b`)
+var (
+	turnAsked = regexp.MustCompile(`(?i)\bturn\s+(\d{1,5})\b`)
+	// aboutUs tells a question about the conversation ("what did I ask in
+	// turn 2?") from one about a paper ("what happens in turn 2 of Raft?").
+	aboutUs = regexp.MustCompile(`(?i)\b(i|you|we|me|us)\b`)
+)
 
 // historyPage is what context_history returns for one turn.
 type historyPage struct {
@@ -30,7 +35,7 @@ type historyPage struct {
 // as any other).
 func earlierTurn(ctx context.Context, r *reader, question string) (string, bool, error) {
 	m := turnAsked.FindStringSubmatch(question)
-	if m == nil {
+	if m == nil || !aboutUs.MatchString(question) {
 		return "", false, nil
 	}
 	n, _ := strconv.Atoi(m[1])
@@ -38,10 +43,7 @@ func earlierTurn(ctx context.Context, r *reader, question string) (string, bool,
 	err := r.call(ctx, sdk.ToolKindRead, fmt.Sprintf("context_history: turn %d", n), "context_history", map[string]any{"turn": n}, &page)
 	var refused errTool
 	if errors.As(err, &refused) {
-		if strings.Contains(refused.msg, "unknown tool") || strings.Contains(refused.msg, "not found") {
-			return "", false, nil
-		}
-		return fmt.Sprintf("I could not read turn %d of this conversation: %s", n, refused.msg), true, nil
+		return "", false, nil // no such turn (or no such tool): answer as any other question
 	}
 	if err != nil {
 		if strings.Contains(err.Error(), "unknown tool") || strings.Contains(err.Error(), "not found") {
