@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
@@ -368,6 +369,26 @@ func (a *App) WhatAgentSees(conversationID string) (*workspace.AgentView, error)
 	return on(a, func(ws *workspace.Workspace) (*workspace.AgentView, error) {
 		return ws.WhatAgentSees(a.ctx, conversationID)
 	})
+}
+
+// CompactConversation is /compact: the conversation's history compacted
+// now for its next session; the result says what was kept.
+func (a *App) CompactConversation(conversationID string) (compact.Result, error) {
+	return on(a, func(ws *workspace.Workspace) (compact.Result, error) {
+		return ws.CompactConversation(a.ctx, conversationID)
+	})
+}
+
+// ClearConversation is /clear: the next turn starts a new session with an
+// empty history; the transcript keeps every turn.
+func (a *App) ClearConversation(conversationID string) error {
+	return do(a, func(ws *workspace.Workspace) error { return ws.ClearConversation(conversationID) })
+}
+
+// SlashCommands lists the commands the chat offers after "/": /compact,
+// /clear and those the conversation's agent advertises.
+func (a *App) SlashCommands(conversationID string) ([]acp.Command, error) {
+	return on(a, func(ws *workspace.Workspace) ([]acp.Command, error) { return ws.SlashCommands(conversationID) })
 }
 
 // PaperRelations lists a paper's references, the library papers citing it,

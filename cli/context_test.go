@@ -73,7 +73,7 @@ func TestContextCommand(t *testing.T) {
 	}
 
 	// A manifest that cannot fit fails loudly, in one line.
-	os.WriteFile(filepath.Join(root, ".agentero", "context", "rules.json"), []byte(`{"preloadByteBudget": 100}`), 0o644)
+	os.WriteFile(filepath.Join(root, ".agentero", "context", "rules.json"), []byte(`{"manifestByteBudget": 100}`), 0o644) // the entries alone are over it
 	_, errOut, code = run(t, "context", root, "--json")
 	if code != 1 || !strings.Contains(errOut, "does not fit its budget") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Errorf("too-large manifest: exit %d, stderr %q", code, errOut)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,8 +41,8 @@ func TestHandoverIsCompacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(res.Tiers, ",") != "prune,summarize" && strings.Join(res.Tiers, ",") != "snip,prune,summarize" {
-		t.Fatalf("tiers = %v (notes %v), want prune and summarize", res.Tiers, res.Notes)
+	if !slices.Contains(res.Tiers, "prune") || !slices.Contains(res.Tiers, "summarize") || res.TokensAfter > 3000 {
+		t.Fatalf("tiers = %v (notes %v), %d tokens: want prune and summarize, within the window", res.Tiers, res.Notes, res.TokensAfter)
 	}
 	for _, q := range questions[:res.SummarizedN] {
 		if !strings.Contains(res.Summary, fmt.Sprintf("%q", q)) {
@@ -59,7 +60,9 @@ func TestHandoverIsCompacted(t *testing.T) {
 
 	// The real handover: a new session because the grant changed.
 	cfg := &acp.Agents{Default: acp.BuiltinName, List: []acp.Agent{acp.Builtin(binary)}}
-	cfg.List[0].ContextWindow = 6000
+	// A window the history alone would fill: the tiers are taken against
+	// the whole window, with the rest of the prompt counted.
+	cfg.List[0].ContextWindow = res.TokensBefore
 	h.SetAgents(cfg)
 	wider := req
 	wider.Mentions = []plan.Mention{{Kind: "paper", Path: "papers/bitcoin"}}

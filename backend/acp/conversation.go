@@ -61,16 +61,19 @@ type PlanStep struct {
 // Conversation is a sidebar thread (one per paper) or a Quick Chat thread,
 // kept in .agentero/chats/<id>/state.json. The full transcript is beside it.
 type Conversation struct {
-	ID                string    `json:"id"`
-	Surface           string    `json:"surface"`
-	Agent             string    `json:"agent"`
-	RuntimeID         string    `json:"runtimeId"`
-	ProviderSessionID string    `json:"providerSessionId"`
-	Fingerprint       string    `json:"fingerprint"`
-	SessionSeen       int       `json:"sessionSeen"` // messages the current provider session has seen
-	Messages          []Message `json:"messages"`
-	CreatedAt         time.Time `json:"createdAt"`
-	UpdatedAt         time.Time `json:"updatedAt"`
+	ID                string `json:"id"`
+	Surface           string `json:"surface"`
+	Agent             string `json:"agent"`
+	RuntimeID         string `json:"runtimeId"`
+	ProviderSessionID string `json:"providerSessionId"`
+	Fingerprint       string `json:"fingerprint"`
+	SessionSeen       int    `json:"sessionSeen"` // messages the current provider session has seen
+	// ClearedTurns is how many of the oldest finished turns /clear left
+	// behind: no later session is handed them (the transcript keeps them).
+	ClearedTurns int       `json:"clearedTurns,omitempty"`
+	Messages     []Message `json:"messages"`
+	CreatedAt    time.Time `json:"createdAt"`
+	UpdatedAt    time.Time `json:"updatedAt"`
 }
 
 // Store keeps conversations of one vault. Each conversation is used by one

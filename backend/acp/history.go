@@ -11,98 +11,24 @@ import (
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/context/history"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
 // DefaultContextWindow is assumed for agents whose window is not configured.
 const DefaultContextWindow = 200_000
 
-// historyShare is the part of the agent's window the handed-over history
-// may take; the rest is for the frozen context, the plan and the answer.
-const historyShare = 0.5
+// answerRoom is kept free in the agent's window for its answer.
+const answerRoom = 4_000
 
 // Turns rebuilds a conversation's finished turns (answered or failed) from
 // its transcript, for compaction; a turn still running is left out.
 func Turns(entries []Entry) []compact.Turn {
-	var out []compact.Turn
-	done := map[string]bool{}
-	for _, e := range entries {
-		if e.Kind == "assistant" || e.Kind == "error" {
-			done[e.Turn] = true
-		}
+	hs := make([]history.Entry, len(entries))
+	for i, e := range entries {
+		hs[i] = history.Entry{Turn: e.Turn, Kind: e.Kind, Text: e.Text, ToolCall: e.ToolCall, Data: e.Data}
 	}
-	index := map[string]int{}
-	for line, e := range entries {
-		i, ok := index[e.Turn]
-		if !ok {
-			if e.Kind != "user" || !done[e.Turn] {
-				continue
-			}
-			out = append(out, compact.Turn{ID: e.Turn, User: e.Text, Line: line + 1})
-			index[e.Turn] = len(out) - 1
-			continue
-		}
-		t := &out[i]
-		switch e.Kind {
-		case "tool_call":
-			t.Items = append(t.Items, compact.Item{Kind: "tool_call", Tool: e.Text})
-		case "tool_update":
-			if text := toolText(e.Data); text != "" {
-				t.Items = append(t.Items, compact.Item{Kind: "tool_result", Tool: toolName(t, e.ToolCall, entries), Text: text})
-			}
-		case "assistant":
-			t.Assistant = e.Text
-			if m, ok := e.Data.(map[string]any); ok {
-				if srcs, ok := m["sources"].([]any); ok {
-					for _, s := range srcs {
-						if str, ok := s.(string); ok {
-							t.Sources = append(t.Sources, str)
-						}
-					}
-				}
-			}
-		case "error":
-			t.Error = e.Text
-		}
-	}
-	return out
-}
-
-// toolText pulls the text a tool call returned out of a recorded update.
-func toolText(data any) string {
-	m, ok := data.(map[string]any)
-	if !ok {
-		return ""
-	}
-	var parts []string
-	if out, ok := m["output"]; ok && out != nil {
-		if s, ok := out.(string); ok {
-			parts = append(parts, s)
-		} else if b, err := json.Marshal(out); err == nil {
-			parts = append(parts, string(b))
-		}
-	}
-	if content, ok := m["content"].([]any); ok {
-		for _, c := range content {
-			if cm, ok := c.(map[string]any); ok {
-				if inner, ok := cm["content"].(map[string]any); ok {
-					if s, ok := inner["text"].(string); ok {
-						parts = append(parts, s)
-					}
-				}
-			}
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func toolName(t *compact.Turn, id string, entries []Entry) string {
-	for _, e := range entries {
-		if e.Kind == "tool_call" && e.ToolCall == id {
-			return e.Text
-		}
-	}
-	return "tool"
+	return history.Turns(hs)
 }
 
 // compaction is the summary state kept beside a conversation.
@@ -144,6 +70,10 @@ func (s *Store) saveCompaction(id string, c compaction) error {
 // within ctx and TurnTimeout. With persist, the new summary is kept for the
 // next compaction, and the conversation must not be answering (ErrBusy);
 // the transcript itself is never touched.
+//
+// The history is fitted into the agent's whole window less room for the
+// answer (and, for a session, less its snapshot, plan and question); placeholders
+// and the summary point at turns through context_history.
 func (h *Host) Compaction(ctx context.Context, conversationID, agentName string, window int, persist bool) (compact.Result, error) {
 	if persist {
 		unlock, ok := h.store.TryLock(conversationID)
@@ -152,11 +82,13 @@ func (h *Host) Compaction(ctx context.Context, conversationID, agentName string,
 		}
 		defer unlock()
 	}
-	return h.compaction(ctx, conversationID, agentName, window, persist)
+	return h.compaction(ctx, conversationID, agentName, window, 0, true, persist)
 }
 
-// compaction is Compaction for a caller that holds the conversation's lock.
-func (h *Host) compaction(ctx context.Context, conversationID, agentName string, window int, persist bool) (compact.Result, error) {
+// compaction is Compaction for a caller that holds the conversation's lock;
+// reserve is what the rest of the prompt takes, in tokens, and tool says
+// whether the session can call context_history.
+func (h *Host) compaction(ctx context.Context, conversationID, agentName string, window, reserve int, tool, persist bool) (compact.Result, error) {
 	conv, err := h.store.Load(conversationID)
 	if err != nil {
 		return compact.Result{}, err
@@ -181,9 +113,8 @@ func (h *Host) compaction(ctx context.Context, conversationID, agentName string,
 	prev := h.store.loadCompaction(conversationID)
 	turns := Turns(entries)
 	res := compact.Compact(ctx, turns, compact.Options{
-		Window: window, Budget: historyShare,
-		Transcript: filepath.Join(h.store.Dir(conversationID), "transcript.jsonl"),
-		Summary:    prev.Summary, SummarizedN: prev.SummarizedN,
+		Window: window, Reserve: reserve + min(answerRoom, window/8), HistoryTool: tool,
+		Summary: prev.Summary, SummarizedN: prev.SummarizedN, Cleared: conv.ClearedTurns,
 	}, &summarizer{h: h, agent: ag})
 	if persist && res.SummarizedN > prev.SummarizedN {
 		if err := h.store.saveCompaction(conversationID, compaction{Summary: res.Summary, SummarizedN: res.SummarizedN, At: h.opts.Now()}); err != nil {

@@ -269,7 +269,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
 
 	sctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
-	s, err := h.session(sctx, conv, ag, p)
+	s, err := h.session(sctx, conv, ag, p, req.Question)
 	cancel()
 	info := SessionInfo{Fingerprint: p.Fingerprint, MCP: p.Mode == grant.ModeMCP}
 	if s != nil {
@@ -291,20 +291,32 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	// A new session starts with the conversation's frozen context (built at
 	// its first session and reused after); per-turn parts come after it.
 	var blocks []sdk.ContentBlock
+	sent := SentPrompt{Turn: turn, At: h.opts.Now(), Agent: ag.Name, SessionID: string(s.id), Action: s.action, Tools: []string{}}
+	if p.Mode == grant.ModeMCP {
+		sent.Tools = p.Tools
+	}
+	part := func(kind, text string) {
+		blocks = append(blocks, sdk.TextBlock(text))
+		sent.Parts = append(sent.Parts, PromptPart{Kind: kind, Text: text})
+	}
 	if s.action == ActionNew || s.action == ActionWarm {
 		snap, _, err := snapshot.LoadOrBuild(h.store.Dir(conv.ID), h.vault, snapshot.Options{})
 		if err != nil {
 			return nil, h.fail(conv, turn, userMsg, info, fmt.Errorf("the vault's standing context could not be assembled: %w", err), emit)
 		}
-		if text := snap.Render(); text != "" {
-			blocks = append(blocks, sdk.TextBlock(text))
+		// The frozen snapshot names a tool only when this session has it.
+		if text := snap.RenderFor(snapshot.Session{Tools: sent.Tools, Remote: req.Request.Remote}); text != "" {
+			part("snapshot", text)
 		}
 	}
-	blocks = append(blocks, sdk.TextBlock(p.Render()))
+	part("plan", p.Render())
 	if s.handover != "" {
-		blocks = append(blocks, sdk.TextBlock(s.handover))
+		part("handover", s.handover)
 	}
-	blocks = append(blocks, sdk.TextBlock(req.Question))
+	part("question", req.Question)
+	if err := h.store.saveLastPrompt(conv.ID, sent); err != nil {
+		h.log.Warn("keep the sent prompt", "conversation", conv.ID, "err", err)
+	}
 
 	usagePath := grant.UsagePath(h.vault, conv.RuntimeID)
 	offset := fileSize(usagePath)
@@ -315,11 +327,20 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	loc := newLocator(h.vault, cwd)
 	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now, loc)
 	tctx, clock := newTurnClock(ctx, h.opts.TurnTimeout)
-	granted := []string(nil)
+	granted, writes := []string(nil), []string(nil)
 	if p.Mode == grant.ModeMCP {
-		granted = p.Tools
+		for _, tool := range p.Tools {
+			if tool == grant.WriteDocTool {
+				writes = append(writes, tool)
+			} else {
+				granted = append(granted, tool)
+			}
+		}
 	}
 	asks := newAsking(conv.ID, turn, granted, req.Unattended, st, loc, clock.hold, h.opts.Now)
+	asks.writes = writes
+	runtimeID := conv.RuntimeID
+	asks.approve = func(tool string) error { return grant.Approve(h.vault, runtimeID, tool) }
 	h.mu.Lock()
 	h.asks[conv.ID] = asks
 	h.mu.Unlock()

@@ -177,8 +177,10 @@ func Verdict(ev events.AgentPermissionEvent) string {
 // turn and every decision reaches the UI and the transcript.
 type asking struct {
 	conv, turn string
-	granted    []string // the turn's agentero-context tools; none for a prompt-only turn
-	unattended bool     // no one to ask: reject what the policy does not allow
+	granted    []string                // the turn's agentero-context tools allowed at once; none for a prompt-only turn
+	writes     []string                // the turn's agentero-context tools that write: the user approves every call
+	approve    func(tool string) error // records an approval the server takes (grant.Approve)
+	unattended bool                    // no one to ask: reject what the policy does not allow
 	st         *stream
 	loc        *locator
 	hold       func() (release func()) // stops the turn's clock while the user decides
@@ -197,6 +199,7 @@ type asking struct {
 type waiter struct {
 	ev     events.AgentPermissionEvent
 	answer chan sdk.RequestPermissionResponse // one slot, filled once by the settler
+	write  string                             // the writing tool asked for, "" for any other request
 }
 
 func newAsking(conv, turn string, granted []string, unattended bool, st *stream, loc *locator, hold func() func(), now func() time.Time) *asking {
@@ -210,7 +213,18 @@ func newAsking(conv, turn string, granted []string, unattended bool, st *stream,
 func (a *asking) request(ctx context.Context, req sdk.RequestPermissionRequest) sdk.RequestPermissionResponse {
 	known := a.st.toolFor(req.ToolCall)
 	ev := a.describe(req, known)
-	if contextTool(req, known, a.granted) != "" {
+	// A tool that writes is asked for every call: the user is not offered
+	// "always", and an approval serves one call.
+	write := contextTool(req, known, a.writes)
+	if write != "" {
+		opts := ev.Options[:0:0]
+		for _, o := range ev.Options {
+			if o.Kind != string(sdk.PermissionOptionKindAllowAlways) {
+				opts = append(opts, o)
+			}
+		}
+		ev.Options = opts
+	} else if contextTool(req, known, a.granted) != "" {
 		if o, ok := allowOption(req.Options); ok {
 			return a.decideNow(ev, sdk.NewRequestPermissionOutcomeSelected(o.OptionId))
 		}
@@ -222,7 +236,7 @@ func (a *asking) request(ctx context.Context, req sdk.RequestPermissionRequest) 
 		return a.decideNow(ev, sdk.NewRequestPermissionOutcomeCancelled())
 	}
 
-	w := &waiter{ev: ev, answer: make(chan sdk.RequestPermissionResponse, 1)}
+	w := &waiter{ev: ev, answer: make(chan sdk.RequestPermissionResponse, 1), write: write}
 	a.mu.Lock()
 	if a.closed || !a.st.permission(ev, nil) {
 		a.mu.Unlock()
@@ -320,6 +334,15 @@ func (a *asking) settle(requestID, optionID, by string) error {
 			return fmt.Errorf("%w: %q", ErrBadOption, optionID)
 		}
 		out = sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(optionID))
+	}
+	if w.write != "" && optionID != "" && a.approve != nil {
+		for _, o := range w.ev.Options {
+			if o.ID == optionID && (o.Kind == string(sdk.PermissionOptionKindAllowOnce) || o.Kind == string(sdk.PermissionOptionKindAllowAlways)) {
+				if err := a.approve(w.write); err != nil {
+					return fmt.Errorf("record the approval: %w", err)
+				}
+			}
+		}
 	}
 	delete(a.waiting, requestID)
 	ev := w.ev

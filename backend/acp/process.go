@@ -89,8 +89,12 @@ type Process struct {
 	// sinks are called after it is released, so a sink may block.
 	mu    sync.Mutex
 	sinks map[sdk.SessionId]func(sdk.SessionUpdate)
-	live  map[sdk.SessionId]bool // sessions opened or continued on this process
-	err   error                  // why the process exited; set before exited is closed
+	// commands are what the agent advertised per session
+	// (available_commands_update), lastCommands its latest.
+	commands     map[sdk.SessionId][]Command
+	lastCommands []Command
+	live         map[sdk.SessionId]bool // sessions opened or continued on this process
+	err          error                  // why the process exited; set before exited is closed
 
 	askers map[sdk.SessionId]asker // guarded by mu too: the running turns' permission deciders (client.go); made on first use
 }
@@ -374,6 +378,9 @@ func (p *Process) setSink(id sdk.SessionId, sink func(sdk.SessionUpdate)) {
 func (p *Process) deliver(id sdk.SessionId, u sdk.SessionUpdate) {
 	p.mu.Lock()
 	sink := p.sinks[id]
+	if u.AvailableCommandsUpdate != nil {
+		p.noteCommands(id, u.AvailableCommandsUpdate.AvailableCommands)
+	}
 	p.mu.Unlock()
 	if sink != nil {
 		sink(u)

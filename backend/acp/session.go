@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/context/snapshot"
 	"github.com/agentero/agentero/backend/userdir"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -26,7 +28,7 @@ type session struct {
 // session/load, with the same MCP servers. Otherwise, or when continuing
 // fails: drop the old id and open a new session — from the warm pool when
 // the turn needs no MCP — handing over the conversation shown so far.
-func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *plan.Plan) (*session, error) {
+func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *plan.Plan, question string) (*session, error) {
 	proc, err := h.procs.process(ctx, ag)
 	if err != nil {
 		return nil, err
@@ -63,11 +65,17 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 	}
 	s := &session{proc: proc, note: note}
 	if len(conv.Messages) > 0 {
-		res, err := h.compaction(ctx, conv.ID, ag.Name, 0, true)
+		reserve := compact.Tokens(p.Render()) + compact.Tokens(question)
+		if snap, err := snapshot.Load(h.store.Dir(conv.ID)); err == nil && snap != nil {
+			reserve += compact.Tokens(snap.Render())
+		}
+		res, err := h.compaction(ctx, conv.ID, ag.Name, 0, reserve, p.Mode == grant.ModeMCP, true)
 		if err != nil {
 			return nil, err
 		}
-		s.handover = res.Text
+		if len(res.Whole)+len(res.Pruned)+len(res.Summarized) > 0 {
+			s.handover = res.Text // nothing after a /clear: nothing to hand over
+		}
 		if len(res.Tiers) > 0 {
 			s.note = strings.TrimSpace(s.note + fmt.Sprintf("; the earlier conversation was compacted (%s) to fit the agent's window", strings.Join(res.Tiers, ", ")))
 		}
@@ -141,7 +149,11 @@ func (h *Host) servers(p *plan.Plan, runtimeID string) ([]sdk.McpServer, error) 
 	if p.Mode != grant.ModeMCP {
 		return []sdk.McpServer{}, nil
 	}
-	path, err := grant.Write(p.Grant(h.vault, runtimeID, h.opts.Now()))
+	g := p.Grant(h.vault, runtimeID, h.opts.Now())
+	if i := strings.LastIndexByte(runtimeID, '.'); i > 0 && OwnRuntimeID(runtimeID[:i], runtimeID) {
+		g.Conversation = runtimeID[:i] // context_history reads this conversation only
+	}
+	path, err := grant.Write(g)
 	if err != nil {
 		return nil, err
 	}

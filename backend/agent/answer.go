@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/context/wire"
 	"github.com/agentero/agentero/backend/text"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -32,7 +32,7 @@ func (a *Agent) Prompt(ctx context.Context, req sdk.PromptRequest) (sdk.PromptRe
 		question = strings.TrimSpace(texts[len(texts)-1])
 	}
 	var answer string
-	if strings.HasPrefix(question, compact.SummaryMarker) {
+	if strings.HasPrefix(question, wire.SummaryMarker) {
 		answer = summarize(question) // a compaction request from the host, not a question
 	} else {
 		answer, err = a.answer(ctx, s, question, parseTurn(texts))
@@ -94,6 +94,9 @@ func (a *Agent) answer(ctx context.Context, s *session, question string, tc turn
 	defer s.closeTools()
 
 	r := newReader(a, s.ID, t, tc.turnChars)
+	if text, ok, err := earlierTurn(ctx, r, question); ok || err != nil {
+		return text, err
+	}
 	g := &gatherer{r: r, seen: map[string]bool{}}
 	near := map[string]bool{}
 	for i, e := range tc.selections() {

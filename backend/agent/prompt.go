@@ -9,6 +9,8 @@ package agent
 
 import (
 	"regexp"
+
+	"github.com/agentero/agentero/backend/context/wire"
 	"strconv"
 	"strings"
 )
@@ -42,8 +44,8 @@ type evidence struct {
 func (e evidence) selection() bool { return e.quote != "" }
 
 const (
-	planOpen  = "<agentero-context>"
-	planClose = "</agentero-context>"
+	planOpen  = wire.PlanOpen
+	planClose = wire.PlanClose
 )
 
 var (
@@ -96,9 +98,9 @@ func withoutGuidance(lines []string) []string {
 	in := false
 	for i, l := range lines {
 		switch {
-		case !in && strings.HasPrefix(l, "<vault-guidance "):
+		case !in && strings.HasPrefix(l, wire.GuidanceOpen):
 			in = true
-		case in && l == "</vault-guidance>":
+		case in && l == wire.GuidanceClose:
 			in = false
 		case !in:
 			out[i] = l
@@ -115,9 +117,9 @@ func parsePlan(text string) turnContext {
 	switch {
 	case len(lines) == 0:
 		return tc
-	case strings.HasPrefix(lines[0], "You may read more of the vault in this turn"):
+	case strings.HasPrefix(lines[0], wire.PlanHeadMCP):
 		tc.mcp = true
-	case strings.HasPrefix(lines[0], "You cannot read the vault in this turn"):
+	case strings.HasPrefix(lines[0], wire.PlanHeadNoTools):
 	default:
 		return tc
 	}
@@ -142,7 +144,7 @@ func parsePlan(text string) turnContext {
 		if m == nil || i+1 >= len(lines) {
 			continue
 		}
-		uri, ok := strings.CutPrefix(lines[i+1], "    source: ")
+		uri, ok := strings.CutPrefix(lines[i+1], wire.CardSource)
 		if !ok || uri == "" {
 			continue
 		}
@@ -155,13 +157,15 @@ func parsePlan(text string) turnContext {
 			}
 		}
 		i += 2
-		if i < len(lines) && lines[i] == "    quote:" {
+		// The selection block: the only place a selection is taken from.
+		if i < len(lines) && lines[i] == wire.SelectionHead {
 			var q []string
-			for i++; i < len(lines) && strings.HasPrefix(lines[i], "    >"); i++ {
-				l := strings.TrimPrefix(lines[i], "    >")
+			mark := strings.TrimRight(wire.SelectionLine, " ")
+			for i++; i < len(lines) && strings.HasPrefix(lines[i], mark); i++ {
+				l := strings.TrimPrefix(lines[i], mark)
 				q = append(q, strings.TrimPrefix(l, " "))
 			}
-			if i < len(lines) && strings.HasPrefix(lines[i], "    (quote cut at ") {
+			if i < len(lines) && strings.HasPrefix(lines[i], wire.SelectionCut) {
 				e.cut = true
 				i++
 			}

@@ -6,22 +6,22 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/context/wire"
 	"github.com/agentero/agentero/backend/text"
 )
 
+// The request's format is wire's (backend/context/compact writes it).
 var (
-	turnLine    = regexp.MustCompile(`(?m)^Turn (\d+)$`)
-	sourcesLine = regexp.MustCompile(`(?m)^\(sources: (.*)\)$`)
-	failedLine  = regexp.MustCompile(`(?m)^\(failed: (.*)\)$`)
-	whereLine   = regexp.MustCompile(`(?m)^The full transcript is at (.*)\.$`)
+	turnLine    = regexp.MustCompile(`(?m)^` + strings.Replace(regexp.QuoteMeta(wire.TurnHead), "%d", `(\d+)`, 1) + `$`)
+	sourcesLine = regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(wire.SourcesPrefix) + `(.*)\)$`)
+	failedLine  = regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(wire.FailedPrefix) + `(.*)\)$`)
 )
 
 // summarize answers a compaction request from the host without a model: an
 // extractive summary in the fixed sections, merged with the previous one.
 func summarize(prompt string) string {
-	prev := between(prompt, "<previous summary>\n", "\n</previous summary>")
-	body := between(prompt, "<turns to add>\n", "</turns to add>")
+	prev := between(prompt, wire.PreviousOpen+"\n", "\n"+wire.PreviousClose)
+	body := between(prompt, wire.TurnsOpen+"\n", wire.TurnsClose)
 	type turnInfo struct {
 		n            string
 		user, answer string
@@ -37,8 +37,8 @@ func summarize(prompt string) string {
 		}
 		chunk := body[loc[1]:end]
 		t := turnInfo{n: body[loc[2]:loc[3]]}
-		t.user = strings.TrimSpace(between(chunk, "User: ", "\n"))
-		t.answer = strings.TrimSpace(between(chunk, "Assistant: ", "\n"))
+		t.user = strings.TrimSpace(between(chunk, wire.UserPrefix, "\n"))
+		t.answer = strings.TrimSpace(between(chunk, wire.AssistantPrefix, "\n"))
 		if m := sourcesLine.FindStringSubmatch(chunk); m != nil {
 			t.sources = strings.Split(m[1], ", ")
 		}
@@ -48,7 +48,7 @@ func summarize(prompt string) string {
 		turns = append(turns, t)
 	}
 	papers := map[string]bool{}
-	for _, line := range strings.Split(section(prev, "Papers and files touched"), "\n") {
+	for _, line := range strings.Split(section(prev, wire.Sections[wire.SectionPapers]), "\n") {
 		if l := strings.TrimPrefix(strings.TrimSpace(line), "- "); l != "" && l != "none" {
 			papers[l] = true
 		}
@@ -72,9 +72,9 @@ func summarize(prompt string) string {
 	if len(turns) > 0 {
 		intent = strings.TrimSpace(intent + fmt.Sprintf("\nTurns %s–%s: the user asked about their papers, starting with %q.", turns[0].n, turns[len(turns)-1].n, turns[0].user))
 	}
-	add(compact.Sections[0], intent)
-	add(compact.Sections[1], strings.TrimSpace(section(prev, "Key concepts")+"\n"+strings.Join(topWords(words, 12), ", ")))
-	add(compact.Sections[2], bullets(papers))
+	add(wire.Sections[0], intent)
+	add(wire.Sections[1], strings.TrimSpace(section(prev, "Key concepts")+"\n"+strings.Join(topWords(words, 12), ", ")))
+	add(wire.Sections[2], bullets(papers))
 	var errs []string
 	if e := section(prev, "Errors and fixes"); e != "" && e != "none" {
 		errs = append(errs, e)
@@ -92,20 +92,20 @@ func summarize(prompt string) string {
 	if len(errs) == 0 {
 		errs = []string{"none"}
 	}
-	add(compact.Sections[3], strings.Join(errs, "\n"))
-	add(compact.Sections[4], strings.Join(solving, "\n"))
-	add(compact.Sections[5], "(kept verbatim by Agentero)")
-	add(compact.Sections[6], "none recorded")
+	add(wire.Sections[3], strings.Join(errs, "\n"))
+	add(wire.Sections[4], strings.Join(solving, "\n"))
+	add(wire.Sections[5], "(kept verbatim by Agentero)")
+	add(wire.Sections[6], "none recorded")
 	current := "none"
 	if len(turns) > 0 {
 		current = fmt.Sprintf("Up to turn %s: %q", turns[len(turns)-1].n, turns[len(turns)-1].user)
 	}
-	add(compact.Sections[7], current)
-	where := section(prev, "Transcript location")
-	if m := whereLine.FindStringSubmatch(prompt); m != nil {
-		where = m[1]
+	add(wire.Sections[7], current)
+	where := "Earlier turns are kept in the conversation's transcript."
+	if strings.Contains(prompt, wire.HistoryLine) {
+		where = wire.HistoryLine
 	}
-	add(compact.Sections[8], where)
+	add(wire.Sections[wire.SectionTranscript], where)
 	return b.String()
 }
 

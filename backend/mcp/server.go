@@ -123,12 +123,23 @@ func NewServer(g *grant.Grant, db *index.DB, log *slog.Logger, opts Options) *Se
 			s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
 		}
 	}
-	// Context documents add two small read tools, only where they exist.
+	// Context documents add small read tools where they exist; the
+	// session's own tools (history, skills) come when the grant names them.
+	// A grant naming tools gets exactly those: what the session can call is
+	// what its grant and fingerprint say.
+	named := func(name string) bool { return len(g.Tools) == 0 || slices.Contains(g.Tools, name) }
 	if cat, err := docs.Scan(g.Vault); err != nil {
 		log.Warn("context documents unavailable", "err", err)
 	} else if cat.Len() > 0 {
 		s.docs = cat
 		for _, t := range docTools() {
+			if named(t.tool.Name) {
+				s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
+			}
+		}
+	}
+	for _, t := range sessionTools() {
+		if len(g.Tools) > 0 && slices.Contains(g.Tools, t.tool.Name) {
 			s.mcp.AddTool(t.tool, s.handle(t.tool.Name, t.run))
 		}
 	}

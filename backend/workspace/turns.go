@@ -175,6 +175,12 @@ type AgentView struct {
 	Issues     []string       `json:"issues"`
 	History    compact.Result `json:"history"`
 	Transcript string         `json:"transcript"`
+	// LastPrompt is what the last turn actually sent (snapshot as that
+	// session got it, plan with its selections and evidence, handover,
+	// question); nil before the first turn.
+	LastPrompt *acp.SentPrompt `json:"lastPrompt"`
+	// LastTools are the last turn's tool calls and their results.
+	LastTools []events.AgentToolEvent `json:"lastTools"`
 }
 
 // WhatAgentSees shows what the agent gets for a conversation ("what the
@@ -198,6 +204,18 @@ func (w *Workspace) WhatAgentSees(ctx context.Context, conversationID string) (*
 		}
 		if view.History, err = w.host.Compaction(ctx, conversationID, "", 0, false); err != nil {
 			return nil, err
+		}
+		if view.LastPrompt, err = w.host.Store().LastPrompt(conversationID); err != nil {
+			return nil, err
+		}
+		view.LastTools = []events.AgentToolEvent{}
+		if conv, err := w.host.Store().Load(conversationID); err == nil {
+			for i := len(conv.Messages) - 1; i >= 0; i-- {
+				if conv.Messages[i].Role == "assistant" {
+					view.LastTools = append(view.LastTools, conv.Messages[i].Tools...)
+					break
+				}
+			}
 		}
 		return view, nil
 	})

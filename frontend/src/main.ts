@@ -144,6 +144,7 @@ const chatDeps: ChatDeps = {
     save: (conversationId, messageId, format) => backend.saveExport({ conversationId, messageId, format }),
     errorText: backend.errorText,
   },
+  slash: backend,
 };
 const sidebar = mountSidebar(slot("chat"), chatDeps);
 const quick = mountQuickChat(slot("quick-chat"), chatDeps);

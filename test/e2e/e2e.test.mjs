@@ -407,6 +407,65 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
     }),
   );
 
+  await t.test("slash commands: / lists /compact and /clear; /compact says what it kept, /clear starts over, the transcript kept", () =>
+    failShot(t, async () => {
+      const input = page.locator(`${sidebar} [data-testid="composer-input"]`);
+      const commands = page.locator(`${sidebar} [data-testid="slash-command"]`);
+      const result = page.locator(`${sidebar} [data-testid="command-result"]`);
+      const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);
+      const turnsBefore = await answers.count();
+      await input.fill("/");
+      await commands.first().waitFor();
+      const names = await commands.evaluateAll((els) => els.map((el) => el.dataset.command));
+      assert.ok(names.includes("compact") && names.includes("clear"), names.join(" "));
+      // Typing narrows the list; Enter picks, Enter again runs it.
+      await input.fill("/comp");
+      await page.locator(`${sidebar} [data-testid="slash-command"][data-command="compact"]`).waitFor();
+      assert.equal(await commands.count(), 1);
+      await input.press("Enter");
+      assert.equal(await input.inputValue(), "/compact ");
+      await input.press("Enter");
+      await result.filter({ hasText: "Compacted" }).waitFor({ timeout: 60_000 });
+      assert.match(await result.innerText(), /kept turns [\d–, ]+ whole.*the transcript is unchanged/s);
+      assert.equal(await input.inputValue(), "", "the command is not left in the box");
+      assert.equal(await answers.count(), turnsBefore, "a command is not a turn");
+      // The next turn is a new session, handed the compacted history.
+      await input.fill("What is a timestamp server?");
+      let answer = await askIn(sidebar);
+      assert.equal(await answer.getAttribute("data-status"), "done", await answer.innerText());
+      await page.keyboard.press("Control+Shift+A");
+      let dialog = await seeWhatAgentSees("What is a timestamp server?");
+      const last = dialog.locator('[data-testid="agent-view-last-turn"]');
+      assert.match(await last.locator('[data-testid="last-prompt-session"]').innerText(), /Session new/);
+      assert.match(await last.locator('[data-testid="last-prompt-handover"] pre').textContent(), /double spending/);
+      assert.match(await last.locator('[data-testid="last-prompt-plan"] pre').textContent(), /<agentero-context>/);
+      assert.ok((await last.locator('[data-testid="last-turn-tool"]').count()) > 0, "the turn's tool calls are shown");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+
+      // /clear: the next turn is a new session handed nothing of before.
+      await input.fill("/clear");
+      await page.locator(`${sidebar} [data-testid="slash-command"][data-command="clear"]`).waitFor();
+      await input.press("Escape");
+      await input.press("Enter");
+      await result.filter({ hasText: "Cleared" }).waitFor({ timeout: 30_000 });
+      assert.match(await result.innerText(), /transcript keeps every turn/);
+      const shown = await answers.count();
+      assert.ok(shown > 0, "the thread still shows the earlier turns");
+      await input.fill("What is proof-of-work?");
+      answer = await askIn(sidebar);
+      assert.equal(await answer.getAttribute("data-status"), "done", await answer.innerText());
+      await page.keyboard.press("Control+Shift+A");
+      dialog = await seeWhatAgentSees("What is proof-of-work?");
+      assert.match(await last.locator('[data-testid="last-prompt-session"]').innerText(), /Session new/);
+      assert.equal(await last.locator('[data-testid="last-prompt-handover"]').count(), 0, "a cleared conversation hands nothing over");
+      assert.match(await last.locator('[data-testid="last-prompt-question"] pre').textContent(), /What is proof-of-work\?/);
+      await shot(page, "10b-last-turn-as-sent");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    }),
+  );
+
   await t.test("Quick Chat: nothing pointed at is prompt-only; an @-mentioned paper is granted", () =>
     failShot(t, async () => {
       await page.keyboard.press("Control+k");

@@ -3,6 +3,8 @@
 // ask permission before each tool call the way the agent does, report tool
 // calls with kinds, content and locations, and answer citing what they read.
 //
+// PEER_WRITE_DOC=text makes a turn write a context document twice.
+//
 //   claude: Claude Code's ACP adapter. Tool titles mcp__<server>__<tool> (also in
 //           _meta.claudeCode.toolName), options allow_always / allow_once / reject_once;
 //           after allow_always it stops asking for that tool in the session. Markdown
@@ -75,6 +77,13 @@ export class Styled {
       cards = found?.cards || [];
       if (cards[0]?.page) page = await this.tool(client, sessionId, mcp, "context_read", { ref: cards[0].ref, mode: "page", page: cards[0].page });
       if (cards[0]?.page && process.env.PEER_READ && this.style === "claude") await this.read(client, sessionId, cards[0]);
+    }
+    // PEER_WRITE_DOC: write a context document twice through
+    // context_write_doc (each call asked for, as the agent does).
+    if (mcp && process.env.PEER_WRITE_DOC && !signal.aborted) {
+      for (const n of [1, 2]) {
+        await this.tool(client, sessionId, mcp, "context_write_doc", { id: "peer-notes.md", content: `${process.env.PEER_WRITE_DOC} (write ${n})\n` });
+      }
     }
     let edit = "";
     if (process.env.PEER_EDIT && !signal.aborted) edit = await this.edit(client, sessionId);

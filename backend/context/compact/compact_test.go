@@ -114,12 +114,17 @@ func TestTiersFireAtThresholds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.share), func(t *testing.T) {
 			rec := &recorder{}
-			res := compact.Compact(context.Background(), turns, compact.Options{Window: windowFor(turns, tt.share), Transcript: "chats/x/transcript.jsonl"}, rec)
+			res := compact.Compact(context.Background(), turns, compact.Options{Window: windowFor(turns, tt.share), HistoryTool: true}, rec)
 			if !slices.Equal(res.Tiers, tt.tiers) {
 				t.Fatalf("tiers = %v, want %v (tokens %d of %d)", res.Tiers, tt.tiers, res.TokensBefore, res.Limit)
 			}
-			// The tail guard: the last 4 turns are whole, unsnipped.
-			for _, n := range []int{197, 198, 199, 200} {
+			// The tail guard scales with the token level: 4 turns below
+			// the prune threshold, 3 below the summarize one, then 2.
+			guard := map[float64]int{0.50: 4, 0.70: 4, 0.88: 3, 0.97: 2}[tt.share]
+			if res.TailGuard != guard {
+				t.Errorf("tail guard %d turns, want %d", res.TailGuard, guard)
+			}
+			for n := 200 - guard + 1; n <= 200; n++ {
 				if !slices.Contains(res.Whole, n) {
 					t.Errorf("turn %d is not sent whole", n)
 				}

@@ -41,6 +41,11 @@ type Doc struct {
 	Bytes       int      `json:"bytes"`               // body bytes, front matter excluded
 	Preload     bool     `json:"preload,omitempty"`   // named by preloadPaths
 	Forbidden   bool     `json:"forbidden,omitempty"` // named by forbiddenLoad
+	TrustLevel  string   `json:"trustLevel"`          // user, workspace (default) or external
+	Sensitivity string   `json:"sensitivity"`         // public, internal (default) or sensitive
+	// NoFrontMatter marks a document without front matter: it is treated
+	// as manual (never loaded on its own), which the user is told.
+	NoFrontMatter bool `json:"noFrontMatter,omitempty"`
 }
 
 // Problem is a document that could not be used, with the reason to show the
@@ -58,6 +63,9 @@ type Catalog struct {
 	docs     []Doc
 	rules    Rules
 	Problems []Problem
+	// Notices are documents that are used, but maybe not as the user
+	// meant: one without front matter is treated as manual.
+	Notices []Problem
 }
 
 // ErrNotFound is returned for an id that names no readable document.
@@ -163,7 +171,15 @@ func (c *Catalog) add(id string) {
 		Bytes:       len(body),
 		Preload:     c.rules.preloaded(id),
 		Forbidden:   c.rules.forbidden(id),
+		TrustLevel:  m.trustLevel,
+		Sensitivity: m.sensitivity,
+
+		NoFrontMatter: !m.front,
 	})
+	if !m.front && !c.rules.preloaded(id) {
+		c.Notices = append(c.Notices, Problem{Path: Dir + "/" + id,
+			Problem: "no front matter: treated as manual (listed and readable through the tools, never loaded on its own; add a --- block with a trigger to change that)"})
+	}
 }
 
 func (c *Catalog) anyMatch(pattern string) bool {

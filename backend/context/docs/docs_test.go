@@ -49,7 +49,11 @@ func TestFrontMatter(t *testing.T) {
 		problem string // non-empty: the document is refused with this in its problem
 	}{
 		{name: "no front matter is manual", file: "# Notes\n", body: "# Notes\n",
-			want: docs.Doc{Trigger: docs.Manual, Priority: docs.Normal}},
+			want: docs.Doc{Trigger: docs.Manual, Priority: docs.Normal, NoFrontMatter: true}},
+		{name: "trust and sensitivity", file: "---\ndescription: keys\ntrustLevel: external\nsensitivity: sensitive\n---\nk\n", body: "k\n",
+			want: docs.Doc{Description: "keys", Trigger: docs.Manual, Priority: docs.Normal, TrustLevel: "external", Sensitivity: "sensitive"}},
+		{name: "unknown trust level", file: "---\ntrustLevel: total\n---\n", problem: `trustLevel "total" is not one of user, workspace, external`},
+		{name: "unknown sensitivity", file: "---\nsensitivity: secret\n---\n", problem: `sensitivity "secret" is not one of public, internal, sensitive`},
 		{name: "all keys", file: "---\ndescription: Lab safety rules\ntrigger: always_on\npriority: critical\n---\nWear goggles.\n", body: "Wear goggles.\n",
 			want: docs.Doc{Description: "Lab safety rules", Trigger: docs.AlwaysOn, Priority: docs.Critical}},
 		{name: "trigger absent is manual", file: "---\ndescription: x\n---\nbody", body: "body",
@@ -103,6 +107,15 @@ func TestFrontMatter(t *testing.T) {
 			}
 			want := tt.want
 			want.ID, want.Bytes = "doc.md", len(tt.body)
+			if want.TrustLevel == "" {
+				want.TrustLevel = docs.DefaultTrust
+			}
+			if want.Sensitivity == "" {
+				want.Sensitivity = docs.DefaultSensitivity
+			}
+			if want.NoFrontMatter != (len(c.Notices) == 1 && strings.Contains(c.Notices[0].Problem, "no front matter: treated as manual")) {
+				t.Errorf("notices = %v: a document without front matter is reported, no other", c.Notices)
+			}
 			if diff := cmp.Diff([]docs.Doc{want}, c.Docs()); diff != "" {
 				t.Errorf("docs (-want +got):\n%s", diff)
 			}
@@ -137,13 +150,13 @@ func TestTriggers(t *testing.T) {
 		t.Errorf("manifest (-want +got):\n%s", diff)
 	}
 	wantIndex := []docs.IndexEntry{
-		{ID: "methods/pcr.md", Description: "PCR protocol", Priority: docs.High},
-		{ID: "index.md", Description: "Map of the notes", Priority: docs.Normal},
+		{ID: "methods/pcr.md", Description: "PCR protocol", Priority: docs.High, TrustLevel: docs.DefaultTrust},
+		{ID: "index.md", Description: "Map of the notes", Priority: docs.Normal, TrustLevel: docs.DefaultTrust},
 	}
 	if diff := cmp.Diff(wantIndex, ix.Entries); diff != "" {
 		t.Errorf("index (-want +got):\n%s", diff)
 	}
-	if r := ix.Render(); strings.Contains(r, "See methods/") || !strings.Contains(r, `"methods/pcr.md": PCR protocol`) {
+	if r := ix.Render(); strings.Contains(r, "See methods/") || !strings.Contains(r, `"methods/pcr.md" (trust: workspace): PCR protocol`) {
 		t.Errorf("the index must carry ids and descriptions, never bodies:\n%s", r)
 	}
 	if r := m.Render(); strings.Contains(r, "A biologist") || strings.Contains(r, "Who I am") || !strings.Contains(r, "No open flames.") {

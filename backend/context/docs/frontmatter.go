@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -60,7 +61,24 @@ type meta struct {
 	description string
 	trigger     Trigger
 	priority    Priority
+	trustLevel  string // user | workspace | external
+	sensitivity string // public | internal | sensitive
+	front       bool   // the document has front matter
 }
+
+// Trust levels and sensitivities a document may declare (seed 003).
+var (
+	TrustLevels   = []string{"user", "workspace", "external"}
+	Sensitivities = []string{"public", "internal", "sensitive"}
+)
+
+// Defaults for a document that declares neither.
+const (
+	DefaultTrust       = "workspace"
+	DefaultSensitivity = "internal"
+	// Sensitive is the sensitivity never preloaded into a remote session.
+	Sensitive = "sensitive"
+)
 
 var keyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)$`)
 
@@ -72,7 +90,7 @@ var keyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)$`)
 // or priority is an error, so that a typo is shown to the user rather than
 // silently read as a manual document.
 func parseDoc(data []byte) (meta, []byte, error) {
-	m := meta{trigger: Manual, priority: Normal}
+	m := meta{trigger: Manual, priority: Normal, trustLevel: DefaultTrust, sensitivity: DefaultSensitivity}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	first, rest, ok := cutLine(data)
 	if strings.TrimRight(first, " \t") != "---" {
@@ -81,6 +99,7 @@ func parseDoc(data []byte) (meta, []byte, error) {
 	if !ok {
 		return m, nil, fmt.Errorf("front matter is not closed by a --- line")
 	}
+	m.front = true
 	seen := map[string]bool{}
 	known := false // whether the last key was one of ours (no continuation lines allowed)
 	for n := 2; ; n++ {
@@ -112,7 +131,7 @@ func parseDoc(data []byte) (meta, []byte, error) {
 		}
 		seen[key] = true
 		switch key {
-		case "description", "trigger", "priority":
+		case "description", "trigger", "priority", "trustLevel", "sensitivity":
 			known = true
 		default:
 			known = false
@@ -135,6 +154,16 @@ func parseDoc(data []byte) (meta, []byte, error) {
 			default:
 				return m, nil, fmt.Errorf("front matter line %d: trigger %q is not one of always_on, model_decision, manual", n, clip(v))
 			}
+		case "trustLevel":
+			if !slices.Contains(TrustLevels, v) {
+				return m, nil, fmt.Errorf("front matter line %d: trustLevel %q is not one of %s", n, clip(v), strings.Join(TrustLevels, ", "))
+			}
+			m.trustLevel = v
+		case "sensitivity":
+			if !slices.Contains(Sensitivities, v) {
+				return m, nil, fmt.Errorf("front matter line %d: sensitivity %q is not one of %s", n, clip(v), strings.Join(Sensitivities, ", "))
+			}
+			m.sensitivity = v
 		case "priority":
 			p, ok := parsePriority(v)
 			if !ok {

@@ -16,6 +16,9 @@ const (
 	Full     LoadState = "full"     // the whole body is in the prompt
 	Partial  LoadState = "partial"  // the first Shown bytes are, and the entry says where to continue
 	Deferred LoadState = "deferred" // no body; the entry says how to read it
+	// Withheld is a sensitive document's state in a remote session: the
+	// body is not sent, whatever the budget.
+	Withheld LoadState = "withheld"
 )
 
 // Entry is one always-on (or preloaded) document in the manifest.
@@ -28,14 +31,18 @@ type Entry struct {
 	Bytes       int       `json:"bytes"` // the whole body
 	Shown       int       `json:"shown"` // body bytes included
 	Text        string    `json:"text,omitempty"`
+	TrustLevel  string    `json:"trustLevel,omitempty"`  // shown in the entry's head
+	Sensitivity string    `json:"sensitivity,omitempty"` // "sensitive": never sent to a remote session
 }
 
 // Manifest is the always-on part of a session's base context. Render of
 // the same manifest always gives the same bytes, never more than Budget.
 type Manifest struct {
-	Budget  int     `json:"budget"`
-	Bytes   int     `json:"bytes"` // len(Render())
-	Entries []Entry `json:"entries"`
+	Budget         int     `json:"budget"`                   // bytes of preloaded bodies (preloadByteBudget)
+	ManifestBudget int     `json:"manifestBudget,omitempty"` // bytes of the entries without bodies (manifestByteBudget)
+	BodyBytes      int     `json:"bodyBytes,omitempty"`      // bytes of bodies preloaded
+	Bytes          int     `json:"bytes"`                    // len(Render())
+	Entries        []Entry `json:"entries"`
 }
 
 // IndexEntry is one model-decision document: its id and description, no body.
@@ -43,6 +50,7 @@ type IndexEntry struct {
 	ID          string   `json:"id"`
 	Description string   `json:"description"`
 	Priority    Priority `json:"priority"`
+	TrustLevel  string   `json:"trustLevel,omitempty"`
 }
 
 // Index is the model-decision part of a session's base context.
@@ -90,10 +98,10 @@ func (c *Catalog) Assemble(defaultBudget int) (Manifest, Index, error) {
 				reason = "preloadPaths"
 			}
 			m.Entries = append(m.Entries, Entry{ID: d.ID, Description: d.Description, Priority: d.Priority,
-				Reason: reason, Load: Deferred, Bytes: len(body)})
+				Reason: reason, Load: Deferred, Bytes: len(body), TrustLevel: d.TrustLevel, Sensitivity: d.Sensitivity})
 			bodies = append(bodies, body)
 		case d.Trigger == ModelDecision:
-			ix.Entries = append(ix.Entries, IndexEntry{ID: d.ID, Description: d.Description, Priority: d.Priority})
+			ix.Entries = append(ix.Entries, IndexEntry{ID: d.ID, Description: d.Description, Priority: d.Priority, TrustLevel: d.TrustLevel})
 		}
 	}
 	order := make([]int, len(m.Entries))
@@ -111,45 +119,39 @@ func (c *Catalog) Assemble(defaultBudget int) (Manifest, Index, error) {
 	m.Entries = entries
 	sort.SliceStable(ix.Entries, func(a, b int) bool { return ix.Entries[a].Priority.rank() < ix.Entries[b].Priority.rank() })
 
-	total := len(m.Render())
-	if total > budget {
-		return Manifest{}, Index{}, fmt.Errorf("its %d entries need %d bytes with every body deferred, over the preload budget of %d bytes (raise preloadByteBudget in %s/%s, or make some documents model_decision): %w",
-			len(m.Entries), total, budget, Dir, RulesFile, ErrManifestTooLarge)
+	manifestBudget := DefaultManifestBudget
+	if c.rules.ManifestByteBudget > 0 {
+		manifestBudget = c.rules.ManifestByteBudget
 	}
+	m.ManifestBudget = manifestBudget
+	if skeleton := len(m.Render()); skeleton > manifestBudget {
+		return Manifest{}, Index{}, fmt.Errorf("its %d entries need %d bytes with every body deferred, over the manifest budget of %d bytes (raise manifestByteBudget in %s/%s, or make some documents model_decision): %w",
+			len(m.Entries), skeleton, manifestBudget, Dir, RulesFile, ErrManifestTooLarge)
+	}
+	// Bodies have a budget of their own: highest priority first, each
+	// whole if it fits what is left, else its first part, else none.
+	left := budget
 	for i := range m.Entries {
 		e := &m.Entries[i]
-		was := len(entryText(*e))
-		full := *e
-		full.Load, full.Shown, full.Text = Full, len(sorted[i]), string(sorted[i])
-		if grow := len(entryText(full)) - was; total+grow <= budget {
-			*e, total = full, total+grow
+		body := sorted[i]
+		switch {
+		case len(body) <= left:
+			e.Load, e.Shown, e.Text = Full, len(body), string(body)
+		case left >= minPartial:
+			n := cutPoint(body, left)
+			if n < minPartial {
+				continue
+			}
+			e.Load, e.Shown, e.Text = Partial, n, string(body[:n])
+		default:
 			continue
 		}
-		if part, grow, ok := fitPartial(*e, sorted[i], budget-total+was); ok {
-			*e, total = part, total+grow-was
-		}
+		left -= e.Shown
+		m.BodyBytes += e.Shown
 	}
 	m.Bytes = len(m.Render())
 	ix.Bytes = len(ix.Render())
 	return m, ix, nil
-}
-
-// fitPartial returns e loaded partially in at most room bytes of entry
-// text, and the entry's new length; ok is false when less than minPartial
-// bytes of body would fit.
-func fitPartial(e Entry, body []byte, room int) (Entry, int, bool) {
-	e.Load = Partial
-	n := room - len(entryText(e)) // a first guess: the entry without body, with a zero count
-	for n >= minPartial {
-		n = cutPoint(body, n)
-		e.Shown, e.Text = n, string(body[:n])
-		size := len(entryText(e))
-		if size <= room {
-			return e, size, true
-		}
-		n -= size - room
-	}
-	return Entry{}, 0, false
 }
 
 // cutPoint backs n off to a UTF-8 character boundary of body, and to the
@@ -170,25 +172,67 @@ func cutPoint(body []byte, n int) int {
 // manifestHead opens the manifest; it counts against the budget.
 const manifestHead = "<context-documents>\nAlways-on context documents of this vault, most important first. Where a body is cut or deferred, read on with the context_read_doc tool as the entry says.\n"
 
-// Render writes the manifest as prompt text; an empty manifest is "".
-func (m Manifest) Render() string {
+// Render writes the manifest as prompt text for a session that has the
+// document tools; an empty manifest is "".
+func (m Manifest) Render() string { return m.RenderFor(true, false) }
+
+// manifestHeadNoTools opens the manifest of a session without tools.
+const manifestHeadNoTools = "<context-documents>\nAlways-on context documents of this vault, most important first. Where a body is cut or not loaded, the rest is not readable in this session.\n"
+
+// RenderFor writes the manifest for a session: tools says it can call
+// context_read_doc (else no entry points at it); remote says the agent
+// runs elsewhere, so sensitive documents' bodies are left out.
+func (m Manifest) RenderFor(tools, remote bool) string {
 	if len(m.Entries) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(manifestHead)
+	if tools {
+		b.WriteString(manifestHead)
+	} else {
+		b.WriteString(manifestHeadNoTools)
+	}
 	for _, e := range m.Entries {
-		b.WriteString(entryText(e))
+		if remote && e.Sensitivity == Sensitive {
+			e.Load, e.Shown, e.Text = Withheld, 0, ""
+		}
+		b.WriteString(entryTextFor(e, tools))
 	}
 	b.WriteString("</context-documents>\n")
 	return b.String()
 }
 
-func entryText(e Entry) string {
+func entryText(e Entry) string { return entryTextFor(e, true) }
+
+func entryTextFor(e Entry, tools bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n<context-document id=%s priority=%q load=%q bytes=\"%d\">\n", quote(e.ID), e.Priority, e.Load, e.Bytes)
+	fmt.Fprintf(&b, "\n<context-document id=%s priority=%q load=%q bytes=\"%d\"", quote(e.ID), e.Priority, e.Load, e.Bytes)
+	if e.TrustLevel != "" {
+		fmt.Fprintf(&b, " trust=%q", e.TrustLevel)
+	}
+	b.WriteString(">\n")
 	if d := oneLine(e.Description); d != "" {
 		fmt.Fprintf(&b, "Description: %s\n", d)
+	}
+	if e.Load == Withheld {
+		b.WriteString("[sensitive: its body is never sent to an agent running outside this machine]\n</context-document>\n")
+		return b.String()
+	}
+	if !tools {
+		if e.Load != Deferred && e.Text != "" {
+			b.WriteString(e.Text)
+			if !strings.HasSuffix(e.Text, "\n") {
+				b.WriteString("\n")
+			}
+		}
+		switch e.Load {
+		case Partial:
+			fmt.Fprintf(&b, "[cut after %d of %d bytes: the rest is not readable in this session]\n", e.Shown, e.Bytes)
+		case Deferred:
+			fmt.Fprintf(&b, "[body not loaded (%d bytes): not readable in this session]\n", e.Bytes)
+		}
+		b.WriteString("</context-document>\n")
+		return b.String()
 	}
 	if e.Load != Deferred && e.Text != "" {
 		b.WriteString(e.Text)
@@ -206,7 +250,8 @@ func entryText(e Entry) string {
 	return b.String()
 }
 
-// Render writes the index as prompt text; an empty index is "".
+// Render writes the index as prompt text; an empty index is "". It names
+// context_read_doc: a session without that tool gets no index.
 func (ix Index) Render() string {
 	if len(ix.Entries) == 0 {
 		return ""
@@ -214,10 +259,14 @@ func (ix Index) Render() string {
 	var b strings.Builder
 	b.WriteString("<context-document-index>\nContext documents to read with context_read_doc when they bear on the question:\n")
 	for _, e := range ix.Entries {
+		trust := ""
+		if e.TrustLevel != "" {
+			trust = " (trust: " + e.TrustLevel + ")"
+		}
 		if d := oneLine(e.Description); d != "" {
-			fmt.Fprintf(&b, "- %s: %s\n", quote(e.ID), d)
+			fmt.Fprintf(&b, "- %s%s: %s\n", quote(e.ID), trust, d)
 		} else {
-			fmt.Fprintf(&b, "- %s\n", quote(e.ID))
+			fmt.Fprintf(&b, "- %s%s\n", quote(e.ID), trust)
 		}
 	}
 	b.WriteString("</context-document-index>\n")

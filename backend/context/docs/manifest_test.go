@@ -39,13 +39,13 @@ func TestBudget(t *testing.T) {
 			[]string{"a.md:full", "b.md:full"}},
 		{"the last one is cut", map[string]string{"a.md": doc("always_on", "high", big), "b.md": doc("always_on", "normal", big), "c.md": doc("always_on", "normal", big)}, 0,
 			[]string{"a.md:full", "b.md:full", "c.md:partial"}},
-		{"too little room left is deferred", map[string]string{"a.md": doc("always_on", "high", lines("a", 15450)), "b.md": doc("always_on", "normal", big)}, 0,
+		{"too little room left is deferred", map[string]string{"a.md": doc("always_on", "high", lines("a", 15800)), "b.md": doc("always_on", "normal", big)}, 0,
 			[]string{"a.md:full", "b.md:deferred"}},
 		{"a huge body is cut to the budget", map[string]string{"a.md": doc("always_on", "normal", huge)}, 0,
 			[]string{"a.md:partial"}},
 		{"a smaller configured budget", map[string]string{"a.md": doc("always_on", "normal", big)}, 2000,
 			[]string{"a.md:partial"}},
-		{"rules.json budget wins over the caller's", map[string]string{"a.md": doc("always_on", "normal", big), docs.RulesFile: `{"preloadByteBudget": 600}`}, 50000,
+		{"rules.json budget wins over the caller's", map[string]string{"a.md": doc("always_on", "normal", big), docs.RulesFile: `{"preloadByteBudget": 200}`}, 50000,
 			[]string{"a.md:deferred"}},
 	}
 	for _, tt := range tests {
@@ -67,14 +67,19 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-// checkManifest checks what every manifest promises: it fits its budget,
-// its byte count is its rendering's, and every partial entry is a prefix of
-// the body that context_read_doc continues exactly where the entry says.
+// checkManifest checks what every manifest promises: its bodies fit the
+// preload budget and its entries the manifest budget (two budgets), its
+// byte count is its rendering's, and every partial entry is a prefix of the
+// body that context_read_doc continues exactly where the entry says.
 func checkManifest(t *testing.T, c *docs.Catalog, m docs.Manifest) {
 	t.Helper()
 	r := m.Render()
-	if len(r) > m.Budget || len(r) != m.Bytes {
-		t.Errorf("manifest renders %d bytes, says %d, budget %d", len(r), m.Bytes, m.Budget)
+	bodies := 0
+	for _, e := range m.Entries {
+		bodies += e.Shown
+	}
+	if bodies > m.Budget || bodies != m.BodyBytes || len(r) != m.Bytes || len(r)-bodies > m.ManifestBudget+200*len(m.Entries) {
+		t.Errorf("manifest renders %d bytes (says %d), bodies %d (says %d) of a %d budget, manifest budget %d", len(r), m.Bytes, bodies, m.BodyBytes, m.Budget, m.ManifestBudget)
 	}
 	for _, e := range m.Entries {
 		whole := readAll(t, c, e.ID)
@@ -126,9 +131,9 @@ func TestBudgetExactBoundary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact := m.Bytes
+	exact := m.BodyBytes // the preload budget counts bodies only
 	m, _, err = c.Assemble(exact)
-	if err != nil || m.Entries[0].Load != docs.Full || m.Entries[1].Load != docs.Full || m.Bytes != exact {
+	if err != nil || m.Entries[0].Load != docs.Full || m.Entries[1].Load != docs.Full || m.BodyBytes != exact {
 		t.Errorf("budget == full size: %v, %+v", err, m.Entries)
 	}
 	m, _, err = c.Assemble(exact - 1)
@@ -148,13 +153,13 @@ func TestManifestTooLarge(t *testing.T) {
 	if !errors.Is(err, docs.ErrManifestTooLarge) {
 		t.Fatalf("err = %v, want ErrManifestTooLarge", err)
 	}
-	for _, want := range []string{"40 entries", "16000 bytes", "preloadByteBudget"} {
+	for _, want := range []string{"40 entries", "8000 bytes", "manifestByteBudget"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q should say %q", err, want)
 		}
 	}
 	// The same documents fit a budget big enough for their entries.
-	files[docs.RulesFile] = `{"preloadByteBudget": 40000}`
+	files[docs.RulesFile] = `{"manifestByteBudget": 40000}`
 	c = scan(t, vaultWith(t, files))
 	m, _, err := c.Assemble(0)
 	if err != nil {
@@ -183,13 +188,14 @@ func TestPriorityOrder(t *testing.T) {
 	for _, e := range m.Entries {
 		got = append(got, fmt.Sprintf("%s:%s:%s", e.ID, e.Priority, e.Load))
 	}
-	// 16,000 bytes hold three 4,000-byte bodies and part of a fourth:
-	// the highest priorities are assembled first and the lowest cut first.
+	// 16,000 bytes of bodies hold four 4,000-byte bodies (the entries
+	// have a budget of their own): the highest priorities are assembled
+	// first and the lowest cut first.
 	want := []string{
 		"b-critical.md:critical:full",
 		"f-promoted.md:critical:full",
 		"d-high.md:high:full",
-		"c-normal.md:normal:partial",
+		"c-normal.md:normal:full",
 		"e-normal.md:normal:deferred",
 		"a-low.md:low:deferred",
 	}

@@ -83,6 +83,8 @@ type Segment struct {
 	Bytes      int    `json:"bytes"` // the whole body
 	Text       string `json:"text"`
 	NextOffset int    `json:"nextOffset,omitempty"`
+	Revision   string `json:"revision,omitempty"` // pass as expectedRevision to edit
+	Etag       string `json:"etag,omitempty"`     // or as expectedEtag
 }
 
 // Read returns up to SegmentBytes of a document's body from offset, ending
@@ -105,6 +107,9 @@ func (c *Catalog) Read(id string, offset int) (Segment, error) {
 		end--
 	}
 	s := Segment{ID: id, Offset: offset, Bytes: len(body), Text: strings.ToValidUTF8(string(body[offset:end]), "\uFFFD")}
+	if r, err := Stat(c.root, id); err == nil {
+		s.Revision, s.Etag = r.Revision, r.Etag // what an edit based on this read carries
+	}
 	if end < len(body) {
 		s.NextOffset = end
 	}

@@ -16,8 +16,13 @@ import (
 // RulesFile is the name of the root rules inside the context folder.
 const RulesFile = "rules.json"
 
-// DefaultPreloadBudget is the byte budget of the always-on manifest (SPEC §11).
+// DefaultPreloadBudget is the byte budget of the preloaded bodies (SPEC §11).
 const DefaultPreloadBudget = 16000
+
+// DefaultManifestBudget is the byte budget of the manifest itself: its
+// entries (ids, descriptions, load states and hints) with every body left
+// out. A manifest over it fails loudly.
+const DefaultManifestBudget = 8000
 
 // maxPreloadBudget bounds a configured budget: past it the manifest would
 // crowd out the conversation in any agent's window.
@@ -34,7 +39,10 @@ type Rules struct {
 	PreloadPaths      []string       `json:"preloadPaths,omitempty"`
 	ForbiddenLoad     []string       `json:"forbiddenLoad,omitempty"`
 	PriorityRules     []PriorityRule `json:"priorityRules,omitempty"`
-	PreloadByteBudget int            `json:"preloadByteBudget,omitempty"` // 0 means DefaultPreloadBudget
+	PreloadByteBudget int            `json:"preloadByteBudget,omitempty"` // bodies; 0 means DefaultPreloadBudget
+	// ManifestByteBudget is the manifest's own budget (entries without
+	// bodies); 0 means DefaultManifestBudget.
+	ManifestByteBudget int `json:"manifestByteBudget,omitempty"`
 }
 
 // PriorityRule overrides the priority of the documents its pattern matches.
@@ -74,6 +82,9 @@ func readRules(root string) (Rules, error) {
 func (r Rules) validate() error {
 	if r.PreloadByteBudget < 0 || r.PreloadByteBudget > maxPreloadBudget {
 		return fmt.Errorf("preloadByteBudget must be between 1 and %d bytes (0 or absent: %d)", maxPreloadBudget, DefaultPreloadBudget)
+	}
+	if r.ManifestByteBudget < 0 || r.ManifestByteBudget > maxPreloadBudget {
+		return fmt.Errorf("manifestByteBudget must be between 1 and %d bytes (0 or absent: %d)", maxPreloadBudget, DefaultManifestBudget)
 	}
 	check := func(field, p string) error {
 		if err := validPattern(p); err != nil {

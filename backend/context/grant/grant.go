@@ -110,9 +110,12 @@ type Grant struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	Mode        string    `json:"mode"`
 	Fingerprint string    `json:"fingerprint"`
-	Tools       []string  `json:"tools"`
-	Allowed     []Source  `json:"allowed"`
-	Budget      Budget    `json:"budget"`
+	// Conversation is the conversation the turn belongs to, whose earlier
+	// turns context_history reads; "" for a turn outside one.
+	Conversation string   `json:"conversation,omitempty"`
+	Tools        []string `json:"tools"`
+	Allowed      []Source `json:"allowed"`
+	Budget       Budget   `json:"budget"`
 
 	whole bool // WholeVault: covers every clean vault path
 }
@@ -203,6 +206,8 @@ func (g Grant) validate() error {
 		return fmt.Errorf("runtime id %q is not valid", g.RuntimeID)
 	case g.Mode != ModeMCP && g.Mode != ModePromptOnly:
 		return fmt.Errorf("unknown mode %q", g.Mode)
+	case g.Conversation != "" && (!ValidRuntimeID(g.Conversation) || !strings.HasPrefix(g.RuntimeID, g.Conversation+".")):
+		return fmt.Errorf("conversation %q is not the one of runtime id %q", g.Conversation, g.RuntimeID)
 	}
 	if err := g.Budget.Valid(); err != nil {
 		return err

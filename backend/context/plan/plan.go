@@ -19,7 +19,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentero/agentero/backend/context/docs"
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/context/skills"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/vault"
 )
@@ -36,6 +38,38 @@ const (
 
 // Tools are the agentero-context tools an mcp turn gets.
 var Tools = []string{"context_search", "context_read", "paper_relations"}
+
+// HistoryTool reads the conversation's own earlier turns (SPEC §8.3); every
+// mcp turn has it.
+const HistoryTool = "context_history"
+
+// DocTools read the vault's context documents; an mcp turn has them when
+// the vault has context documents (SPEC §8.2).
+var DocTools = []string{"context_list_docs", "context_read_doc", "context_search_docs"}
+
+// SkillTool returns a vault skill's instructions; an mcp turn has it when
+// the vault has skills (SPEC §8.4).
+const SkillTool = "context_read_skill"
+
+// SessionTools are the tools an mcp turn in vault root gets: every tool the
+// agentero-context server offers it is here, so the grant and its
+// fingerprint name them all.
+//
+// The write tool is in every mcp turn's grant; each call of it waits for
+// the user's approval (SPEC §8.2).
+func SessionTools(vaultRoot string) []string {
+	out := append(append([]string{}, Tools...), HistoryTool, grant.WriteDocTool)
+	if vaultRoot == "" {
+		return out
+	}
+	if cat, err := docs.Scan(vaultRoot); err == nil && cat.Len() > 0 {
+		out = append(out, DocTools...)
+	}
+	if list, _, err := skills.Scan(vaultRoot); err == nil && len(list) > 0 {
+		out = append(out, SkillTool)
+	}
+	return out
+}
 
 // Request is a ContextRequest: what the user points at in one turn.
 type Request struct {
@@ -179,7 +213,7 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (*Plan, error) {
 		p.Mode = grant.ModePromptOnly
 	default:
 		p.Mode = grant.ModeMCP
-		p.Tools = append(p.Tools, Tools...)
+		p.Tools = SessionTools(r.Vault)
 	}
 	p.Fingerprint = Fingerprint(p.Tools, p.Allowed, p.Budget, p.Mode)
 	return p, nil

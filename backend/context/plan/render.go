@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/context/wire"
 )
 
 // Render writes a plan as the context part of a turn's prompt. The same plan
@@ -12,10 +13,10 @@ import (
 // the machine.
 func (p *Plan) Render() string {
 	var b strings.Builder
-	b.WriteString("<agentero-context>\n")
+	b.WriteString(wire.PlanOpen + "\n")
 	switch p.Mode {
 	case grant.ModeMCP:
-		b.WriteString("You may read more of the vault in this turn, but only these sources, through the agentero-context tools (")
+		b.WriteString(wire.PlanHeadMCP + ", but only these sources, through the agentero-context tools (")
 		b.WriteString(strings.Join(p.Tools, ", "))
 		b.WriteString("):\n")
 		for _, s := range p.Allowed {
@@ -25,7 +26,7 @@ func (p *Plan) Render() string {
 			p.Budget.SearchCards, p.Budget.CardsPerPaper, p.Budget.ExcerptChars, p.Budget.FullChars, p.Budget.DirEntries, p.Budget.TurnChars)
 		b.WriteString("Anything else in the vault is not readable in this turn; do not try other paths.\n")
 	default:
-		b.WriteString("You cannot read the vault in this turn: no tools are attached, and you must not assume you can open, search or expand anything beyond what is written here. ")
+		b.WriteString(wire.PlanHeadNoTools + ": no tools are attached, and you must not assume you can open, search or expand anything beyond what is written here. ")
 		if len(p.Evidence) > 0 {
 			b.WriteString("Answer from the evidence below and say plainly what you would need to see.\n")
 		} else {
@@ -45,17 +46,19 @@ func (p *Plan) Render() string {
 				fmt.Fprintf(&b, " (printed %s)", c.PageLabel)
 			}
 		}
-		fmt.Fprintf(&b, "\n    source: %s\n", c.CitationURI)
+		fmt.Fprintf(&b, "\n%s%s\n", wire.CardSource, c.CitationURI)
 		if c.Quote != "" {
-			b.WriteString("    quote:\n")
+			// The selection block (wire): the built-in agent takes the
+			// user's selection from here only.
+			b.WriteString(wire.SelectionHead + "\n")
 			for _, line := range strings.Split(c.Quote, "\n") {
-				fmt.Fprintf(&b, "    > %s\n", line)
+				fmt.Fprintf(&b, "%s%s\n", wire.SelectionLine, line)
 			}
 			if c.Cut {
 				if p.Mode == grant.ModeMCP {
-					fmt.Fprintf(&b, "    (quote cut at %d characters; read the rest with context_read)\n", MaxQuoteChars)
+					fmt.Fprintf(&b, "%s%d characters; read the rest with context_read)\n", wire.SelectionCut, MaxQuoteChars)
 				} else {
-					fmt.Fprintf(&b, "    (quote cut at %d characters; the rest is not available in this turn)\n", MaxQuoteChars)
+					fmt.Fprintf(&b, "%s%d characters; the rest is not available in this turn)\n", wire.SelectionCut, MaxQuoteChars)
 				}
 			}
 		}
@@ -63,7 +66,7 @@ func (p *Plan) Render() string {
 	if len(p.Evidence) > 0 || p.Mode == grant.ModeMCP {
 		b.WriteString("\nEnd your answer with the sources you used, each as its source location exactly as given (for example papers/x/paper.pdf#page=3).\n")
 	}
-	b.WriteString("</agentero-context>\n")
+	b.WriteString(wire.PlanClose + "\n")
 	return b.String()
 }
 

@@ -10,10 +10,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/agentero/agentero/backend/context/docs"
+	"github.com/agentero/agentero/backend/context/skills"
+	"github.com/agentero/agentero/backend/context/wire"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -31,15 +34,16 @@ type Options struct {
 // is in it, so a stored snapshot renders the same bytes whatever has
 // changed on disk since.
 type Snapshot struct {
-	Version   int           `json:"version"`
-	Guidance  *Guidance     `json:"guidance"` // nil when the vault has no guidance file
-	Imports   []Import      `json:"imports"`
-	Manifest  docs.Manifest `json:"manifest"`
-	Index     docs.Index    `json:"index"`
-	Bytes     Bytes         `json:"bytes"`
-	Issues    []Issue       `json:"issues"`
-	Hash      string        `json:"hash"` // sha256 of Render()
-	CreatedAt time.Time     `json:"createdAt"`
+	Version   int            `json:"version"`
+	Guidance  *Guidance      `json:"guidance"` // nil when the vault has no guidance file
+	Imports   []Import       `json:"imports"`
+	Manifest  docs.Manifest  `json:"manifest"`
+	Index     docs.Index     `json:"index"`
+	Skills    []skills.Skill `json:"skills,omitempty"` // the vault's skills: names and descriptions
+	Bytes     Bytes          `json:"bytes"`
+	Issues    []Issue        `json:"issues"`
+	Hash      string         `json:"hash"` // sha256 of Render()
+	CreatedAt time.Time      `json:"createdAt"`
 }
 
 // Bytes are the sizes of the rendered parts.
@@ -80,11 +84,19 @@ func Build(vaultRoot string, opts Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range cat.Problems {
+	for _, p := range append(cat.Problems, cat.Notices...) {
 		s.Issues = append(s.Issues, Issue{Path: p.Path, Problem: p.Problem})
 	}
 	if s.Manifest, s.Index, err = cat.Assemble(opts.PreloadBudget); err != nil {
 		return nil, fmt.Errorf("context documents: %w", err)
+	}
+	list, problems, err := skills.Scan(root)
+	if err != nil {
+		return nil, fmt.Errorf("skills: %w", err)
+	}
+	s.Skills = list
+	for _, p := range problems {
+		s.Issues = append(s.Issues, Issue{Path: p.Path, Problem: p.Problem})
 	}
 	s.seal()
 	return s, nil
@@ -105,19 +117,41 @@ func hash(r string) string {
 	return "sha256:" + hex.EncodeToString(h[:])
 }
 
-// Render writes the frozen base context that goes first in a new session's
-// prompt, before any per-turn part. The same snapshot always gives the same
+// Render writes the frozen base context as a session with every tool gets
+// it (its hash is of this text). The same snapshot always gives the same
 // bytes; a vault with no guidance and no loaded documents gives "".
 func (s *Snapshot) Render() string {
+	return s.RenderFor(Session{Tools: []string{"context_read_doc", "context_read_skill"}})
+}
+
+// Session is what a session can do, which decides how the snapshot is
+// written for it.
+type Session struct {
+	Tools  []string // the tools it can call; none for prompt-only and warm sessions
+	Remote bool     // the agent runs elsewhere: sensitive documents' bodies are left out
+}
+
+// RenderFor writes the frozen base context that goes first in a new
+// session's prompt, before any per-turn part. A tool is named only when the
+// session has it: without context_read_doc there is no document index and
+// no "read on with" line; without context_read_skill the skills are listed
+// without how to read them.
+func (s *Snapshot) RenderFor(sess Session) string {
+	docTools := slices.Contains(sess.Tools, "context_read_doc")
 	var parts []string
 	if s.Guidance != nil {
 		parts = append(parts, s.guidanceText())
 	}
-	if m := s.Manifest.Render(); m != "" {
+	if m := s.Manifest.RenderFor(docTools, sess.Remote); m != "" {
 		parts = append(parts, m)
 	}
-	if ix := s.Index.Render(); ix != "" {
-		parts = append(parts, ix)
+	if docTools {
+		if ix := s.Index.Render(); ix != "" {
+			parts = append(parts, ix)
+		}
+	}
+	if sk := skills.Render(s.Skills, slices.Contains(sess.Tools, "context_read_skill")); sk != "" {
+		parts = append(parts, sk)
 	}
 	return strings.Join(parts, "\n")
 }
@@ -127,5 +161,5 @@ func (s *Snapshot) guidanceText() string {
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	return fmt.Sprintf("<vault-guidance file=%q>\n%s</vault-guidance>\n", s.Guidance.Path, text)
+	return fmt.Sprintf(wire.GuidanceOpen+"file=%q>\n%s"+wire.GuidanceClose+"\n", s.Guidance.Path, text)
 }

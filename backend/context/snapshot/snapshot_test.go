@@ -273,7 +273,9 @@ func TestImportSymlinkEscape(t *testing.T) {
 	if diff := cmp.Diff(want, s.Guidance.Text); diff != "" {
 		t.Errorf("expanded text (-want +got):\n%s", diff)
 	}
-	if strings.Contains(s.Render(), "SECRET") || len(s.Issues) != 3 {
+	// Three refused imports, and the planted context document reported as
+	// having no front matter (treated as manual).
+	if strings.Contains(s.Render(), "SECRET") || len(s.Issues) != 4 || !strings.Contains(s.Issues[3].Problem, "no front matter: treated as manual") {
 		t.Errorf("issues = %+v", s.Issues)
 	}
 }
@@ -356,7 +358,7 @@ func TestLoadRefusesDamage(t *testing.T) {
 
 func TestBuildFailsLoudly(t *testing.T) {
 	root := t.TempDir()
-	files := map[string]string{"AGENTS.md": "guidance\n", ".agentero/context/rules.json": `{"preloadByteBudget": 300}`}
+	files := map[string]string{"AGENTS.md": "guidance\n", ".agentero/context/rules.json": `{"manifestByteBudget": 300}`}
 	for _, id := range []string{"a", "b", "c"} {
 		files[".agentero/context/"+id+".md"] = "---\ntrigger: always_on\ndescription: a document that must always be there\n---\nbody\n"
 	}
@@ -423,7 +425,7 @@ func TestRenderGolden(t *testing.T) {
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("rendered snapshot (-golden +got):\n%s", diff)
 	}
-	if s.Bytes.Total != len(got) || s.Bytes.Guidance+1+s.Bytes.Manifest+1+s.Bytes.Index != len(got) || s.Manifest.Bytes > s.Manifest.Budget {
+	if s.Bytes.Total != len(got) || s.Bytes.Guidance+1+s.Bytes.Manifest+1+s.Bytes.Index != len(got) || s.Manifest.BodyBytes > s.Manifest.Budget || s.Manifest.Bytes-s.Manifest.BodyBytes > s.Manifest.ManifestBudget {
 		t.Errorf("bytes = %+v for %d rendered", s.Bytes, len(got))
 	}
 	if again := build(t, root); again.Render() != got || again.Hash != s.Hash {

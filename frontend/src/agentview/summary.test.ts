@@ -9,6 +9,8 @@ function result(over: Partial<CompactionResult>): CompactionResult {
     pruned: [],
     summarized: [],
     snipped: 0,
+    tailGuard: 0,
+    reserve: 0,
     tokensBefore: 0,
     tokensAfter: 0,
     window: 200_000,

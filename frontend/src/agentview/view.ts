@@ -1,4 +1,7 @@
-// "What the agent sees" (Ctrl+Shift+A): for one conversation, the frozen
+// "What the agent sees" (Ctrl+Shift+A): for one conversation, first what
+// its last turn actually sent (each part of the prompt, the tools the
+// session could call, and the turn's tool calls and results, with the
+// transcript one click away); then the frozen
 // base context its session was given (the vault's guidance file and the
 // always-on context documents), the problems found assembling it, and the
 // history as it would be handed to a new session, with how it was
@@ -20,6 +23,21 @@ export interface AgentViewDialog {
   open(conversationId: string, label: string): void;
   isOpen(): boolean;
 }
+
+const partWords: Record<string, string> = {
+  snapshot: "Base context, as this session got it",
+  plan: "Context plan: what the turn may read, its selections and evidence",
+  handover: "Handover: the conversation so far, compacted",
+  question: "Question",
+};
+
+const sessionWords: Record<string, string> = {
+  new: "new",
+  warm: "new (from the warm pool)",
+  resume: "resumed",
+  load: "loaded",
+  continue: "continued",
+};
 
 // How long "Copied" stays on a copy button.
 const CopiedMs = 1500;
@@ -77,11 +95,70 @@ export function mountAgentView(host: HTMLElement, deps: AgentViewDeps): AgentVie
     }
   }
 
+  function lastTurn(v: AgentView): HTMLElement {
+    const p = v.lastPrompt;
+    const transcript = h(
+      "p",
+      { class: "agent-view-transcript-link" },
+      "Every turn whole is in the transcript: ",
+      h("code", { class: "agent-view-path" }, v.transcript || "(none yet)"),
+      " ",
+      v.transcript ? copyButton("Copy transcript path", v.transcript, "copy-transcript-top") : null,
+    );
+    if (!p || !p.parts) {
+      return h(
+        "section",
+        { class: "agent-view-section", "data-testid": "agent-view-last-turn" },
+        h("h3", {}, "Last turn, as sent"),
+        h("p", { class: "agent-view-empty", "data-testid": "last-prompt-empty" }, "Nothing sent yet: ask a question first."),
+        transcript,
+      );
+    }
+    const tools = v.lastTools ?? [];
+    return h(
+      "section",
+      { class: "agent-view-section", "data-testid": "agent-view-last-turn" },
+      h("div", { class: "agent-view-head" }, h("h3", {}, "Last turn, as sent"), copyButton("Copy prompt", p.parts.map((x) => x.text).join("\n"), "copy-last-prompt")),
+      h(
+        "p",
+        { class: "detail", "data-testid": "last-prompt-session" },
+        `Session ${sessionWords[p.action] ?? p.action}; tools it could call: ${p.tools.length ? p.tools.join(", ") : "none (the prompt only)"}.`,
+      ),
+      ...p.parts.map((part) =>
+        h(
+          "details",
+          { class: "agent-view-part", open: part.kind === "plan", "data-testid": `last-prompt-${part.kind}` },
+          h("summary", {}, partWords[part.kind] ?? part.kind),
+          h("pre", { class: "agent-view-text", tabIndex: 0, "aria-label": partWords[part.kind] ?? part.kind }, part.text),
+        ),
+      ),
+      h("h4", {}, tools.length ? `Tool calls (${tools.length})` : "Tool calls: none"),
+      tools.length
+        ? h(
+            "ol",
+            { class: "agent-view-tools", "data-testid": "last-turn-tools" },
+            ...tools.map((t) =>
+              h(
+                "li",
+                { "data-testid": "last-turn-tool" },
+                h("details", {}, h("summary", {}, `${t.title || "a tool"} · ${t.status || "?"}`),
+                  t.input ? h("pre", { class: "agent-view-text", tabIndex: 0 }, `input: ${t.input}`) : null,
+                  ...(t.content ?? []).map((c) => h("pre", { class: "agent-view-text", tabIndex: 0 }, c.type === "diff" ? `diff of ${c.path}` : c.text || "")),
+                ),
+              ),
+            ),
+          )
+        : null,
+      transcript,
+    );
+  }
+
   function sections(v: AgentView): HTMLElement[] {
     const hist = v.history;
     const turns = historyTurns(hist);
     const detail = turnDetail(hist);
     return [
+      lastTurn(v),
       h(
         "section",
         { class: "agent-view-section", "data-testid": "agent-view-snapshot" },

@@ -3,7 +3,7 @@
 // chips, a line saying what the turn will be able to read (PreviewPlan, so a
 // prompt-only turn is announced before it is sent), and Send / Cancel.
 
-import { errorText, type Completion, type ContextPlan, type Mention } from "../lib/backend";
+import { errorText, type Completion, type ContextPlan, type Mention, type SlashCommand } from "../lib/backend";
 import { h } from "../lib/dom";
 import { previewText } from "./context";
 import { addMention, kindWord, literalMentions, mentionAt, mentionLabel, removeMention, removeToken, type MentionToken } from "./mentions";
@@ -26,6 +26,22 @@ export interface ComposerDeps {
   actions?: Node[];
   /** notes go under the preview line. */
   notes?: Node[];
+  /** commands lists what "/" offers: Agentero's own (builtin) and the agent's. Absent: no slash commands. */
+  commands?(): Promise<SlashCommand[]>;
+  /** runCommand runs one of Agentero's own commands; it resolves to what to tell the user. */
+  runCommand?(name: string): Promise<string>;
+}
+
+/** slashQuery is the command name being typed ("/com" → "com"), or null when the box holds no command yet. */
+export function slashQuery(text: string, caret: number): string | null {
+  const m = /^\/([\w-]*)$/.exec(text.slice(0, caret));
+  return m && !/\s/.test(text.slice(0, caret)) ? m[1] : null;
+}
+
+/** builtinCommand is the name of one of Agentero's commands the text is ("/compact", "/clear  "), or "". */
+export function builtinCommand(text: string, commands: readonly SlashCommand[]): string {
+  const m = /^\/([\w-]+)\s*$/.exec(text.trim());
+  return m && commands.some((c) => c.builtin && c.name === m[1]) ? m[1] : "";
 }
 
 export interface Composer {
@@ -58,6 +74,7 @@ export function createComposer(deps: ComposerDeps): Composer {
   const chips = h("ul", { class: "chips", "aria-label": "Mentioned", "data-testid": "mention-chips" });
   const preview = h("p", { class: "composer-context", role: "status", "data-testid": "context-preview" });
   const notice = h("p", { class: "composer-notice", role: "alert", hidden: true });
+  const status = h("p", { class: "composer-command", role: "status", hidden: true, "data-testid": "command-result" });
   const send = h("button", { type: "button", class: "primary", title: "Send (Enter; Shift+Enter for a new line)", "data-testid": "send" }, "Send");
   const cancel = h("button", { type: "button", hidden: true, title: "Stop this answer", "data-testid": "cancel" }, "Cancel");
   const el = h(
@@ -67,8 +84,9 @@ export function createComposer(deps: ComposerDeps): Composer {
     h("div", { class: "composer-box" }, completions, input),
     preview,
     notice,
+    status,
     ...(deps.notes ?? []),
-    h("div", { class: "composer-actions" }, h("span", { class: "composer-hint" }, "@ to mention · Enter to send"), ...(deps.actions ?? []), cancel, send),
+    h("div", { class: "composer-actions" }, h("span", { class: "composer-hint" }, deps.commands ? "@ to mention · / for commands · Enter to send" : "@ to mention · Enter to send"), ...(deps.actions ?? []), cancel, send),
   );
 
   let mentions: Mention[] = [];
@@ -76,6 +94,8 @@ export function createComposer(deps: ComposerDeps): Composer {
   let options: Completion[] = [];
   let active = -1;
   let token: MentionToken | null = null;
+  let slash: SlashCommand[] | null = null; // the commands listed, while "/" is being typed
+  let known: SlashCommand[] = [];
   let completeSeq = 0;
   let completeTimer: ReturnType<typeof setTimeout> | undefined;
   let previewSeq = 0;
@@ -101,6 +121,7 @@ export function createComposer(deps: ComposerDeps): Composer {
     completeSeq++;
     clearTimeout(completeTimer);
     token = null;
+    slash = null;
     options = [];
     active = -1;
     completions.hidden = true;
@@ -113,6 +134,19 @@ export function createComposer(deps: ComposerDeps): Composer {
     setNotice("");
     updateButtons();
     autosize();
+    const q = deps.commands ? slashQuery(input.value, input.selectionStart ?? input.value.length) : null;
+    if (q !== null && deps.commands) {
+      const mine = ++completeSeq;
+      deps.commands().then(
+        (cmds) => {
+          if (mine !== completeSeq) return;
+          known = cmds;
+          showCommands(cmds.filter((c) => c.name.startsWith(q)));
+        },
+        (err) => mine === completeSeq && setNotice(`Couldn’t list the commands: ${errorText(err)}`),
+      );
+      return;
+    }
     const t = mentionAt(input.value, input.selectionStart ?? input.value.length);
     if (!t) {
       closeCompletion();
@@ -155,6 +189,31 @@ export function createComposer(deps: ComposerDeps): Composer {
     markActive();
   }
 
+  function showCommands(found: SlashCommand[]) {
+    token = null;
+    slash = found;
+    options = found.map((c) => ({ kind: "command", path: c.name, title: c.description }) as unknown as Completion);
+    active = found.length > 0 ? 0 : -1;
+    completions.hidden = false;
+    input.setAttribute("aria-expanded", "true");
+    if (found.length === 0) {
+      completions.replaceChildren(h("li", { class: "completion-empty" }, "No command starts so"));
+      return;
+    }
+    completions.replaceChildren(
+      ...found.map((c, i) =>
+        h(
+          "li",
+          { id: `${id}-option-${i}`, class: "completion", role: "option", "data-index": i, "data-command": c.name, "data-testid": "slash-command" },
+          h("span", { class: "completion-kind" }, c.builtin ? "Agentero" : "agent"),
+          h("span", { class: "completion-title" }, `/${c.name}${c.hint ? ` ${c.hint}` : ""}`),
+          h("span", { class: "completion-path" }, c.description),
+        ),
+      ),
+    );
+    markActive();
+  }
+
   function markActive() {
     for (const li of completions.querySelectorAll<HTMLElement>("[data-index]")) {
       const on = Number(li.dataset.index) === active;
@@ -166,6 +225,16 @@ export function createComposer(deps: ComposerDeps): Composer {
   }
 
   function choose(i: number) {
+    if (slash) {
+      const cmd = slash[i];
+      if (!cmd) return;
+      input.value = `/${cmd.name} `;
+      input.setSelectionRange(input.value.length, input.value.length);
+      closeCompletion();
+      updateButtons();
+      input.focus();
+      return;
+    }
     const c = options[i];
     if (!c || !token) return;
     const { text, caret } = removeToken(input.value, token);
@@ -265,6 +334,20 @@ export function createComposer(deps: ComposerDeps): Composer {
     sending = true;
     updateButtons();
     try {
+      if (deps.runCommand && deps.commands && question.startsWith("/")) {
+        if (known.length === 0) known = await deps.commands();
+        const name = builtinCommand(question, known);
+        if (name) {
+          setNotice("");
+          const said = await deps.runCommand(name);
+          input.value = "";
+          autosize();
+          status.textContent = said;
+          status.hidden = false;
+          return;
+        }
+      }
+      status.hidden = true;
       const unknown = await resolveTyped(question);
       if (unknown.length > 0) {
         setNotice(`${unknown.map((u) => `“@${u}”`).join(", ")} isn’t a paper, folder or file in this vault. Pick one from the @ list, or remove the @.`);

@@ -10,6 +10,7 @@ import { createAgentPicker } from "./agent-picker";
 import { selectionsOf } from "./anchors";
 import { createAnchorsView } from "./anchors-view";
 import { createComposer } from "./composer";
+import { slashDeps } from "./slash";
 import { quickConversationId } from "./ids";
 import type { ChatDeps, OpenPaper } from "./sidebar";
 import { conversationExport } from "./export-actions";
@@ -75,6 +76,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
     cancel: () => store.cancel(id()),
     actions: [agentPicker.el],
     notes: [agentPicker.notice],
+    ...slashDeps(deps.slash, id),
     send: async (question, mentions) => {
       const conv = id();
       const req = request(mentions);

@@ -8,6 +8,7 @@ import { createAgentPicker } from "./agent-picker";
 import { selectionsOf } from "./anchors";
 import { createAnchorsView } from "./anchors-view";
 import { createComposer } from "./composer";
+import { slashDeps, type SlashBackend } from "./slash";
 import { paperConversationId } from "./ids";
 import type { SourceLink } from "./sources";
 import type { ChatStore } from "./store";
@@ -35,6 +36,8 @@ export interface ChatDeps {
   showAgentView(conversationId: string, label: string): void;
   /** exporter exports answers and conversations (export-actions.ts); none in tests that do not need it. */
   exporter?: Exporter;
+  /** slash runs /compact and /clear and lists the agent's commands; absent: no slash commands. */
+  slash?: SlashBackend;
 }
 
 export interface Sidebar {
@@ -93,6 +96,7 @@ export function mountSidebar(host: HTMLElement, deps: ChatDeps): Sidebar {
     cancel: () => paper && store.cancel(paperConversationId(paper.ref)),
     actions: [picker.el],
     notes: [picker.notice],
+    ...slashDeps(deps.slash, () => (paper ? paperConversationId(paper.ref) : null)),
     send: async (question, mentions) => {
       if (!paper) return false;
       const id = paperConversationId(paper.ref);

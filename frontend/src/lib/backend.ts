@@ -439,7 +439,7 @@ export type ContextDocList = { docs: ContextDoc[]; problems: ContextDocProblem[]
 export async function contextDocs(): Promise<ContextDocList> {
   const l: Wire<workspace.ContextDocs> | null = await App.ListContextDocs();
   return {
-    docs: (l?.docs ?? []).map((d) => ({ ...d, preload: Boolean(d.preload), forbidden: Boolean(d.forbidden) })),
+    docs: (l?.docs ?? []).map((d) => ({ ...d, preload: Boolean(d.preload), forbidden: Boolean(d.forbidden), noFrontMatter: Boolean(d.noFrontMatter) })),
     problems: l?.problems ?? [],
   };
 }
@@ -482,30 +482,59 @@ export async function paperRelations(ref: string, limit: number): Promise<Relati
   return { references: r?.references ?? [], citedBy: r?.citedBy ?? [], related: r?.related ?? [] };
 }
 
+function compaction(h: Partial<Wire<compact.Result>>): CompactionResult {
+  return {
+    tiers: h.tiers ?? [],
+    whole: h.whole ?? [],
+    pruned: h.pruned ?? [],
+    summarized: h.summarized ?? [],
+    snipped: h.snipped ?? 0,
+    tailGuard: h.tailGuard ?? 0,
+    tokensBefore: h.tokensBefore ?? 0,
+    tokensAfter: h.tokensAfter ?? 0,
+    window: h.window ?? 0,
+    reserve: h.reserve ?? 0,
+    limit: h.limit ?? 0,
+    notes: h.notes ?? [],
+    summary: h.summary ?? "",
+    summarizedN: h.summarizedN ?? 0,
+    text: h.text ?? "",
+  };
+}
+
+/** SentPrompt is what a conversation's last turn actually sent to its agent, part by part. */
+export type SentPrompt = Data<acp.SentPrompt>;
+
 /** whatAgentSees shows what the agent of a conversation is given; the transcript itself is never changed. */
 export async function whatAgentSees(conversationId: string): Promise<AgentView> {
   const v: Wire<workspace.AgentView> | null = await App.WhatAgentSees(conversationId);
-  const h: Partial<Wire<compact.Result>> = v?.history ?? {};
+  const last = v?.lastPrompt ?? null;
   return {
     snapshot: v?.snapshot ?? "",
     issues: v?.issues ?? [],
     transcript: v?.transcript ?? "",
-    history: {
-      tiers: h.tiers ?? [],
-      whole: h.whole ?? [],
-      pruned: h.pruned ?? [],
-      summarized: h.summarized ?? [],
-      snipped: h.snipped ?? 0,
-      tokensBefore: h.tokensBefore ?? 0,
-      tokensAfter: h.tokensAfter ?? 0,
-      window: h.window ?? 0,
-      limit: h.limit ?? 0,
-      notes: h.notes ?? [],
-      summary: h.summary ?? "",
-      summarizedN: h.summarizedN ?? 0,
-      text: h.text ?? "",
-    },
+    history: compaction(v?.history ?? {}),
+    lastPrompt: last ? { ...last, tools: last.tools ?? [], parts: last.parts ?? [] } : (undefined as unknown as SentPrompt),
+    lastTools: (v?.lastTools ?? []).map((t) => ({ ...t, content: t.content ?? [], locations: t.locations ?? [] })) as AgentView["lastTools"],
   };
+}
+
+/** SlashCommand is a command the chat offers after "/": Agentero's own (builtin) or the agent's. */
+export type SlashCommand = Data<acp.Command>;
+
+/** slashCommands lists /compact, /clear and the commands the conversation's agent advertises. */
+export async function slashCommands(conversationId: string): Promise<SlashCommand[]> {
+  return (await App.SlashCommands(conversationId)) ?? [];
+}
+
+/** compactConversation is /compact: the history compacted now for the next session; the result says what was kept. */
+export async function compactConversation(conversationId: string): Promise<CompactionResult> {
+  return compaction((await App.CompactConversation(conversationId)) ?? {});
+}
+
+/** clearConversation is /clear: the next turn starts a new session with an empty history (the transcript keeps it). */
+export async function clearConversation(conversationId: string): Promise<void> {
+  await App.ClearConversation(conversationId);
 }
 
 /** copyText puts text on the clipboard: through the app where it can, else the browser's clipboard. */

@@ -55,6 +55,9 @@ describe("context document list", () => {
     bytes: 0,
     preload: false,
     forbidden: false,
+    trustLevel: "workspace",
+    sensitivity: "internal",
+    noFrontMatter: false,
   });
 
   it("orders always on first, then by priority, then by id", () => {

@@ -98,6 +98,24 @@ export namespace acp {
 	        this.mcpSse = source["mcpSse"];
 	    }
 	}
+	export class Command {
+	    name: string;
+	    description: string;
+	    hint?: string;
+	    builtin: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Command(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.hint = source["hint"];
+	        this.builtin = source["builtin"];
+	    }
+	}
 	export class PlanStep {
 	    content: string;
 	    priority?: string;
@@ -175,6 +193,7 @@ export namespace acp {
 	    providerSessionId: string;
 	    fingerprint: string;
 	    sessionSeen: number;
+	    clearedTurns?: number;
 	    messages: Message[];
 	    // Go type: time
 	    createdAt: any;
@@ -194,6 +213,7 @@ export namespace acp {
 	        this.providerSessionId = source["providerSessionId"];
 	        this.fingerprint = source["fingerprint"];
 	        this.sessionSeen = source["sessionSeen"];
+	        this.clearedTurns = source["clearedTurns"];
 	        this.messages = this.convertValues(source["messages"], Message);
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
@@ -247,6 +267,20 @@ export namespace acp {
 	        this.found = source["found"];
 	    }
 	}
+	export class PromptPart {
+	    kind: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptPart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	    }
+	}
 	export class Report {
 	    command: string;
 	    name: string;
@@ -291,6 +325,49 @@ export namespace acp {
 		    return a;
 		}
 	}
+	export class SentPrompt {
+	    turn: string;
+	    // Go type: time
+	    at: any;
+	    agent: string;
+	    sessionId: string;
+	    action: string;
+	    tools: string[];
+	    parts: PromptPart[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SentPrompt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turn = source["turn"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.agent = source["agent"];
+	        this.sessionId = source["sessionId"];
+	        this.action = source["action"];
+	        this.tools = source["tools"];
+	        this.parts = this.convertValues(source["parts"], PromptPart);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -302,9 +379,11 @@ export namespace compact {
 	    pruned: number[];
 	    summarized: number[];
 	    snipped: number;
+	    tailGuard: number;
 	    tokensBefore: number;
 	    tokensAfter: number;
 	    window: number;
+	    reserve: number;
 	    limit: number;
 	    notes?: string[];
 	    summary?: string;
@@ -322,9 +401,11 @@ export namespace compact {
 	        this.pruned = source["pruned"];
 	        this.summarized = source["summarized"];
 	        this.snipped = source["snipped"];
+	        this.tailGuard = source["tailGuard"];
 	        this.tokensBefore = source["tokensBefore"];
 	        this.tokensAfter = source["tokensAfter"];
 	        this.window = source["window"];
+	        this.reserve = source["reserve"];
 	        this.limit = source["limit"];
 	        this.notes = source["notes"];
 	        this.summary = source["summary"];
@@ -345,6 +426,9 @@ export namespace docs {
 	    bytes: number;
 	    preload?: boolean;
 	    forbidden?: boolean;
+	    trustLevel: string;
+	    sensitivity: string;
+	    noFrontMatter?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Doc(source);
@@ -359,6 +443,9 @@ export namespace docs {
 	        this.bytes = source["bytes"];
 	        this.preload = source["preload"];
 	        this.forbidden = source["forbidden"];
+	        this.trustLevel = source["trustLevel"];
+	        this.sensitivity = source["sensitivity"];
+	        this.noFrontMatter = source["noFrontMatter"];
 	    }
 	}
 	export class Problem {
@@ -1499,6 +1586,8 @@ export namespace workspace {
 	    issues: string[];
 	    history: compact.Result;
 	    transcript: string;
+	    lastPrompt?: acp.SentPrompt;
+	    lastTools: events.AgentToolEvent[];
 	
 	    static createFrom(source: any = {}) {
 	        return new AgentView(source);
@@ -1510,6 +1599,8 @@ export namespace workspace {
 	        this.issues = source["issues"];
 	        this.history = this.convertValues(source["history"], compact.Result);
 	        this.transcript = source["transcript"];
+	        this.lastPrompt = this.convertValues(source["lastPrompt"], acp.SentPrompt);
+	        this.lastTools = this.convertValues(source["lastTools"], events.AgentToolEvent);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

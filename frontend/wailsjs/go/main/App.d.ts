@@ -3,6 +3,7 @@
 import {intake} from '../models';
 import {acp} from '../models';
 import {workspace} from '../models';
+import {compact} from '../models';
 import {index} from '../models';
 import {settings} from '../models';
 import {events} from '../models';
@@ -32,6 +33,10 @@ export function CancelTurn(arg1:string):Promise<void>;
 export function ChooseFolder():Promise<workspace.Folder>;
 
 export function ChooseVault():Promise<string>;
+
+export function ClearConversation(arg1:string):Promise<void>;
+
+export function CompactConversation(arg1:string):Promise<compact.Result>;
 
 export function Complete(arg1:string,arg2:number):Promise<Array<index.Completion>>;
 
@@ -110,6 +115,8 @@ export function SetDefaultAgent(arg1:string):Promise<void>;
 export function SetLoopback(arg1:boolean,arg2:number):Promise<workspace.LoopbackStatus>;
 
 export function Settings():Promise<settings.Settings>;
+
+export function SlashCommands(arg1:string):Promise<Array<acp.Command>>;
 
 export function SourceExists(arg1:string):Promise<boolean>;
 

@@ -46,6 +46,14 @@ export function ChooseVault() {
   return window['go']['main']['App']['ChooseVault']();
 }
 
+export function ClearConversation(arg1) {
+  return window['go']['main']['App']['ClearConversation'](arg1);
+}
+
+export function CompactConversation(arg1) {
+  return window['go']['main']['App']['CompactConversation'](arg1);
+}
+
 export function Complete(arg1, arg2) {
   return window['go']['main']['App']['Complete'](arg1, arg2);
 }
@@ -200,6 +208,10 @@ export function SetLoopback(arg1, arg2) {
 
 export function Settings() {
   return window['go']['main']['App']['Settings']();
+}
+
+export function SlashCommands(arg1) {
+  return window['go']['main']['App']['SlashCommands'](arg1);
 }
 
 export function SourceExists(arg1) {
