@@ -207,15 +207,45 @@ func truncate(s string, n int) string {
 
 // pdfDateYear returns the year of a PDF date ("D:20140520…"), or 0.
 func pdfDateYear(s string) int {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "D:")
-	if len(s) < 4 {
-		return 0
+	s = strings.TrimSpace(s)
+	d, pdfDate := strings.CutPrefix(s, "D:")
+	if pdfDate || (len(s) >= 4 && isDigits(s[:4])) {
+		if len(d) < 4 || !isDigits(d[:4]) {
+			return 0
+		}
+		y, _ := strconv.Atoi(d[:4])
+		if y < 1000 {
+			return 0
+		}
+		return y
 	}
-	y, err := strconv.Atoi(s[:4])
-	if err != nil || y < 1000 || y > 9999 {
-		return 0
+	// Not the PDF date format: some producers write a ctime date ("Thu May
+	// 3 21:55:42 2012") or a local one ("03/05/2012"). Take the year when
+	// the string holds exactly one.
+	found := 0
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' }) {
+		if len(f) != 4 {
+			continue
+		}
+		y, _ := strconv.Atoi(f)
+		switch {
+		case y < 1900 || y > 2100:
+		case found != 0 && found != y:
+			return 0 // two years: which one is unknown
+		default:
+			found = y
+		}
 	}
-	return y
+	return found
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // readOutline walks the bookmark tree depth first. Entries whose target is

@@ -139,6 +139,10 @@ func TestPDFDateYear(t *testing.T) {
 		{"20091231", 2009},
 		{"2015-08-01T00:00:00Z", 2015},
 		{"D:", 0},
+		{"D:x2014", 0},
+		{"Thu May  3 21:55:42 2012", 2012}, // a ctime date, as some producers write
+		{"03/05/2012 10:00", 2012},
+		{"from 1999 to 2004", 0},
 		{"yesterday", 0},
 		{"", 0},
 	}
