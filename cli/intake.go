@@ -23,7 +23,7 @@ func runAdd(ctx context.Context, env Env, args []string) error {
 	if len(pos) < 2 {
 		return usageError{"want the vault and at least one file or folder"}
 	}
-	return env.intake(ctx, pos[0], *asJSON, func(ws *workspace.Workspace) (*intake.Report, error) {
+	return env.intake(ctx, pos[0], *asJSON, addJSON, func(ws *workspace.Workspace) (*intake.Report, error) {
 		return ws.Add(ctx, pos[1:])
 	})
 }
@@ -51,11 +51,11 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	default:
 		return usageError{fmt.Sprintf("unknown source %q: want zotero, bibtex or csl", kind)}
 	}
-	return env.intake(ctx, dir, *asJSON, do)
+	return env.intake(ctx, dir, *asJSON, importJSON, do)
 }
 
 // intake opens the vault, runs do with progress on stderr, and prints the report.
-func (env Env) intake(ctx context.Context, dir string, asJSON bool, do func(*workspace.Workspace) (*intake.Report, error)) error {
+func (env Env) intake(ctx context.Context, dir string, asJSON bool, shape func(*intake.Report) any, do func(*workspace.Workspace) (*intake.Report, error)) error {
 	progress := func(name string, payload any) {
 		if p, ok := payload.(events.IntakeProgressEvent); ok && p.Total > 0 && !asJSON {
 			fmt.Fprintf(env.Stderr, "\rpapers %d/%d %-60.60s", p.Done, p.Total, p.Current)
@@ -74,10 +74,75 @@ func (env Env) intake(ctx context.Context, dir string, asJSON bool, do func(*wor
 		return err
 	}
 	if asJSON {
-		return printJSON(env.Stdout, rep)
+		return printJSON(env.Stdout, shape(rep))
 	}
 	printReport(env.Stdout, rep)
 	return nil
+}
+
+// The JSON of add and import (SPEC §12): the papers as refs, what was not
+// brought in as {file or key, title, why}.
+type (
+	addOutput struct {
+		Added   []string     `json:"added"`   // refs of the new papers
+		Skipped []notBrought `json:"skipped"` // files not added (already in the vault, not a PDF, failed), with why
+	}
+	importOutput struct {
+		Added      []string     `json:"added"`     // refs of the new papers
+		Updated    []string     `json:"updated"`   // refs whose metadata.json the import changed
+		Unchanged  []string     `json:"unchanged"` // refs the import found as they were
+		WithoutPDF []notBrought `json:"withoutPdf"`
+		Skipped    []notBrought `json:"skipped"` // entries whose PDF was refused or is already another paper's
+		Errors     []notBrought `json:"errors"`
+		// Changes says which metadata.json keys each update rewrote.
+		Changes []change `json:"changes"`
+	}
+	notBrought struct {
+		File  string `json:"file,omitempty"`
+		Key   string `json:"key,omitempty"`
+		Title string `json:"title,omitempty"`
+		Ref   string `json:"ref,omitempty"` // the paper it is already, when it is
+		Why   string `json:"why"`
+	}
+	change struct {
+		Ref     string   `json:"ref"`
+		Changed []string `json:"changed"`
+	}
+)
+
+func refsOf(items []intake.Item) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, it.Ref)
+	}
+	return out
+}
+
+func notBroughtIn(lists ...[]intake.Item) []notBrought {
+	out := []notBrought{}
+	for _, items := range lists {
+		for _, it := range items {
+			out = append(out, notBrought{File: it.File, Key: it.Key, Title: it.Title, Ref: it.Ref, Why: it.Why})
+		}
+	}
+	return out
+}
+
+func addJSON(rep *intake.Report) any {
+	// add has no metadata to update or lack: a file is added or not.
+	return addOutput{Added: refsOf(rep.Added), Skipped: notBroughtIn(rep.Skipped, rep.WithoutPDF, rep.Errors)}
+}
+
+func importJSON(rep *intake.Report) any {
+	out := importOutput{
+		Added: refsOf(rep.Added), Updated: refsOf(rep.Updated), Unchanged: refsOf(rep.Unchanged),
+		WithoutPDF: notBroughtIn(rep.WithoutPDF), Skipped: notBroughtIn(rep.Skipped), Errors: notBroughtIn(rep.Errors),
+		Changes: []change{},
+	}
+	for _, it := range rep.Updated {
+		out.Changes = append(out.Changes, change{Ref: it.Ref, Changed: append([]string{}, it.Changed...)})
+	}
+	return out
 }
 
 func printReport(w io.Writer, rep *intake.Report) {

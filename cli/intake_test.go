@@ -11,15 +11,16 @@ import (
 	"github.com/agentero/agentero/internal/corpustest"
 )
 
+// report is the JSON of add and import, as SPEC §12 has it: papers as
+// refs, what was not brought in with why.
 type report struct {
-	Added []struct {
-		File, Key, Ref, Why string
-	}
+	Added   []string
+	Updated []string
 	Skipped []struct {
 		File, Ref, Why string
 	}
-	WithoutPDF []struct{ Key, Why string }
-	Unchanged  []struct{ Ref string }
+	WithoutPDF []struct{ Key, Title, Why string }
+	Unchanged  []string
 }
 
 // TestAddCommand adds a corpus PDF with the built binary, finds it by
@@ -39,16 +40,24 @@ func TestAddCommand(t *testing.T) {
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if len(rep.Added) != 1 || !strings.Contains(rep.Added[0].Ref, "paxos-simple") {
+	if len(rep.Added) != 1 || !strings.Contains(rep.Added[0], "paxos-simple") {
 		t.Fatalf("added %+v, want a folder named for the title the PDF shows", rep.Added)
 	}
 	stdout, stderr, code := run(t, "search", vault, "Paxos algorithm", "--json")
-	if code != 0 || !strings.Contains(stdout, rep.Added[0].Ref+"/paper.pdf#page=") {
+	if code != 0 || !strings.Contains(stdout, rep.Added[0]+"/paper.pdf#page=") {
 		t.Errorf("search after add (%d): %s %s", code, stdout, stderr)
 	}
 	stdout, stderr, code = run(t, "add", vault, pdfPath)
-	if code != 0 || !strings.Contains(stdout, "already in the vault as "+rep.Added[0].Ref) || !strings.Contains(stdout, "0 added") {
+	if code != 0 || !strings.Contains(stdout, "already in the vault as "+rep.Added[0]) || !strings.Contains(stdout, "0 added") {
 		t.Errorf("second add (%d): %s %s", code, stdout, stderr)
+	}
+	stdout, stderr, code = run(t, "add", vault, pdfPath, "--json")
+	var again report
+	if err := json.Unmarshal([]byte(stdout), &again); err != nil || code != 0 {
+		t.Fatalf("second add --json (%d): %v %s %s", code, err, stdout, stderr)
+	}
+	if len(again.Added) != 0 || len(again.Skipped) != 1 || again.Skipped[0].File != pdfPath || !strings.Contains(again.Skipped[0].Why, rep.Added[0]) {
+		t.Errorf("second add --json: %s, want nothing added and the file skipped with why", stdout)
 	}
 }
 
@@ -80,15 +89,22 @@ func TestImportBibTeXCommand(t *testing.T) {
 	}
 	var rep report
 	json.Unmarshal([]byte(stdout), &rep)
-	if len(rep.Added) != 1 || rep.Added[0].Ref != "papers/nakamoto-2008-bitcoin-peer-peer-electronic-cash" || len(rep.WithoutPDF) != 1 {
+	if len(rep.Added) != 1 || rep.Added[0] != "papers/nakamoto-2008-bitcoin-peer-peer-electronic-cash" ||
+		len(rep.WithoutPDF) != 1 || rep.WithoutPDF[0].Key != "lynch1996" || rep.WithoutPDF[0].Title != "Distributed Algorithms" {
 		t.Fatalf("report %s", stdout)
 	}
 	stdout, _, code = runIn(t, e, "search", vault, "Nakamoto", "--json")
-	if code != 0 || !strings.Contains(stdout, rep.Added[0].Ref) {
+	if code != 0 || !strings.Contains(stdout, rep.Added[0]) {
 		t.Errorf("not searchable after import: %s", stdout)
 	}
 	stdout, _, _ = runIn(t, e, "import", "bibtex", bib, vault)
 	if !strings.HasPrefix(stdout, "0 added, 0 updated, 1 unchanged, 0 skipped, 1 without PDF") {
 		t.Errorf("second import: %s", stdout)
+	}
+	stdout, _, _ = runIn(t, e, "import", "bibtex", bib, vault, "--json")
+	var again report
+	json.Unmarshal([]byte(stdout), &again)
+	if len(again.Added) != 0 || len(again.Updated) != 0 || len(again.Unchanged) != 1 || again.Unchanged[0] != rep.Added[0] {
+		t.Errorf("second import --json: %s, want the paper unchanged", stdout)
 	}
 }
