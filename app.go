@@ -386,3 +386,19 @@ func (a *App) SaveContextDoc(id, content string) error {
 func (a *App) DeleteContextDoc(id string) error {
 	return do(a, func(ws *workspace.Workspace) error { return ws.DeleteContextDoc(id) })
 }
+
+// Conversations lists the open vault's conversations, newest first; a
+// query keeps those whose title or messages hold every word of it.
+func (a *App) Conversations(query string) ([]acp.Summary, error) {
+	return on(a, func(ws *workspace.Workspace) ([]acp.Summary, error) { return ws.Conversations(query) })
+}
+
+// RenameConversation titles a conversation ("" = its first question).
+func (a *App) RenameConversation(id, title string) (acp.Summary, error) {
+	return on(a, func(ws *workspace.Workspace) (acp.Summary, error) { return ws.RenameConversation(id, title) })
+}
+
+// DeleteConversation removes a conversation and its transcript from disk.
+func (a *App) DeleteConversation(id string) error {
+	return do(a, func(ws *workspace.Workspace) error { return ws.DeleteConversation(id) })
+}

@@ -126,6 +126,7 @@ export namespace acp {
 	    plan?: PlanStep[];
 	    tools?: events.AgentToolEvent[];
 	    permissions?: events.AgentPermissionEvent[];
+	    stopReason?: string;
 	    // Go type: time
 	    at: any;
 	
@@ -146,6 +147,7 @@ export namespace acp {
 	        this.plan = this.convertValues(source["plan"], PlanStep);
 	        this.tools = this.convertValues(source["tools"], events.AgentToolEvent);
 	        this.permissions = this.convertValues(source["permissions"], events.AgentPermissionEvent);
+	        this.stopReason = source["stopReason"];
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
@@ -170,6 +172,8 @@ export namespace acp {
 	export class Conversation {
 	    id: string;
 	    surface: string;
+	    title?: string;
+	    paper?: string;
 	    agent: string;
 	    runtimeId: string;
 	    providerSessionId: string;
@@ -189,6 +193,8 @@ export namespace acp {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.surface = source["surface"];
+	        this.title = source["title"];
+	        this.paper = source["paper"];
 	        this.agent = source["agent"];
 	        this.runtimeId = source["runtimeId"];
 	        this.providerSessionId = source["providerSessionId"];
@@ -271,6 +277,56 @@ export namespace acp {
 	        this.capabilities = this.convertValues(source["capabilities"], Capabilities);
 	        this.authMethods = this.convertValues(source["authMethods"], AuthMethod);
 	        this.seconds = source["seconds"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Summary {
+	    id: string;
+	    surface: string;
+	    title: string;
+	    named: boolean;
+	    paper?: string;
+	    agent: string;
+	    messages: number;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	    match?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.surface = source["surface"];
+	        this.title = source["title"];
+	        this.named = source["named"];
+	        this.paper = source["paper"];
+	        this.agent = source["agent"];
+	        this.messages = source["messages"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.match = source["match"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -883,6 +939,7 @@ export namespace index {
 	}
 	export class Hit {
 	    ref: string;
+	    path?: string;
 	    title: string;
 	    page: number;
 	    pageLabel: string;
@@ -896,6 +953,7 @@ export namespace index {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.ref = source["ref"];
+	        this.path = source["path"];
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];

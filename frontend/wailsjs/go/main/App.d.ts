@@ -28,11 +28,15 @@ export function ContextDocSource(arg1:string):Promise<string>;
 
 export function Conversation(arg1:string):Promise<acp.Conversation>;
 
+export function Conversations(arg1:string):Promise<Array<acp.Summary>>;
+
 export function DefaultSettings():Promise<settings.Settings>;
 
 export function DeleteAgent(arg1:string):Promise<void>;
 
 export function DeleteContextDoc(arg1:string):Promise<void>;
+
+export function DeleteConversation(arg1:string):Promise<void>;
 
 export function EventPayloads():Promise<events.Payloads>;
 
@@ -47,6 +51,8 @@ export function PaperRelations(arg1:string,arg2:number):Promise<workspace.Relati
 export function PreviewPlan(arg1:plan.Request):Promise<plan.Plan>;
 
 export function Reindex():Promise<void>;
+
+export function RenameConversation(arg1:string,arg2:string):Promise<acp.Summary>;
 
 export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 

@@ -42,6 +42,10 @@ export function Conversation(arg1) {
   return window['go']['main']['App']['Conversation'](arg1);
 }
 
+export function Conversations(arg1) {
+  return window['go']['main']['App']['Conversations'](arg1);
+}
+
 export function DefaultSettings() {
   return window['go']['main']['App']['DefaultSettings']();
 }
@@ -52,6 +56,10 @@ export function DeleteAgent(arg1) {
 
 export function DeleteContextDoc(arg1) {
   return window['go']['main']['App']['DeleteContextDoc'](arg1);
+}
+
+export function DeleteConversation(arg1) {
+  return window['go']['main']['App']['DeleteConversation'](arg1);
 }
 
 export function EventPayloads() {
@@ -80,6 +88,10 @@ export function PreviewPlan(arg1) {
 
 export function Reindex() {
   return window['go']['main']['App']['Reindex']();
+}
+
+export function RenameConversation(arg1, arg2) {
+  return window['go']['main']['App']['RenameConversation'](arg1, arg2);
 }
 
 export function SaveAgent(arg1) {
