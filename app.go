@@ -402,3 +402,9 @@ func (a *App) RenameConversation(id, title string) (acp.Summary, error) {
 func (a *App) DeleteConversation(id string) error {
 	return do(a, func(ws *workspace.Workspace) error { return ws.DeleteConversation(id) })
 }
+
+// Layout returns how the user left the window's panes (sizes, collapsed).
+func (a *App) Layout() workspace.Layout { return a.cfg.Layout() }
+
+// SaveLayout remembers the window's panes for the next start.
+func (a *App) SaveLayout(l workspace.Layout) error { return a.cfg.SaveLayout(l) }

@@ -1361,6 +1361,20 @@ export namespace workspace {
 		    return a;
 		}
 	}
+	export class Layout {
+	    sizes: Record<string, number>;
+	    collapsed: Record<string, boolean>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Layout(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sizes = source["sizes"];
+	        this.collapsed = source["collapsed"];
+	    }
+	}
 	export class Relations {
 	    references: refs.Card[];
 	    citedBy: refs.Card[];

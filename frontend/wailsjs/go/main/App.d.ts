@@ -40,6 +40,8 @@ export function DeleteConversation(arg1:string):Promise<void>;
 
 export function EventPayloads():Promise<events.Payloads>;
 
+export function Layout():Promise<workspace.Layout>;
+
 export function Library():Promise<Array<index.Paper>>;
 
 export function ListContextDocs():Promise<workspace.ContextDocs>;
@@ -57,6 +59,8 @@ export function RenameConversation(arg1:string,arg2:string):Promise<acp.Summary>
 export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
+
+export function SaveLayout(arg1:workspace.Layout):Promise<void>;
 
 export function SaveSettings(arg1:settings.Settings):Promise<void>;
 

@@ -66,6 +66,10 @@ export function EventPayloads() {
   return window['go']['main']['App']['EventPayloads']();
 }
 
+export function Layout() {
+  return window['go']['main']['App']['Layout']();
+}
+
 export function Library() {
   return window['go']['main']['App']['Library']();
 }
@@ -100,6 +104,10 @@ export function SaveAgent(arg1) {
 
 export function SaveContextDoc(arg1, arg2) {
   return window['go']['main']['App']['SaveContextDoc'](arg1, arg2);
+}
+
+export function SaveLayout(arg1) {
+  return window['go']['main']['App']['SaveLayout'](arg1);
 }
 
 export function SaveSettings(arg1) {
