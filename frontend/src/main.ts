@@ -8,13 +8,15 @@ import "./style.css";
 import { mountAgentView } from "./agentview/view";
 import * as backend from "./lib/backend";
 import type { PaperSummary, SearchHit } from "./lib/backend";
+import { mountDock } from "./chat/dock";
 import { mountQuickChat } from "./chat/quick";
+import { mountConversations } from "./conversations/view";
 import { mountSidebar, type ChatDeps, type OpenPaper } from "./chat/sidebar";
 import type { SourceLink } from "./chat/sources";
 import { createChatStore } from "./chat/store";
 import { formatCitation, parseCitation } from "./lib/citation";
 import { h } from "./lib/dom";
-import { IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
+import { AgentCompleted, AgentError, IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
@@ -89,8 +91,37 @@ const chatDeps: ChatDeps = {
   agents: backend.agents,
   showAgentView: (id, label) => agentView.open(id, label),
 };
-const sidebar = mountSidebar(slot("chat"), chatDeps);
-const quick = mountQuickChat(slot("quick-chat"), chatDeps);
+// The right pane: the paper's chat, Quick Chat and the conversations, docked.
+const dock = mountDock(slot("chat"));
+const conversationTitles = new Map<string, string>();
+chatDeps.conversationTitle = (id) => conversationTitles.get(id) ?? "";
+const sidebar = mountSidebar(dock.body, chatDeps);
+const quick = mountQuickChat(dock.body, chatDeps, { show: () => dock.select("quick"), hide: () => dock.select("paper") });
+const conversations = mountConversations(dock.body, {
+  list: async (query) => {
+    const list = await backend.conversations(query);
+    for (const c of list) conversationTitles.set(c.id, c.title);
+    return list;
+  },
+  rename: backend.renameConversation,
+  remove: backend.deleteConversation,
+  open: (c) => {
+    const paper = c.paper ? library.papers.find((p) => p.ref === c.paper) : undefined;
+    if (c.surface !== "quickChat" && paper?.pdfPath) {
+      openPaper(paper);
+      dock.select("paper");
+      return;
+    }
+    quick.showConversation(c.id);
+  },
+  titleOfRef: (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "",
+  hasPaper: (ref) => library.papers.some((p) => p.ref === ref),
+  deleted: (id) => chats.forget(id),
+  errorText: backend.errorText,
+});
+dock.add("paper", "This paper", sidebar.el);
+dock.add("quick", "Quick Chat", quick.el, () => quick.activate());
+dock.add("conversations", "Conversations", conversations.el, () => conversations.refresh());
 const settings = mountSettings(slot("settings"), {
   agents: backend.agents,
   saveAgent: backend.saveAgent,
@@ -280,7 +311,7 @@ document.addEventListener("keydown", (e) => {
   }
   if (mod && key === "i") {
     e.preventDefault();
-    quick.close();
+    dock.select("paper");
     sidebar.focus();
     return;
   }
@@ -296,6 +327,12 @@ document.addEventListener("keydown", (e) => {
     // Quick Chat's thread when it is open or no paper is; else the paper's.
     if (quick.isOpen() || sidebar.conversationId() === null) quick.showAgentView();
     else sidebar.showAgentView();
+    return;
+  }
+  if (modShift && key === "h") {
+    e.preventDefault();
+    dock.select("conversations");
+    conversations.focus();
     return;
   }
   if (modShift && key === "l") {
@@ -334,6 +371,11 @@ function start(): void {
     search.refresh();
   });
   backend.on(LibraryChanged, scheduleReload);
+  const turnEnded = () => {
+    if (dock.selected() === "conversations") conversations.refresh();
+  };
+  backend.on(AgentCompleted, turnEnded);
+  backend.on(AgentError, turnEnded);
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
   void loadVault().then(loadLibrary);
 }

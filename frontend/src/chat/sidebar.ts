@@ -32,6 +32,8 @@ export interface ChatDeps {
   agents(): Promise<AgentList>;
   /** showAgentView opens "What the agent sees" for a conversation; label names it. */
   showAgentView(conversationId: string, label: string): void;
+  /** conversationTitle is a stored conversation's title, when known. */
+  conversationTitle?(id: string): string;
 }
 
 export interface Sidebar {

@@ -419,11 +419,14 @@ export function fromStored(c: Conversation): ChatMessage[] {
       if (m.error) out.push(message("assistant", `${m.id}.error`, { ...failed, agent: m.agent }));
       continue;
     }
+    // A turn the user cancelled reopens as cancelled, not as done.
+    const cancelled = !m.error && m.stopReason === "cancelled" ? { status: "cancelled" as const } : {};
     out.push(
       message("assistant", m.id, {
         content: m.content,
         sources: m.sources,
         consulted: m.consulted,
+        ...cancelled,
         ...failed,
         agent: m.agent,
         plan: planEntries(m.plan),
