@@ -19,6 +19,7 @@ import { h } from "./lib/dom";
 import { AgentCompleted, AgentError, IndexDone, IndexProgress, LibraryChanged, WatchStatus } from "./lib/events";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
+import { mountLayout } from "./layout/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
 import { mountProgress } from "./progress/view";
 import { mountRelations } from "./relations/view";
@@ -71,6 +72,8 @@ const relations = mountRelations(slotAfter("library", "relations", "relations-ho
   openPaper: openRelated,
   openExternal: backend.openExternal,
 });
+// Resizable, collapsible panes, remembered across restarts.
+mountLayout(document.querySelector<HTMLElement>(".app")!, { load: backend.layout, save: backend.saveLayout });
 const agentView = mountAgentView(slotAfter("settings", "agent-view"), {
   whatAgentSees: backend.whatAgentSees,
   copy: backend.copyText,
