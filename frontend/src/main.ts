@@ -52,7 +52,7 @@ function slotAfter(id: string, name: string, className = ""): HTMLElement {
 startTheme();
 
 const viewer = new Viewer(slot("viewer"));
-const progressView = mountProgress(slot("progress"));
+const progressView = mountProgress(slot("progress"), (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "");
 const libraryView = mountLibrary(slot("library"), openPaper);
 const header = mountVaultHeader(slot("vault"), slot("watch-banner"), {
   choose: chooseVault,
@@ -203,7 +203,7 @@ async function loadVault(): Promise<void> {
   try {
     const vault = await backend.vault();
     dispatchLibrary({ type: "vault", vault });
-    if (vault.indexing) dispatchProgress({ type: "started" });
+    if (vault.indexing) dispatchProgress({ type: "progress", done: 0, total: 0, current: "", at: Date.now() });
   } catch (err) {
     dispatchLibrary({ type: "vault-failed", error: backend.errorText(err) });
   }
@@ -288,11 +288,11 @@ async function chooseVault(): Promise<void> {
 }
 
 async function reindex(): Promise<void> {
-  dispatchProgress({ type: "started" });
+  dispatchProgress({ type: "started", at: Date.now() });
   try {
     await backend.reindex();
   } catch (err) {
-    dispatchProgress({ type: "done", papers: 0, pages: 0, errors: 0, seconds: 0 });
+    dispatchProgress({ type: "done", papers: 0, pages: 0, errors: 0, seconds: 0, extracted: 0, removed: 0 });
     dispatchLibrary({ type: "failed", seq: librarySeq, error: `Reindex failed: ${backend.errorText(err)}` });
   }
 }
@@ -367,9 +367,9 @@ function start(): void {
     return;
   }
   chats.connect();
-  backend.on(IndexProgress, (p) => dispatchProgress({ type: "progress", ...p }));
+  backend.on(IndexProgress, (p) => dispatchProgress({ type: "progress", ...p, at: Date.now() }));
   backend.on(IndexDone, (d) => {
-    dispatchProgress({ type: "done", ...d });
+    dispatchProgress({ type: "done", ...d, at: Date.now() });
     void loadLibrary();
     search.refresh();
   });

@@ -71,7 +71,7 @@ export async function vault(): Promise<VaultState> {
 
 export async function library(): Promise<PaperSummary[]> {
   const papers: Wire<index.Paper>[] = (await App.Library()) ?? [];
-  return papers.map((p) => ({ ...p, authors: p.authors ?? [] }));
+  return papers.map((p) => ({ ...p, authors: p.authors ?? [], tags: p.tags ?? [] }));
 }
 
 export async function search(query: string, limit: number): Promise<SearchHit[]> {

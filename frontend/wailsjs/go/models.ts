@@ -763,6 +763,8 @@ export namespace events {
 	    pages: number;
 	    errors: number;
 	    seconds: number;
+	    extracted: number;
+	    removed: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexDoneEvent(source);
@@ -774,6 +776,8 @@ export namespace events {
 	        this.pages = source["pages"];
 	        this.errors = source["errors"];
 	        this.seconds = source["seconds"];
+	        this.extracted = source["extracted"];
+	        this.removed = source["removed"];
 	    }
 	}
 	export class IndexProgressEvent {
@@ -976,6 +980,8 @@ export namespace index {
 	    status: string;
 	    error: string;
 	    sha256: string;
+	    added: number;
+	    tags: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Paper(source);
@@ -997,6 +1003,8 @@ export namespace index {
 	        this.status = source["status"];
 	        this.error = source["error"];
 	        this.sha256 = source["sha256"];
+	        this.added = source["added"];
+	        this.tags = source["tags"];
 	    }
 	}
 
