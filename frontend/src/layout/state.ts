@@ -4,6 +4,7 @@
 
 export type Side = "library" | "chat";
 
+/** Sizes are in pixels; 0 is "the default for the window" (defaults), until the user sets one. */
 export interface PaneLayout {
   library: number;
   chat: number;
@@ -19,43 +20,51 @@ export interface Stored {
 
 export const MinLibrary = 170;
 export const MinChat = 260;
-export const MinViewer = 360;
+export const MinViewer = 440;
 export const MinRelations = 80;
 export const Splitter = 6;
 export const Step = 24;
 export const BigStep = 96;
 
-/** defaults fit the window: narrower side panes on a laptop-sized one. */
-export function defaults(width: number): PaneLayout {
+/** defaultSize fits the window: narrower side panes on a laptop-sized one. */
+export function defaultSize(side: Side, width: number): number {
   const narrow = width < 1200;
-  return { library: narrow ? 220 : 280, chat: narrow ? 300 : 360, relations: 0, collapsed: { library: false, chat: false } };
+  if (side === "library") return narrow ? 220 : 280;
+  return narrow ? 300 : 360;
 }
 
-/** fromStored reads a stored layout over the defaults; a size that is not a positive number keeps the default. */
-export function fromStored(s: Stored | null | undefined, width: number): PaneLayout {
-  const d = defaults(width);
-  const size = (k: string, fallback: number) => {
+/** initial is the layout before the user changed anything: every size the window's default. */
+export const initial: PaneLayout = { library: 0, chat: 0, relations: 0, collapsed: { library: false, chat: false } };
+
+/** sizeOf is a side pane's wanted width: the user's, else the default for the window. */
+export function sizeOf(l: PaneLayout, side: Side, width: number): number {
+  return l[side] > 0 ? l[side] : defaultSize(side, width);
+}
+
+/** fromStored reads a stored layout; a size that is not a positive number stays the window's default. */
+export function fromStored(s: Stored | null | undefined): PaneLayout {
+  const size = (k: string) => {
     const v = s?.sizes?.[k];
-    return typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v) : fallback;
+    return typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v) : 0;
   };
   return {
-    library: size("library", d.library),
-    chat: size("chat", d.chat),
-    relations: size("relations", d.relations),
+    library: size("library"),
+    chat: size("chat"),
+    relations: size("relations"),
     collapsed: { library: s?.collapsed?.library === true, chat: s?.collapsed?.chat === true },
   };
 }
 
 export function toStored(l: PaneLayout): Stored {
-  const sizes: Record<string, number> = { library: l.library, chat: l.chat };
-  if (l.relations > 0) sizes.relations = l.relations;
+  const sizes: Record<string, number> = {};
+  for (const k of ["library", "chat", "relations"] as const) if (l[k] > 0) sizes[k] = l[k];
   return { sizes, collapsed: { library: l.collapsed.library, chat: l.collapsed.chat } };
 }
 
 /** maxOf is the widest a side pane may be in a window this wide, with the other side as it is. */
 export function maxOf(l: PaneLayout, side: Side, width: number): number {
   const other = side === "library" ? "chat" : "library";
-  const otherWidth = l.collapsed[other] ? 0 : l[other];
+  const otherWidth = l.collapsed[other] ? 0 : sizeOf(l, other, width);
   const min = side === "library" ? MinLibrary : MinChat;
   return Math.max(min, width - otherWidth - MinViewer - 2 * Splitter);
 }
@@ -66,8 +75,8 @@ export function maxOf(l: PaneLayout, side: Side, width: number): number {
  * (the chat gives way first, then the library, never below their minimum).
  */
 export function effective(l: PaneLayout, width: number): Record<Side, number> {
-  let library = l.collapsed.library ? 0 : Math.max(MinLibrary, l.library);
-  let chat = l.collapsed.chat ? 0 : Math.max(MinChat, l.chat);
+  let library = l.collapsed.library ? 0 : Math.max(MinLibrary, sizeOf(l, "library", width));
+  let chat = l.collapsed.chat ? 0 : Math.max(MinChat, sizeOf(l, "chat", width));
   let over = library + chat + 2 * Splitter + MinViewer - width;
   if (over > 0 && chat > 0) {
     const give = Math.min(over, chat - MinChat);

@@ -31,7 +31,7 @@ export function mountLayout(app: HTMLElement, deps: LayoutDeps): LayoutControl {
   viewer.classList.add("pane-viewer");
   chat.classList.add("pane-chat");
 
-  let layout: PaneLayout = fromStored(readLocal(), window.innerWidth);
+  let layout: PaneLayout = fromStored(readLocal());
   let touched = false;
 
   const split = (side: Side) =>
@@ -172,7 +172,7 @@ export function mountLayout(app: HTMLElement, deps: LayoutDeps): LayoutControl {
     (stored) => {
       // What the user changed while it loaded wins.
       if (touched || !stored || (Object.keys(stored.sizes ?? {}).length === 0 && Object.keys(stored.collapsed ?? {}).length === 0)) return;
-      layout = fromStored(stored, window.innerWidth);
+      layout = fromStored(stored);
       apply();
     },
     (err) => console.warn("read layout:", err),

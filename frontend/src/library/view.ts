@@ -185,6 +185,8 @@ function row(p: PaperSummary, editable: boolean): HTMLElement {
         "data-testid": "library-item",
         "data-ref": p.ref,
         "data-status": p.status,
+        "data-year": p.year,
+        "data-added": p.added,
         disabled: !openable,
         title: `${p.title || p.ref}\n${p.ref}`,
         tabIndex: -1,
