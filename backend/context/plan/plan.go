@@ -96,6 +96,12 @@ type Papers interface {
 	Paper(ctx context.Context, ref string) (index.Paper, error)
 }
 
+// paperLister is what an index offers to list the papers in a folder; a
+// Papers without it leaves folder grants to their text files.
+type paperLister interface {
+	PaperRefsUnder(ctx context.Context, folder string) ([]string, error)
+}
+
 // Resolver builds plans for one vault.
 type Resolver struct {
 	Vault  string       // absolute vault root
@@ -157,6 +163,21 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (*Plan, error) {
 		allow(src)
 		if card != nil {
 			mentioned = append(mentioned, *card)
+		}
+		// A folder covers the papers inside it at any depth, searched and
+		// read as papers (a directory grant alone covers text files only).
+		if src.Kind == grant.KindDirectory {
+			if l, ok := r.Papers.(paperLister); ok {
+				refs, err := l.PaperRefsUnder(ctx, src.Ref)
+				if err != nil {
+					return nil, err
+				}
+				for _, ref := range refs {
+					if s := (grant.Source{Kind: grant.KindPaper, Ref: ref}); !allowed[s] {
+						allow(s)
+					}
+				}
+			}
 		}
 	}
 	// A paper pointed at without a selection still gets a card: its ref,
