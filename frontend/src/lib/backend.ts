@@ -104,7 +104,7 @@ export async function openExternal(url: string): Promise<void> {
 // --- chat ---------------------------------------------------------------------
 
 /** MentionKind is what an @-mention names (Go's plan.Mention kinds). */
-export type MentionKind = "paper" | "directory" | "file";
+export type MentionKind = "paper" | "directory" | "file" | "vault";
 
 /** Selection is a passage the user selected: in a paper's PDF (with its 1-based page) or in a file; rects are [x, y, width, height] in PDF points. */
 export type Selection = Data<plan.Selection>;
