@@ -147,11 +147,28 @@ const settings = mountSettings(slot("settings"), {
 });
 viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
 
+// The paper the chats were last given, kept while it is open but gone from
+// the library (deleted or moved): the viewer says so once, and its
+// conversation stays in the sidebar.
+let shownPaper: OpenPaper | null = null;
+let goneNoticed = "";
+
 function dispatchLibrary(event: LibraryEvent): void {
   library = reduceLibrary(library, event);
   libraryView.render(library);
   header.render(library.vault);
-  const paper = openPaperOf(library);
+  let paper = openPaperOf(library);
+  if (!paper && shownPaper && library.status === "ready" && library.selected === shownPaper.ref) {
+    paper = shownPaper;
+    if (goneNoticed !== paper.ref && viewer.openPath === paper.pdfPath) {
+      goneNoticed = paper.ref;
+      viewer.showMissing(
+        paper.pdfPath,
+        `“${paper.title}” is no longer in the vault (${paper.pdfPath} was moved or deleted). Its conversation stays here and under Conversations.`,
+      );
+    }
+  } else if (paper) goneNoticed = "";
+  shownPaper = paper;
   sidebar.setPaper(paper);
   quick.setPaper(paper);
   relations.setPaper(paper?.ref ?? null, paper?.title ?? "");

@@ -15,6 +15,7 @@
 // the card as answering. A request still waiting when its turn ends can no
 // longer be answered and reads as cancelled.
 
+import { readable } from "../lib/sentence";
 import type { ContextRequest, Conversation, Failure } from "../lib/backend";
 import {
   errorCode,
@@ -259,7 +260,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
       });
     case "error":
       if (event.messageId && t.messages.some((m) => m.turn === event.messageId && m.status !== "streaming")) return t;
-      return finish(t, { status: "error", error: event.error || "The turn failed.", errorCode: errorCode(event.code) });
+      return finish(t, { status: "error", error: readable(event.error || "") || "The turn failed.", errorCode: errorCode(event.code) });
   }
 }
 

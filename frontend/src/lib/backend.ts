@@ -8,6 +8,7 @@ import * as App from "../../wailsjs/go/main/App";
 import type { acp, compact, docs, events, grant, index, library as libraryModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
+import { readable } from "./sentence";
 
 /**
  * Data is a generated model as the bindings hand it over: parsed JSON, not an
@@ -47,10 +48,11 @@ export type Failure = Data<events.Error> & { code: ErrorCode };
  */
 export function failure(err: unknown): Failure {
   if (typeof err === "object" && err !== null && "code" in err && "message" in err && typeof err.message === "string") {
-    return { code: errorCode(err.code), message: err.message };
+    return { code: errorCode(err.code), message: readable(err.message) };
   }
-  if (err instanceof Error) return { code: "internal", message: err.message };
-  return { code: "internal", message: err == null ? "The call failed." : String(err) };
+  if (err instanceof Error) return { code: "internal", message: readable(err.message) };
+  if (typeof err === "object" && err !== null) return { code: "internal", message: readable(JSON.stringify(err)) };
+  return { code: "internal", message: err == null ? "The call failed." : readable(String(err)) };
 }
 
 /** errorText is the message of a rejected call, for a line of text. */
