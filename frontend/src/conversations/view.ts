@@ -52,6 +52,18 @@ export function mountConversations(host: HTMLElement, deps: ConversationsDeps): 
   let seq = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let items: ConversationSummary[] = [];
+  // A rename or a delete being confirmed holds the list still: a refresh
+  // that arrives meanwhile is drawn when it ends.
+  let editing = 0;
+  let pending = false;
+  const hold = () => editing++;
+  const release = () => {
+    editing = Math.max(0, editing - 1);
+    if (editing === 0 && pending) {
+      pending = false;
+      render(search.value.trim());
+    }
+  };
 
   async function refresh() {
     const mine = ++seq;
@@ -68,6 +80,10 @@ export function mountConversations(host: HTMLElement, deps: ConversationsDeps): 
   }
 
   function render(query: string) {
+    if (editing > 0) {
+      pending = true;
+      return;
+    }
     if (items.length === 0) {
       status.textContent = query ? `No conversation mentions “${query}”.` : "No conversations yet. Ask about a paper, or use Quick Chat (Ctrl+K).";
     } else {
@@ -104,6 +120,7 @@ export function mountConversations(host: HTMLElement, deps: ConversationsDeps): 
       const input = h("input", { type: "text", class: "conv-rename-input", value: c.title, "aria-label": "New title (Enter saves, Esc cancels; empty = the first question)", "data-testid": "conv-rename-input", maxLength: 200 });
       open.hidden = true;
       actions.hidden = true;
+      hold();
       li.prepend(input);
       input.focus();
       input.select();
@@ -124,6 +141,7 @@ export function mountConversations(host: HTMLElement, deps: ConversationsDeps): 
         open.hidden = false;
         actions.hidden = false;
         open.focus();
+        release();
       };
       input.addEventListener("keydown", (e) => {
         if (e.key === "Enter") {
@@ -143,25 +161,29 @@ export function mountConversations(host: HTMLElement, deps: ConversationsDeps): 
       const no = h("button", { type: "button", class: "quiet" }, "Keep");
       const ask = h("div", { class: "conv-confirm", role: "group", "aria-label": "Confirm delete" }, h("span", {}, "Delete this conversation and its transcript from the vault?"), yes, no);
       actions.hidden = true;
+      hold();
       li.append(ask);
       no.focus();
       no.addEventListener("click", () => {
         ask.remove();
         actions.hidden = false;
         deleteBtn.focus();
+        release();
       });
       yes.addEventListener("click", async () => {
         try {
           await deps.remove(c.id);
           deps.deleted(c.id);
-          const i = items.indexOf(c);
-          items = items.filter((x) => x !== c);
+          const i = items.findIndex((x) => x.id === c.id);
+          items = items.filter((x) => x.id !== c.id);
           li.remove();
+          release();
           render(search.value.trim());
           (list.querySelectorAll<HTMLElement>(".conv-open")[Math.min(i, items.length - 1)] ?? search).focus();
         } catch (err) {
           ask.remove();
           actions.hidden = false;
+          release();
           fail("delete it", err);
         }
       });
