@@ -398,6 +398,11 @@ function start(): void {
   backend.on(AgentError, turnEnded);
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
   void loadVault().then(loadLibrary);
+  // Quick Chat's picker names its conversations by their titles.
+  backend.conversations("").then(
+    (list) => list.forEach((c) => conversationTitles.set(c.id, c.title)),
+    () => {},
+  );
 }
 
 start();

@@ -124,7 +124,11 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps, dock?: QuickDo
   }
 
   function renderPicker() {
-    const options = Array.from({ length: count }, (_, i) => h("option", { value: quickConversationId(i + 1), selected: quickConversationId(i + 1) === currentId }, `Chat ${i + 1}`));
+    const options = Array.from({ length: count }, (_, i) => {
+      const conv = quickConversationId(i + 1);
+      const title = deps.conversationTitle?.(conv) ?? "";
+      return h("option", { value: conv, selected: conv === currentId }, title ? `Chat ${i + 1}: ${title}` : `Chat ${i + 1}`);
+    });
     if (quickNumber(currentId) === 0) options.push(h("option", { value: currentId, selected: true }, `${deps.conversationTitle?.(currentId) || currentId}`));
     picker.replaceChildren(...options);
   }
