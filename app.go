@@ -533,3 +533,25 @@ func (a *App) ImportBibliography() (*intake.Report, error) {
 		return ws.ImportBibTeX(a.ctx, file)
 	})
 }
+
+// Conversations lists the open vault's conversations, newest first; a
+// query keeps those whose title or messages hold every word of it.
+func (a *App) Conversations(query string) ([]acp.Summary, error) {
+	return on(a, func(ws *workspace.Workspace) ([]acp.Summary, error) { return ws.Conversations(query) })
+}
+
+// RenameConversation titles a conversation ("" = its first question).
+func (a *App) RenameConversation(id, title string) (acp.Summary, error) {
+	return on(a, func(ws *workspace.Workspace) (acp.Summary, error) { return ws.RenameConversation(id, title) })
+}
+
+// DeleteConversation removes a conversation and its transcript from disk.
+func (a *App) DeleteConversation(id string) error {
+	return do(a, func(ws *workspace.Workspace) error { return ws.DeleteConversation(id) })
+}
+
+// Layout returns how the user left the window's panes (sizes, collapsed).
+func (a *App) Layout() workspace.Layout { return a.cfg.Layout() }
+
+// SaveLayout remembers the window's panes for the next start.
+func (a *App) SaveLayout(l workspace.Layout) error { return a.cfg.SaveLayout(l) }

@@ -210,6 +210,11 @@ func TestCancelledTurnReturns(t *testing.T) {
 		t.Fatal("the cancelled turn did not return")
 	}
 	waitFor(t, func() bool { return slices.Contains(methods(records(t, rec)), "session/cancel") })
+	// Reopened, the turn reads as cancelled, not as done.
+	conv, err := h.Store().Load("c")
+	if err != nil || len(conv.Messages) != 2 || conv.Messages[1].StopReason != "cancelled" {
+		t.Errorf("stored cancelled turn: %+v, %v; want its answer with stop reason cancelled", conv, err)
+	}
 	h.Close()
 	noneLeft(t, before)
 }

@@ -47,7 +47,11 @@ type Message struct {
 	// Permissions are the turn's permission requests as decided, in the
 	// order they were.
 	Permissions []events.AgentPermissionEvent `json:"permissions,omitempty"`
-	At          time.Time                     `json:"at"`
+	// StopReason is why the agent stopped answering (ACP's end_turn,
+	// cancelled, max_tokens, …; answers only): a cancelled turn reopens
+	// as cancelled.
+	StopReason string    `json:"stopReason,omitempty"`
+	At         time.Time `json:"at"`
 }
 
 // PlanStep is one entry of an agent's plan (ACP agent_plan), as the UI
@@ -61,8 +65,13 @@ type PlanStep struct {
 // Conversation is a sidebar thread (one per paper) or a Quick Chat thread,
 // kept in .agentero/chats/<id>/state.json. The full transcript is beside it.
 type Conversation struct {
-	ID                string `json:"id"`
-	Surface           string `json:"surface"`
+	ID      string `json:"id"`
+	Surface string `json:"surface"`
+	// Title is the name the user gave the conversation; "" shows its
+	// first question (DisplayTitle).
+	Title string `json:"title,omitempty"`
+	// Paper is the ref of the paper a sidebar conversation is about.
+	Paper             string `json:"paper,omitempty"`
 	Agent             string `json:"agent"`
 	RuntimeID         string `json:"runtimeId"`
 	ProviderSessionID string `json:"providerSessionId"`

@@ -264,6 +264,9 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		conv.CreatedAt = now
 		conv.Surface = req.Request.Surface
 	}
+	if conv.Paper == "" && req.Request.Surface == "sidebar" {
+		conv.Paper = req.Request.CurrentPaper
+	}
 	userMsg := Message{ID: newID("m"), Role: "user", Content: req.Question, Agent: ag.Name, At: now}
 	turn := userMsg.ID
 	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
@@ -385,7 +388,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	}
 	sources, consulted := h.cites.split(ctx, content, p.Evidence, got)
 	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Consulted: consulted, Agent: ag.Name,
-		Plan: st.lastPlan(), Tools: tools, Permissions: perms, At: h.opts.Now()}
+		Plan: st.lastPlan(), Tools: tools, Permissions: perms, StopReason: string(resp.StopReason), At: h.opts.Now()}
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At

@@ -42,6 +42,10 @@ type IndexDoneEvent struct {
 	Pages   int     `json:"pages"`
 	Errors  int     `json:"errors"` // papers whose PDF could not be read
 	Seconds float64 `json:"seconds"`
+	// Extracted counts the papers whose PDF this run read, Removed those
+	// it dropped: both 0 for a run that found nothing changed.
+	Extracted int `json:"extracted"`
+	Removed   int `json:"removed"`
 }
 
 // LibraryChangedEvent tells the UI to reload the library list; it carries nothing.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrNotFound is returned when a paper or file is not in the index.
@@ -40,19 +41,28 @@ type Paper struct {
 	Status      string   `json:"status"`
 	Error       string   `json:"error"`
 	SHA256      string   `json:"sha256"`
+	// Added is when the PDF was put in the vault, as its file's
+	// modification time (Unix milliseconds; 0 when unknown), for sorting.
+	Added int64 `json:"added"`
+	// Tags are metadata.json's "tags" (a list, or one comma-separated
+	// string), for the library's filter.
+	Tags []string `json:"tags"`
 }
 
 const paperColumns = `ref, pdf_path, title, title_source, authors, year, doi, arxiv_id, abstract,
-	page_count, no_text_pages, status, error, pdf_sha256`
+	page_count, no_text_pages, status, error, pdf_sha256, pdf_mtime, metadata`
 
 func scanPaper(row interface{ Scan(...any) error }) (Paper, error) {
 	var p Paper
-	var authors string
+	var authors, metadata string
+	var mtime int64
 	err := row.Scan(&p.Ref, &p.PDFPath, &p.Title, &p.TitleSource, &authors, &p.Year, &p.DOI, &p.ArxivID,
-		&p.Abstract, &p.Pages, &p.NoTextPages, &p.Status, &p.Error, &p.SHA256)
+		&p.Abstract, &p.Pages, &p.NoTextPages, &p.Status, &p.Error, &p.SHA256, &mtime, &metadata)
 	if err != nil {
 		return p, err
 	}
+	p.Added = mtime / 1e6
+	p.Tags = metadataTags(metadata)
 	if err := json.Unmarshal([]byte(authors), &p.Authors); err != nil || p.Authors == nil {
 		p.Authors = []string{}
 	}
@@ -156,4 +166,33 @@ func (db *DB) PageTexts(ctx context.Context, ref string) ([]string, error) {
 		out = append(out, t)
 	}
 	return out, rows.Err()
+}
+
+// metadataTags reads "tags" from a paper's metadata.json as stored: a list
+// of strings, or one string of comma-separated tags; anything else is none.
+func metadataTags(metadata string) []string {
+	var m struct {
+		Tags json.RawMessage `json:"tags"`
+	}
+	out := []string{}
+	if json.Unmarshal([]byte(metadata), &m) != nil || len(m.Tags) == 0 {
+		return out
+	}
+	var list []any
+	var one string
+	switch {
+	case json.Unmarshal(m.Tags, &list) == nil:
+		for _, t := range list {
+			if s, ok := t.(string); ok && strings.TrimSpace(s) != "" {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+	case json.Unmarshal(m.Tags, &one) == nil:
+		for _, t := range strings.Split(one, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }

@@ -123,6 +123,9 @@ func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
 	defer l.syncMu.Unlock()
 	l.setIndexing(true)
 	defer l.setIndexing(false)
+	// The time reported is the whole run the user waited for: the scan,
+	// the index and the references, not the index alone.
+	start := time.Now()
 	snap, err := vault.Scan(l.root)
 	if err != nil {
 		return index.Stats{}, err
@@ -139,7 +142,8 @@ func (l *Library) Sync(ctx context.Context) (index.Stats, error) {
 	l.mu.Lock()
 	l.lastStats = st
 	l.mu.Unlock()
-	l.opts.Emit(events.IndexDone, events.IndexDoneEvent{Papers: st.Papers, Pages: st.Pages, Errors: len(st.Errors), Seconds: st.Seconds})
+	l.opts.Emit(events.IndexDone, events.IndexDoneEvent{Papers: st.Papers, Pages: st.Pages, Errors: len(st.Errors),
+		Seconds: max(st.Seconds, time.Since(start).Seconds()), Extracted: st.Extracted, Removed: st.Removed})
 	if st.Extracted > 0 || st.Removed > 0 {
 		l.opts.Logger.Info("indexed", "papers", st.Papers, "extracted", st.Extracted, "removed", st.Removed, "seconds", st.Seconds)
 	}

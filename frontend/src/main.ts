@@ -8,16 +8,19 @@ import "./style.css";
 import { mountAgentView } from "./agentview/view";
 import * as backend from "./lib/backend";
 import type { PaperSummary, SearchHit } from "./lib/backend";
+import { mountDock } from "./chat/dock";
 import { mountQuickChat } from "./chat/quick";
+import { mountConversations } from "./conversations/view";
 import { mountSidebar, type ChatDeps, type OpenPaper } from "./chat/sidebar";
 import type { SourceLink } from "./chat/sources";
 import { createChatStore } from "./chat/store";
 import { formatCitation, parseCitation } from "./lib/citation";
 import { h } from "./lib/dom";
-import { IndexDone, IndexProgress, IntakeProgress, LibraryChanged, WatchStatus } from "./lib/events";
+import { AgentCompleted, AgentError, IndexDone, IndexProgress, IntakeProgress, LibraryChanged, WatchStatus } from "./lib/events";
 import { mountIntake } from "./intake/view";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
+import { mountLayout } from "./layout/view";
 import { mountLoopbackStatus } from "./loopback/status";
 import { mountMetadataEditor } from "./metadata/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
@@ -54,8 +57,9 @@ function slotAfter(id: string, name: string, className = ""): HTMLElement {
 startTheme();
 
 const viewer = new Viewer(slot("viewer"));
-const progressView = mountProgress(slot("progress"));
-const libraryView = mountLibrary(slot("library"), openPaper);
+const progressView = mountProgress(slot("progress"), (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "");
+// F2 or a row's Edit opens the details editor (metadata/view.ts) on that paper.
+const libraryView = mountLibrary(slot("library"), openPaper, { editMetadata: (paper) => metadataEditor.open(paper) });
 const vaultMenu = createVaultMenu({
   recent: backend.recentVaults,
   openRecent: (path) => switchVault(() => backend.openVault(path).then(() => path)),
@@ -119,6 +123,8 @@ function editOpenPaper(): void {
   const p = library.papers.find((x) => x.ref === library.selected);
   if (p) metadataEditor.open(p);
 }
+// Resizable, collapsible panes, remembered across restarts.
+mountLayout(document.querySelector<HTMLElement>(".app")!, { load: backend.layout, save: backend.saveLayout });
 const agentView = mountAgentView(slotAfter("settings", "agent-view"), {
   whatAgentSees: backend.whatAgentSees,
   copy: backend.copyText,
@@ -146,8 +152,37 @@ const chatDeps: ChatDeps = {
   },
   slash: backend,
 };
-const sidebar = mountSidebar(slot("chat"), chatDeps);
-const quick = mountQuickChat(slot("quick-chat"), chatDeps);
+// The right pane: the paper's chat, Quick Chat and the conversations, docked.
+const dock = mountDock(slot("chat"));
+const conversationTitles = new Map<string, string>();
+chatDeps.conversationTitle = (id) => conversationTitles.get(id) ?? "";
+const sidebar = mountSidebar(dock.body, chatDeps);
+const quick = mountQuickChat(dock.body, chatDeps, { show: () => dock.select("quick"), hide: () => dock.select("paper") });
+const conversations = mountConversations(dock.body, {
+  list: async (query) => {
+    const list = await backend.conversations(query);
+    for (const c of list) conversationTitles.set(c.id, c.title);
+    return list;
+  },
+  rename: backend.renameConversation,
+  remove: backend.deleteConversation,
+  open: (c) => {
+    const paper = c.paper ? library.papers.find((p) => p.ref === c.paper) : undefined;
+    if (c.surface !== "quickChat" && paper?.pdfPath) {
+      openPaper(paper);
+      dock.select("paper");
+      return;
+    }
+    quick.showConversation(c.id);
+  },
+  titleOfRef: (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "",
+  hasPaper: (ref) => library.papers.some((p) => p.ref === ref),
+  deleted: (id) => chats.forget(id),
+  errorText: backend.errorText,
+});
+dock.add("paper", "This paper", sidebar.el);
+dock.add("quick", "Quick Chat", quick.el, () => quick.activate());
+dock.add("conversations", "Conversations", conversations.el, () => conversations.refresh());
 const settings = mountSettings(slot("settings"), {
   agents: backend.agents,
   saveAgent: backend.saveAgent,
@@ -181,12 +216,29 @@ const loopbackNote = mountLoopbackStatus(slotAfter("settings", "loopback-status-
 });
 viewer.onSelect = (path, passage) => chats.anchor({ type: "select", selection: { sourcePath: path, ...passage } });
 
+// The paper the chats were last given, kept while it is open but gone from
+// the library (deleted or moved): the viewer says so once, and its
+// conversation stays in the sidebar.
+let shownPaper: OpenPaper | null = null;
+let goneNoticed = "";
+
 function dispatchLibrary(event: LibraryEvent): void {
   library = reduceLibrary(library, event);
   libraryView.render(library);
   header.render(library.vault);
   intake.setVault(Boolean(library.vault?.path));
-  const paper = openPaperOf(library);
+  let paper = openPaperOf(library);
+  if (!paper && shownPaper && library.status === "ready" && library.selected === shownPaper.ref) {
+    paper = shownPaper;
+    if (goneNoticed !== paper.ref && viewer.openPath === paper.pdfPath) {
+      goneNoticed = paper.ref;
+      viewer.showMissing(
+        paper.pdfPath,
+        `“${paper.title}” is no longer in the vault (${paper.pdfPath} was moved or deleted). Its conversation stays here and under Conversations.`,
+      );
+    }
+  } else if (paper) goneNoticed = "";
+  shownPaper = paper;
   sidebar.setPaper(paper);
   quick.setPaper(paper);
   relations.setPaper(paper?.ref ?? null, paper?.title ?? "");
@@ -239,7 +291,7 @@ async function loadVault(): Promise<void> {
   try {
     const vault = await backend.vault();
     dispatchLibrary({ type: "vault", vault });
-    if (vault.indexing) dispatchProgress({ type: "started" });
+    if (vault.indexing) dispatchProgress({ type: "progress", done: 0, total: 0, current: "", at: Date.now() });
   } catch (err) {
     dispatchLibrary({ type: "vault-failed", error: backend.errorText(err) });
     if (backend.failure(err).code === "not-vault") {
@@ -348,11 +400,11 @@ async function vaultSwitched(): Promise<void> {
 }
 
 async function reindex(): Promise<void> {
-  dispatchProgress({ type: "started" });
+  dispatchProgress({ type: "started", at: Date.now() });
   try {
     await backend.reindex();
   } catch (err) {
-    dispatchProgress({ type: "done", papers: 0, pages: 0, errors: 0, seconds: 0 });
+    dispatchProgress({ type: "done", papers: 0, pages: 0, errors: 0, seconds: 0, extracted: 0, removed: 0 });
     dispatchLibrary({ type: "failed", seq: librarySeq, error: `Reindex failed: ${backend.errorText(err)}` });
   }
 }
@@ -374,7 +426,7 @@ document.addEventListener("keydown", (e) => {
   }
   if (mod && key === "i") {
     e.preventDefault();
-    quick.close();
+    dock.select("paper");
     sidebar.focus();
     return;
   }
@@ -395,6 +447,12 @@ document.addEventListener("keydown", (e) => {
   if (modShift && key === "e") {
     e.preventDefault();
     if (!document.querySelector("dialog[open]")) editOpenPaper();
+    return;
+  }
+  if (modShift && key === "h") {
+    e.preventDefault();
+    dock.select("conversations");
+    conversations.focus();
     return;
   }
   if (modShift && key === "l") {
@@ -426,13 +484,18 @@ function start(): void {
     return;
   }
   chats.connect();
-  backend.on(IndexProgress, (p) => dispatchProgress({ type: "progress", ...p }));
+  backend.on(IndexProgress, (p) => dispatchProgress({ type: "progress", ...p, at: Date.now() }));
   backend.on(IndexDone, (d) => {
-    dispatchProgress({ type: "done", ...d });
+    dispatchProgress({ type: "done", ...d, at: Date.now() });
     void loadLibrary();
     search.refresh();
   });
   backend.on(LibraryChanged, scheduleReload);
+  const turnEnded = () => {
+    if (dock.selected() === "conversations") conversations.refresh();
+  };
+  backend.on(AgentCompleted, turnEnded);
+  backend.on(AgentError, turnEnded);
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
   backend.on(IntakeProgress, (p) => intake.progress(p));
   backend.onFileDrop((paths) => intake.addPaths(paths));
@@ -448,6 +511,11 @@ function start(): void {
         alert: (text) => header.alert(text),
       }),
     );
+  // Quick Chat's picker names its conversations by their titles.
+  backend.conversations("").then(
+    (list) => list.forEach((c) => conversationTitles.set(c.id, c.title)),
+    () => {},
+  );
 }
 
 start();

@@ -1268,10 +1268,12 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
         sources: await answered.locator('[data-testid="source"]').evaluateAll((els) => els.map((e) => e.dataset.uri)),
         text: await answered.locator('[data-testid="answer-text"]').innerText(),
       };
+      assert.equal(await answers.nth(n - 1).getAttribute("data-status"), "cancelled");
       await page.reload();
       await openPaperInSidebar(raft, /Consensus/);
       await answers.nth(n - 1).waitFor();
       assert.equal(await answers.count(), n);
+      assert.equal(await answers.nth(n - 1).getAttribute("data-status"), "cancelled", "the cancelled turn reopens as cancelled, not done");
       const again = answers.nth(n - 2);
       assert.deepEqual(
         {

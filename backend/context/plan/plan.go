@@ -130,6 +130,12 @@ type Papers interface {
 	Paper(ctx context.Context, ref string) (index.Paper, error)
 }
 
+// paperLister is what an index offers to list the papers in a folder; a
+// Papers without it leaves folder grants to their text files.
+type paperLister interface {
+	PaperRefsUnder(ctx context.Context, folder string) ([]string, error)
+}
+
 // Resolver builds plans for one vault.
 type Resolver struct {
 	Vault  string       // absolute vault root
@@ -179,7 +185,7 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (*Plan, error) {
 		p.Evidence = append(p.Evidence, card)
 	}
 	var mentioned []Card
-	for _, m := range req.Mentions {
+	for _, m := range r.expandVault(req.Mentions) {
 		card, src, err := r.mention(ctx, m)
 		if err != nil {
 			p.refuse(m.Kind, m.Path, err)
@@ -191,6 +197,21 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (*Plan, error) {
 		allow(src)
 		if card != nil {
 			mentioned = append(mentioned, *card)
+		}
+		// A folder covers the papers inside it at any depth, searched and
+		// read as papers (a directory grant alone covers text files only).
+		if src.Kind == grant.KindDirectory {
+			if l, ok := r.Papers.(paperLister); ok {
+				refs, err := l.PaperRefsUnder(ctx, src.Ref)
+				if err != nil {
+					return nil, err
+				}
+				for _, ref := range refs {
+					if s := (grant.Source{Kind: grant.KindPaper, Ref: ref}); !allowed[s] {
+						allow(s)
+					}
+				}
+			}
 		}
 	}
 	// A paper pointed at without a selection still gets a card: its ref,
@@ -257,7 +278,7 @@ var (
 	errNotFound = errors.New("not found in the vault")
 	errNotDir   = errors.New("not a folder")
 	errNotFile  = errors.New("not a file")
-	errBadKind  = errors.New(`kind must be "paper", "directory" or "file"`)
+	errBadKind  = errors.New(`kind must be "paper", "directory", "file" or "vault"`)
 	errNotPlain = errors.New("not a plain path inside the vault")
 	errEmptySel = errors.New("the selection has no text")
 )
@@ -392,4 +413,31 @@ func cutQuote(s string) (string, bool) {
 func (p *Plan) Grant(vaultRoot, runtimeID string, now time.Time) grant.Grant {
 	return grant.Grant{Version: grant.Version, Vault: vaultRoot, RuntimeID: runtimeID, CreatedAt: now.UTC(),
 		Mode: p.Mode, Fingerprint: p.Fingerprint, Tools: p.Tools, Allowed: p.Allowed, Budget: p.Budget}
+}
+
+// KindVault is the mention of the whole vault (@vault): for that turn, every
+// folder at the vault's top (its hidden ones aside) is granted as a folder,
+// so every paper and text file in them.
+const KindVault = "vault"
+
+// expandVault replaces a mention of the whole vault with its top folders.
+func (r *Resolver) expandVault(ms []Mention) []Mention {
+	out := make([]Mention, 0, len(ms))
+	for _, m := range ms {
+		if m.Kind != KindVault {
+			out = append(out, m)
+			continue
+		}
+		entries, err := os.ReadDir(r.Vault)
+		if err != nil {
+			out = append(out, Mention{Kind: grant.KindDirectory, Path: "."}) // refused, with its reason
+			continue
+		}
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				out = append(out, Mention{Kind: grant.KindDirectory, Path: e.Name()})
+			}
+		}
+	}
+	return out
 }

@@ -104,6 +104,10 @@ func TestResolveAllowedAndMode(t *testing.T) {
 		{"paper folder mentioned as a directory, PDF as a file", plan.Request{Surface: "quickChat", Mentions: []plan.Mention{
 			{Kind: "directory", Path: "papers/raft"}, {Kind: "file", Path: "papers/paxos/paxos.pdf"}}}, "mcp",
 			[]grant.Source{src("paper", "papers/paxos"), src("paper", "papers/raft")}, 0},
+		{"a folder covers the papers inside it at any depth", plan.Request{Surface: "quickChat", Mentions: []plan.Mention{{Kind: "directory", Path: "papers"}}}, "mcp",
+			[]grant.Source{src("paper", "papers/paxos"), src("paper", "papers/raft"), src("paper", "papers/raft-evil"), src("directory", "papers")}, 0},
+		{"@vault grants every top folder and its papers", plan.Request{Surface: "quickChat", Mentions: []plan.Mention{{Kind: "vault"}}}, "mcp",
+			[]grant.Source{src("paper", "papers/paxos"), src("paper", "papers/raft"), src("paper", "papers/raft-evil"), src("directory", "notes"), src("directory", "papers")}, 0},
 		{"remote is prompt-only", plan.Request{Surface: "sidebar", CurrentPaper: "papers/raft", Remote: true}, "prompt-only",
 			[]grant.Source{src("paper", "papers/raft")}, 0},
 		{"nothing pointed at is prompt-only", plan.Request{Surface: "quickChat"}, "prompt-only", []grant.Source{}, 0},

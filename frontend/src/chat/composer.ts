@@ -6,7 +6,7 @@
 import { errorText, type Completion, type ContextPlan, type Mention, type SlashCommand } from "../lib/backend";
 import { h } from "../lib/dom";
 import { previewText } from "./context";
-import { addMention, kindWord, literalMentions, mentionAt, mentionLabel, removeMention, removeToken, type MentionToken } from "./mentions";
+import { addMention, kindWord, literalMentions, mentionAt, mentionLabel, removeMention, removeToken, vaultOffered, VaultMention, type MentionToken } from "./mentions";
 
 const CompleteDebounceMs = 120;
 const PreviewDebounceMs = 200;
@@ -159,7 +159,8 @@ export function createComposer(deps: ComposerDeps): Composer {
       try {
         const found = await deps.complete(t.query, CompleteLimit);
         if (mine !== completeSeq) return;
-        showOptions(found);
+        // @vault: the whole vault for this turn, offered first while it fits what is typed.
+        showOptions(vaultOffered(t.query) ? [{ kind: "vault", path: "", title: "Whole vault — every paper, folder and file, for this turn" }, ...found] : found);
       } catch (err) {
         if (mine === completeSeq) setNotice(`Couldn’t list papers and files: ${errorText(err)}`);
       }
@@ -317,10 +318,11 @@ export function createComposer(deps: ComposerDeps): Composer {
     const unknown: string[] = [];
     let next = mentions;
     for (const lit of literalMentions(question)) {
-      if (next.some((m) => m.path === lit.path)) continue;
+      if (next.some((m) => m.path === lit.path || (m.kind === "vault" && lit.path.toLowerCase() === "vault"))) continue;
       const found = await deps.complete(lit.path, CompleteLimit);
       const exact = found.find((c) => c.path === lit.path);
       if (exact) next = addMention(next, { kind: exact.kind, path: exact.path });
+      else if (lit.path.toLowerCase() === "vault") next = addMention(next, VaultMention);
       else unknown.push(lit.path);
     }
     if (next !== mentions) setMentions(next);

@@ -90,3 +90,14 @@ describe("chips", () => {
     expect(mentionLabel({ kind: "file", path: "notes/a.md" })).toBe("a.md");
   });
 });
+
+describe("@vault", () => {
+  it("is offered while the query could become vault, and labelled as the whole vault", async () => {
+    const { vaultOffered, mentionLabel, VaultMention } = await import("./mentions");
+    expect(vaultOffered("")).toBe(true);
+    expect(vaultOffered("Va")).toBe(true);
+    expect(vaultOffered("vault")).toBe(true);
+    expect(vaultOffered("papers")).toBe(false);
+    expect(mentionLabel(VaultMention)).toBe("Whole vault (this turn)");
+  });
+});

@@ -84,10 +84,19 @@ export function removeMention(list: Mention[], m: Mention): Mention[] {
   return list.filter((x) => !(x.kind === m.kind && x.path === m.path));
 }
 
-const kindWords: Record<MentionKind, string> = { paper: "Paper", directory: "Folder", file: "File" };
+const kindWords: Record<MentionKind, string> = { paper: "Paper", directory: "Folder", file: "File", vault: "Vault" };
+
+/** VaultMention is @vault: the whole vault, for that turn. */
+export const VaultMention: Mention = { kind: "vault", path: "" };
+
+/** vaultOffered: "@vault" is offered while what is typed after "@" could still become "vault". */
+export function vaultOffered(query: string): boolean {
+  return "vault".startsWith(query.trim().toLowerCase());
+}
 
 /** mentionLabel is a chip's text: the paper's title when known, else the last part of the path. */
 export function mentionLabel(m: Mention, title = ""): string {
+  if (m.kind === "vault") return "Whole vault (this turn)";
   if (title) return title;
   const parts = m.path.split("/");
   return m.kind === "directory" ? `${parts[parts.length - 1]}/` : parts[parts.length - 1];

@@ -1,4 +1,5 @@
-// Quick Chat: a global panel (Ctrl+K) for questions across the vault. It
+// Quick Chat: a panel docked beside the paper (Ctrl+K) for questions across
+// the vault; opening a source from it leaves it open. It
 // follows the sidebar's context rules: it carries the open paper and the
 // anchors when there are any, plus what is @-mentioned, and nothing else —
 // with nothing pointed at, the turn is prompt-only and the box says so
@@ -29,14 +30,24 @@ export interface QuickChat {
   showAgentView(): void;
   /** refreshAgents reads the agents again (Settings changed them). */
   refreshAgents(): void;
+  /** activate renders the panel once its dock shows it. */
+  activate(): void;
+  /** showConversation opens a stored conversation here (a Quick Chat's, or a paper's whose paper is gone). */
+  showConversation(id: string): void;
 }
 
-export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
+/** QuickDock shows and hides the panel (the right pane's dock). */
+export interface QuickDock {
+  show(): void;
+  hide(): void;
+}
+
+export function mountQuickChat(host: HTMLElement, deps: ChatDeps, dock?: QuickDock): QuickChat {
   const { store } = deps;
   let paper: OpenPaper | null = null;
   let withPaper = true;
   let count = Math.max(1, Number(localStorage.getItem(CountKey)) || 1);
-  let current = count;
+  let currentId = quickConversationId(count);
   let returnFocus: HTMLElement | null = null;
 
   const picker = h("select", { class: "quick-threads", "aria-label": "Quick Chat conversation", "data-testid": "quick-threads" });
@@ -56,7 +67,6 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
     openSource: async (link) => {
       const ok = await deps.openSource(link);
       store.dispatch({ type: "sources-checked", id: id(), exists: { [link.uri]: ok } });
-      if (ok && link.citation.kind === "vault") close();
       return ok;
     },
     openExternal: deps.openExternal,
@@ -88,7 +98,7 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   });
   const el = h(
     "section",
-    { class: "quick-chat", role: "dialog", "aria-modal": "false", "aria-label": "Quick Chat", hidden: true, "data-testid": "quick-chat" },
+    { class: "quick-chat", "aria-label": "Quick Chat", hidden: true, "data-testid": "quick-chat" },
     h("header", { class: "chat-header" }, h("h2", {}, "Quick Chat"), h("kbd", {}, "Ctrl+K"), picker, newChat, seeAgent, deps.exporter ? conversationExport(() => id(), deps.exporter) : null, closeButton),
     thread.el,
     paperChip,
@@ -98,7 +108,13 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   host.append(el);
 
   function id(): string {
-    return quickConversationId(current);
+    return currentId;
+  }
+
+  // quickNumber is n of "quick.<n>", 0 for another conversation shown here.
+  function quickNumber(conv: string): number {
+    const m = /^quick\.(\d+)$/.exec(conv);
+    return m ? Number(m[1]) : 0;
   }
 
   function request(mentions: Mention[]): ContextRequest {
@@ -112,7 +128,13 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   }
 
   function renderPicker() {
-    picker.replaceChildren(...Array.from({ length: count }, (_, i) => h("option", { value: String(i + 1), selected: i + 1 === current }, `Chat ${i + 1}`)));
+    const options = Array.from({ length: count }, (_, i) => {
+      const conv = quickConversationId(i + 1);
+      const title = deps.conversationTitle?.(conv) ?? "";
+      return h("option", { value: conv, selected: conv === currentId }, title ? `Chat ${i + 1}: ${title}` : `Chat ${i + 1}`);
+    });
+    if (quickNumber(currentId) === 0) options.push(h("option", { value: currentId, selected: true }, `${deps.conversationTitle?.(currentId) || currentId}`));
+    picker.replaceChildren(...options);
   }
 
   function renderPaper() {
@@ -156,11 +178,24 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
   }
   store.subscribe(render);
 
-  function switchTo(n: number) {
-    current = n;
+  function switchTo(conv: string) {
+    currentId = conv;
+    const n = quickNumber(conv);
+    if (n > count) {
+      count = n;
+      localStorage.setItem(CountKey, String(count));
+    }
     store.load(id());
     renderPicker();
     render();
+  }
+
+  function activate() {
+    store.load(id());
+    renderPicker();
+    renderPaper();
+    render();
+    composer.refreshPreview();
   }
 
   function open() {
@@ -169,30 +204,30 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
       return;
     }
     returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    el.hidden = false;
-    store.load(id());
-    renderPicker();
-    renderPaper();
-    render();
-    composer.refreshPreview();
+    if (dock) dock.show();
+    else {
+      el.hidden = false;
+      activate();
+    }
     composer.focus();
   }
 
   function close() {
     if (el.hidden) return;
-    el.hidden = true;
-    returnFocus?.focus();
+    if (dock) dock.hide();
+    else el.hidden = true;
+    if (returnFocus?.isConnected && !returnFocus.closest("[hidden]")) returnFocus.focus();
   }
 
-  picker.addEventListener("change", () => switchTo(Number(picker.value)));
+  picker.addEventListener("change", () => switchTo(picker.value));
   newChat.addEventListener("click", () => {
     count++;
     localStorage.setItem(CountKey, String(count));
-    switchTo(count);
+    switchTo(quickConversationId(count));
     composer.focus();
   });
   closeButton.addEventListener("click", close);
-  const showAgentView = () => deps.showAgentView(id(), `Quick Chat ${current}`);
+  const showAgentView = () => deps.showAgentView(id(), quickNumber(id()) ? `Quick Chat ${quickNumber(id())}` : deps.conversationTitle?.(id()) || id());
   seeAgent.addEventListener("click", showAgentView);
   el.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
@@ -210,6 +245,11 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps): QuickChat {
     isOpen: () => !el.hidden,
     showAgentView,
     refreshAgents: () => void agentPicker.refresh(),
+    activate,
+    showConversation(conv) {
+      if (el.hidden) open();
+      switchTo(conv);
+    },
     setPaper(next) {
       if (next?.ref !== paper?.ref) withPaper = true;
       paper = next;

@@ -38,6 +38,8 @@ export interface ChatDeps {
   exporter?: Exporter;
   /** slash runs /compact and /clear and lists the agent's commands; absent: no slash commands. */
   slash?: SlashBackend;
+  /** conversationTitle is a stored conversation's title, when known. */
+  conversationTitle?(id: string): string;
 }
 
 export interface Sidebar {

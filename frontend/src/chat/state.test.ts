@@ -60,7 +60,7 @@ function stored(messages: (Partial<StoredMessage> & Pick<StoredMessage, "id" | "
     sessionSeen: 0,
     createdAt: at,
     updatedAt: at,
-    messages: messages.map((m) => ({ sources: [], consulted: [], error: "", errorCode: "", agent: "", plan: [], tools: [], permissions: [], at, ...m })),
+    messages: messages.map((m) => ({ sources: [], consulted: [], error: "", errorCode: "", agent: "", stopReason: "", plan: [], tools: [], permissions: [], at, ...m })),
   };
 }
 
@@ -197,6 +197,18 @@ describe("turns this window did not send", () => {
 });
 
 describe("loading", () => {
+  it("fromStored reopens a cancelled turn as cancelled, a finished one as done", () => {
+    const got = fromStored(
+      stored([
+        { id: "u1", role: "user", content: "first" },
+        { id: "a1", role: "assistant", content: "partial", stopReason: "cancelled" },
+        { id: "u2", role: "user", content: "second" },
+        { id: "a2", role: "assistant", content: "whole", stopReason: "end_turn" },
+      ]),
+    );
+    expect(got.map((m) => m.status)).toEqual(["done", "cancelled", "done", "done"]);
+  });
+
   it("fromStored shows a failed turn's error as its answer", () => {
     const got = fromStored(
       stored(

@@ -15,6 +15,7 @@
 // the card as answering. A request still waiting when its turn ends can no
 // longer be answered and reads as cancelled.
 
+import { readable } from "../lib/sentence";
 import type { ContextRequest, Conversation, Failure } from "../lib/backend";
 import {
   errorCode,
@@ -259,7 +260,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
       });
     case "error":
       if (event.messageId && t.messages.some((m) => m.turn === event.messageId && m.status !== "streaming")) return t;
-      return finish(t, { status: "error", error: event.error || "The turn failed.", errorCode: errorCode(event.code) });
+      return finish(t, { status: "error", error: readable(event.error || "") || "The turn failed.", errorCode: errorCode(event.code) });
   }
 }
 
@@ -419,11 +420,14 @@ export function fromStored(c: Conversation): ChatMessage[] {
       if (m.error) out.push(message("assistant", `${m.id}.error`, { ...failed, agent: m.agent }));
       continue;
     }
+    // A turn the user cancelled reopens as cancelled, not as done.
+    const cancelled = !m.error && m.stopReason === "cancelled" ? { status: "cancelled" as const } : {};
     out.push(
       message("assistant", m.id, {
         content: m.content,
         sources: m.sources,
         consulted: m.consulted,
+        ...cancelled,
         ...failed,
         agent: m.agent,
         plan: planEntries(m.plan),

@@ -6,7 +6,7 @@ import * as backend from "../lib/backend";
 import { AgentChunk, AgentCompleted, AgentError, AgentPermission, AgentPlan, AgentStatus, AgentTool } from "../lib/events";
 import { initialAnchors, reduceAnchors, type AnchorEvent, type AnchorsState } from "./anchors";
 import { sourceLinks } from "./sources";
-import { initialChats, reduceChats, retryQuestion, type AskedTurn, type ChatEvent, type ChatsState } from "./state";
+import { emptyThread, initialChats, reduceChats, retryQuestion, type AskedTurn, type ChatEvent, type ChatsState } from "./state";
 
 export interface ChatStore {
   chats(): ChatsState;
@@ -29,6 +29,8 @@ export interface ChatStore {
   retry(id: string, request: AskedTurn["request"], agent: string): Promise<boolean>;
   /** reset drops every thread and anchor, e.g. when another vault opens. */
   reset(): void;
+  /** forget empties a thread that was deleted (a view showing it shows no messages). */
+  forget(id: string): void;
   /** connect starts feeding agent:* events into the threads. */
   connect(): void;
 }
@@ -128,6 +130,11 @@ export function createChatStore(): ChatStore {
       backend.on(AgentCompleted, (p) => dispatch({ type: "completed", ...p }));
       backend.on(AgentError, (p) => dispatch({ type: "error", ...p }));
       backend.on(AgentPermission, (p) => dispatch({ type: "permission", ...p }));
+    },
+    forget(id) {
+      if (!(id in chats)) return;
+      chats = { ...chats, [id]: { ...emptyThread(id), phase: "ready" } };
+      notify();
     },
     reset() {
       chats = initialChats;

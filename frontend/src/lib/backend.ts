@@ -8,6 +8,7 @@ import * as App from "../../wailsjs/go/main/App";
 import type { acp, compact, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
+import { readable } from "./sentence";
 
 /**
  * Data is a generated model as the bindings hand it over: parsed JSON, not an
@@ -47,10 +48,11 @@ export type Failure = Data<events.Error> & { code: ErrorCode };
  */
 export function failure(err: unknown): Failure {
   if (typeof err === "object" && err !== null && "code" in err && "message" in err && typeof err.message === "string") {
-    return { code: errorCode(err.code), message: err.message };
+    return { code: errorCode(err.code), message: readable(err.message) };
   }
-  if (err instanceof Error) return { code: "internal", message: err.message };
-  return { code: "internal", message: err == null ? "The call failed." : String(err) };
+  if (err instanceof Error) return { code: "internal", message: readable(err.message) };
+  if (typeof err === "object" && err !== null) return { code: "internal", message: readable(JSON.stringify(err)) };
+  return { code: "internal", message: err == null ? "The call failed." : readable(String(err)) };
 }
 
 /** errorText is the message of a rejected call, for a line of text. */
@@ -71,7 +73,7 @@ export async function vault(): Promise<VaultState> {
 
 export async function library(): Promise<PaperSummary[]> {
   const papers: Wire<index.Paper>[] = (await App.Library()) ?? [];
-  return papers.map((p) => ({ ...p, authors: p.authors ?? [] }));
+  return papers.map((p) => ({ ...p, authors: p.authors ?? [], tags: p.tags ?? [] }));
 }
 
 // --- metadata (backend/metadata) ----------------------------------------------
@@ -110,7 +112,7 @@ export async function metadataLookup(): Promise<OnlineReport> {
 /** saveMetadata writes the changed fields (metadata.json keys) as the user's; it resolves to the reindexed paper. */
 export async function saveMetadata(ref: string, values: MetadataValues, fields: string[]): Promise<PaperSummary> {
   const p: Wire<index.Paper> = await App.SaveMetadata(ref, asGo<metadataModels.Values>(values), fields);
-  return { ...p, authors: p.authors ?? [] };
+  return { ...p, authors: p.authors ?? [], tags: p.tags ?? [] };
 }
 
 export async function search(query: string, limit: number): Promise<SearchHit[]> {
@@ -269,7 +271,7 @@ export async function openExternal(url: string): Promise<void> {
 // --- chat ---------------------------------------------------------------------
 
 /** MentionKind is what an @-mention names (Go's plan.Mention kinds). */
-export type MentionKind = "paper" | "directory" | "file";
+export type MentionKind = "paper" | "directory" | "file" | "vault";
 
 /** Selection is a passage the user selected: in a paper's PDF (with its 1-based page) or in a file; rects are [x, y, width, height] in PDF points. */
 export type Selection = Data<plan.Selection>;
@@ -322,12 +324,13 @@ export async function conversation(id: string): Promise<Conversation> {
       error: m.error ?? "",
       errorCode: m.errorCode ?? "",
       agent: m.agent ?? "",
+      stopReason: m.stopReason ?? "",
       plan: m.plan ?? [],
       tools: (m.tools ?? []).map((t) => ({ ...t, content: t.content ?? [], locations: t.locations ?? [] })),
       permissions: (m.permissions ?? []).map((p) => ({ ...p, locations: p.locations ?? [], options: p.options ?? [] })),
     }),
   );
-  return { ...c, messages };
+  return { ...c, title: c.title ?? "", paper: c.paper ?? "", messages };
 }
 
 /** previewPlan shows what a turn with this request could read, before it is sent. */
@@ -580,4 +583,40 @@ export async function setLoopback(enabled: boolean, port: number): Promise<Loopb
 /** rotateLoopbackToken makes a new token: clients with the old one are refused. */
 export async function rotateLoopbackToken(): Promise<LoopbackStatus> {
   return App.RotateLoopbackToken();
+}
+
+// --- conversations and the window's layout ------------------------------------------
+
+/** ConversationSummary is a stored conversation as the conversations panel lists it. */
+export type ConversationSummary = Required<Data<acp.Summary>>;
+
+function summary(s: Wire<acp.Summary>): ConversationSummary {
+  return { ...s, paper: s.paper ?? "", match: s.match ?? "" };
+}
+
+/** conversations lists the vault's conversations, newest first; a query keeps those whose title or messages hold every word. */
+export async function conversations(query = ""): Promise<ConversationSummary[]> {
+  const list: Wire<acp.Summary>[] = (await App.Conversations(query)) ?? [];
+  return list.map(summary);
+}
+
+/** renameConversation titles a conversation ("" = its first question again). */
+export async function renameConversation(id: string, title: string): Promise<ConversationSummary> {
+  return summary(await App.RenameConversation(id, title));
+}
+
+/** deleteConversation removes a conversation and its transcript from disk. */
+export async function deleteConversation(id: string): Promise<void> {
+  await App.DeleteConversation(id);
+}
+
+export type Layout = Data<workspace.Layout>;
+
+export async function layout(): Promise<Layout> {
+  const l: Wire<workspace.Layout> = await App.Layout();
+  return { sizes: l?.sizes ?? {}, collapsed: l?.collapsed ?? {} };
+}
+
+export async function saveLayout(l: Layout): Promise<void> {
+  await App.SaveLayout(asGo<workspace.Layout>(l));
 }

@@ -21,6 +21,8 @@ const paper = (ref: string, over: Partial<PaperSummary> = {}): PaperSummary => (
   arxivId: "",
   abstract: "",
   sha256: "",
+  added: 0,
+  tags: [],
   year: 0,
   pdfPath: `${ref}/paper.pdf`,
   pages: 10,

@@ -1,50 +1,176 @@
-// The library list in the left pane: one row per paper with its health badge.
+// The library list in the left pane: one row per paper with its health
+// badge, sorted (title, first author, year, added) and filtered as you type
+// (title, authors, year, tags). The list is one tab stop: the arrow keys,
+// Home and End move between papers, Enter opens one (a roving tabindex).
 
 import type { PaperSummary } from "../lib/backend";
 import { h } from "../lib/dom";
+import { filterPapers, isSortKey, SortLabels, sortPapers, type SortKey } from "./order";
 import { authorLine, paperHealth, type LibraryState } from "./state";
+
+const SortStorageKey = "agentero.librarySort";
 
 export interface LibraryView {
   render(state: LibraryState): void;
   setHidden(hidden: boolean): void;
+  /** focusList puts the keyboard on the list (the selected paper, else the first). */
+  focusList(): void;
 }
 
-export function mountLibrary(host: HTMLElement, onOpen: (paper: PaperSummary) => void): LibraryView {
-  const list = h("ul", { class: "library-list", role: "list", "aria-label": "Papers" });
-  const message = h("div", { class: "pane-message", role: "status" });
-  host.append(message, list);
+export interface LibraryOptions {
+  /**
+   * editMetadata, when given, edits a paper's details in place (F2 on a
+   * focused paper, or its "Edit details" button); the editor is the
+   * caller's.
+   */
+  editMetadata?(paper: PaperSummary): void;
+}
 
+export function mountLibrary(host: HTMLElement, onOpen: (paper: PaperSummary) => void, options: LibraryOptions = {}): LibraryView {
+  const filter = h("input", {
+    type: "search",
+    class: "library-filter",
+    placeholder: "Filter by title, author, year, tag…",
+    "aria-label": "Filter the library",
+    "data-testid": "library-filter",
+  });
+  const sort = h(
+    "select",
+    { class: "library-sort", "aria-label": "Sort the library by", "data-testid": "library-sort" },
+    ...(Object.keys(SortLabels) as SortKey[]).map((k) => h("option", { value: k }, SortLabels[k])),
+  );
+  const stored = localStorage.getItem(SortStorageKey);
+  sort.value = isSortKey(stored) ? stored : "title";
+  const count = h("p", { class: "library-count", role: "status", "aria-live": "polite", "data-testid": "library-count" });
+  const tools = h("div", { class: "library-tools" }, filter, sort);
+  const list = h("ul", {
+    class: "library-list",
+    role: "list",
+    "aria-label": "Papers (arrow keys move, Enter opens)",
+    "aria-keyshortcuts": "ArrowUp ArrowDown Home End Enter",
+    "data-testid": "library-list",
+  });
+  const message = h("div", { class: "pane-message", role: "status" });
+  host.append(tools, count, message, list);
+
+  let state: LibraryState | null = null;
   let rendered: PaperSummary[] | null = null;
+  let shown: PaperSummary[] = [];
   let renderedSelected: string | null = null;
+  let renderedKey = "";
+  // The row the list's tab stop is on.
+  let active: string | null = null;
+
+  const rows = () => [...list.querySelectorAll<HTMLButtonElement>("button.library-item")];
 
   list.addEventListener("click", (e) => {
-    const row = (e.target as HTMLElement).closest<HTMLElement>("[data-ref]");
-    const paper = rendered?.find((p) => p.ref === row?.dataset.ref);
-    if (paper) onOpen(paper);
+    const target = e.target as HTMLElement;
+    const edit = target.closest<HTMLElement>("[data-edit]");
+    const row = target.closest<HTMLElement>("[data-ref]");
+    const paper = shown.find((p) => p.ref === (edit?.dataset.edit ?? row?.dataset.ref));
+    if (!paper) return;
+    if (edit) options.editMetadata?.(paper);
+    else {
+      setActive(paper.ref);
+      onOpen(paper);
+    }
   });
 
+  list.addEventListener("keydown", (e) => {
+    const all = rows().filter((r) => !r.disabled);
+    const i = all.findIndex((r) => r === document.activeElement);
+    let next = -1;
+    if (e.key === "ArrowDown") next = Math.min(all.length - 1, i + 1);
+    else if (e.key === "ArrowUp") next = Math.max(0, i - 1);
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = all.length - 1;
+    else if (e.key === "PageDown") next = Math.min(all.length - 1, i + 10);
+    else if (e.key === "PageUp") next = Math.max(0, i - 10);
+    else if (e.key === "F2" && options.editMetadata && i >= 0) {
+      e.preventDefault();
+      const paper = shown.find((p) => p.ref === all[i].dataset.ref);
+      if (paper) options.editMetadata(paper);
+      return;
+    }
+    if (next < 0 || all.length === 0) return;
+    e.preventDefault();
+    setActive(all[next].dataset.ref ?? null);
+    all[next].focus();
+    all[next].scrollIntoView({ block: "nearest" });
+  });
+
+  // Arrow down from the filter goes to the list.
+  filter.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown") {
+      e.preventDefault();
+      focusList();
+    } else if (e.key === "Escape" && filter.value) {
+      e.preventDefault();
+      e.stopPropagation();
+      filter.value = "";
+      redraw();
+    }
+  });
+  filter.addEventListener("input", () => redraw());
+  sort.addEventListener("change", () => {
+    localStorage.setItem(SortStorageKey, sort.value);
+    redraw();
+  });
+
+  function setActive(ref: string | null) {
+    active = ref;
+    for (const r of rows()) r.tabIndex = r.dataset.ref === active ? 0 : -1;
+  }
+
+  function focusList() {
+    const all = rows().filter((r) => !r.disabled);
+    const target = all.find((r) => r.dataset.ref === active) ?? all[0];
+    if (!target) return;
+    setActive(target.dataset.ref ?? null);
+    target.focus();
+  }
+
+  function redraw() {
+    if (state) draw(state, true);
+  }
+
+  function draw(next: LibraryState, force = false) {
+    state = next;
+    message.replaceChildren(...messageFor(next));
+    message.hidden = message.childElementCount === 0;
+    const key = `${sort.value}\u0000${filter.value}`;
+    if (!force && next.papers === rendered && next.selected === renderedSelected && key === renderedKey) return;
+    if (force || next.papers !== rendered || key !== renderedKey) {
+      const hadFocus = list.contains(document.activeElement);
+      shown = sortPapers(filterPapers(next.papers, filter.value), isSortKey(sort.value) ? sort.value : "title");
+      list.replaceChildren(...shown.map((p) => row(p, options.editMetadata !== undefined)));
+      rendered = next.papers;
+      renderedKey = key;
+      const total = next.papers.length;
+      count.textContent = filter.value.trim() ? (shown.length === 0 ? `No paper matches “${filter.value.trim()}” (of ${total})` : `${shown.length} of ${total} papers`) : total > 0 ? (total === 1 ? "1 paper" : `${total} papers`) : "";
+      count.hidden = count.textContent === "";
+      if (!shown.some((p) => p.ref === active)) active = next.selected && shown.some((p) => p.ref === next.selected) ? next.selected : shown.find((p) => p.pdfPath)?.ref ?? null;
+      setActive(active);
+      if (hadFocus) focusList();
+    }
+    for (const el of rows()) {
+      el.classList.toggle("selected", el.dataset.ref === next.selected);
+      el.setAttribute("aria-current", String(el.dataset.ref === next.selected));
+    }
+    if (next.selected !== renderedSelected && next.selected && shown.some((p) => p.ref === next.selected)) setActive(next.selected);
+    renderedSelected = next.selected;
+  }
+
   return {
-    render(state) {
-      message.replaceChildren(...messageFor(state));
-      message.hidden = message.childElementCount === 0;
-      if (state.papers === rendered && state.selected === renderedSelected) return;
-      if (state.papers !== rendered) {
-        list.replaceChildren(...state.papers.map(row));
-        rendered = state.papers;
-      }
-      for (const el of list.querySelectorAll<HTMLElement>("[data-ref]")) {
-        el.classList.toggle("selected", el.dataset.ref === state.selected);
-        el.setAttribute("aria-current", String(el.dataset.ref === state.selected));
-      }
-      renderedSelected = state.selected;
-    },
+    render: (next) => draw(next),
     setHidden(hidden) {
       host.hidden = hidden;
     },
+    focusList,
   };
 }
 
-function row(p: PaperSummary): HTMLElement {
+function row(p: PaperSummary, editable: boolean): HTMLElement {
   const health = paperHealth(p);
   const openable = p.pdfPath !== "";
   const meta = [p.year > 0 ? String(p.year) : "", authorLine(p.authors)].filter(Boolean).join(" · ");
@@ -59,14 +185,19 @@ function row(p: PaperSummary): HTMLElement {
         "data-testid": "library-item",
         "data-ref": p.ref,
         "data-status": p.status,
+        "data-year": p.year,
+        "data-added": p.added,
         disabled: !openable,
         title: `${p.title || p.ref}\n${p.ref}`,
+        tabIndex: -1,
       },
       h("span", { class: "item-title" }, p.title || p.ref),
       meta ? h("span", { class: "item-meta" }, meta) : null,
       h("span", { class: `badge badge-${health.tone}`, title: health.detail }, health.label),
       p.status === "error" ? h("span", { class: "item-error" }, health.detail) : null,
+      p.tags?.length ? h("span", { class: "item-tags" }, p.tags.map((t) => `#${t}`).join(" ")) : null,
     ),
+    editable ? h("button", { type: "button", class: "quiet item-edit", "data-edit": p.ref, tabIndex: -1, title: "Edit this paper’s details (F2)", "aria-label": `Edit the details of ${p.title || p.ref}` }, "Edit") : null,
   );
 }
 

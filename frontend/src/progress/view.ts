@@ -7,7 +7,7 @@ export interface ProgressView {
   render(state: ProgressState): void;
 }
 
-export function mountProgress(host: HTMLElement): ProgressView {
+export function mountProgress(host: HTMLElement, titleOf: (ref: string) => string = () => ""): ProgressView {
   const fill = h("div", { class: "progress-fill" });
   const label = h("div", { class: "progress-label" });
   const bar = h(
@@ -31,7 +31,7 @@ export function mountProgress(host: HTMLElement): ProgressView {
         bar.setAttribute("aria-valuenow", String(Math.round(fraction * 100)));
       }
       bar.classList.toggle("has-errors", (state.summary?.errors ?? 0) > 0);
-      label.textContent = progressText(state);
+      label.textContent = progressText(state, titleOf);
     },
   };
 }

@@ -43,6 +43,9 @@ export interface RelationsPanel {
   focus(): void;
 }
 
+// The counts beside the panel's title, each labelled.
+const countLabels: Record<RelationKind, string> = { references: "refs", citedBy: "cited by", related: "related" };
+
 export function mountRelations(host: HTMLElement, deps: RelationsDeps): RelationsPanel {
   let state: RelationsState = initialRelations;
   let seq = 0;
@@ -102,7 +105,7 @@ export function mountRelations(host: HTMLElement, deps: RelationsDeps): Relation
     el.dataset.status = state.status;
     toggle.setAttribute("aria-expanded", String(open));
     const r = state.relations;
-    counts.textContent = r ? relationKinds.map((k) => countText(r[k].length, RelationsLimit)).join(" · ") : "";
+    counts.textContent = r ? relationKinds.map((k) => `${countText(r[k].length, RelationsLimit)} ${countLabels[k]}`).join(" · ") : "";
     counts.title = r ? relationKinds.map((k) => `${kindTitles[k]}: ${r[k].length}`).join(", ") : "";
     body.hidden = !open;
     paperLine.hidden = !open;

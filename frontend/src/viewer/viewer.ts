@@ -172,8 +172,7 @@ export class Viewer {
   }
 
   /** showMissing says that a cited file is no longer in the vault, keeping the open paper if there is one. */
-  showMissing(path: string): void {
-    const text = `This source is no longer in the vault: ${path}. It may have been moved or deleted.`;
+  showMissing(path: string, text = `This source is no longer in the vault: ${path}. It may have been moved or deleted.`): void {
     if (this.doc) this.toolbar.setNotice(text);
     else this.showMessage(text, "error");
   }

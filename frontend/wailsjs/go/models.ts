@@ -144,6 +144,7 @@ export namespace acp {
 	    plan?: PlanStep[];
 	    tools?: events.AgentToolEvent[];
 	    permissions?: events.AgentPermissionEvent[];
+	    stopReason?: string;
 	    // Go type: time
 	    at: any;
 	
@@ -164,6 +165,7 @@ export namespace acp {
 	        this.plan = this.convertValues(source["plan"], PlanStep);
 	        this.tools = this.convertValues(source["tools"], events.AgentToolEvent);
 	        this.permissions = this.convertValues(source["permissions"], events.AgentPermissionEvent);
+	        this.stopReason = source["stopReason"];
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
@@ -188,6 +190,8 @@ export namespace acp {
 	export class Conversation {
 	    id: string;
 	    surface: string;
+	    title?: string;
+	    paper?: string;
 	    agent: string;
 	    runtimeId: string;
 	    providerSessionId: string;
@@ -208,6 +212,8 @@ export namespace acp {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.surface = source["surface"];
+	        this.title = source["title"];
+	        this.paper = source["paper"];
 	        this.agent = source["agent"];
 	        this.runtimeId = source["runtimeId"];
 	        this.providerSessionId = source["providerSessionId"];
@@ -348,6 +354,56 @@ export namespace acp {
 	        this.action = source["action"];
 	        this.tools = source["tools"];
 	        this.parts = this.convertValues(source["parts"], PromptPart);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Summary {
+	    id: string;
+	    surface: string;
+	    title: string;
+	    named: boolean;
+	    paper?: string;
+	    agent: string;
+	    messages: number;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	    match?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.surface = source["surface"];
+	        this.title = source["title"];
+	        this.named = source["named"];
+	        this.paper = source["paper"];
+	        this.agent = source["agent"];
+	        this.messages = source["messages"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.match = source["match"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -794,6 +850,8 @@ export namespace events {
 	    pages: number;
 	    errors: number;
 	    seconds: number;
+	    extracted: number;
+	    removed: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexDoneEvent(source);
@@ -805,6 +863,8 @@ export namespace events {
 	        this.pages = source["pages"];
 	        this.errors = source["errors"];
 	        this.seconds = source["seconds"];
+	        this.extracted = source["extracted"];
+	        this.removed = source["removed"];
 	    }
 	}
 	export class IndexProgressEvent {
@@ -1025,6 +1085,8 @@ export namespace index {
 	    status: string;
 	    error: string;
 	    sha256: string;
+	    added: number;
+	    tags: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Paper(source);
@@ -1046,6 +1108,8 @@ export namespace index {
 	        this.status = source["status"];
 	        this.error = source["error"];
 	        this.sha256 = source["sha256"];
+	        this.added = source["added"];
+	        this.tags = source["tags"];
 	    }
 	}
 
@@ -1720,6 +1784,20 @@ export namespace workspace {
 		    }
 		    return a;
 		}
+	}
+	export class Layout {
+	    sizes: Record<string, number>;
+	    collapsed: Record<string, boolean>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Layout(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sizes = source["sizes"];
+	        this.collapsed = source["collapsed"];
+	    }
 	}
 	export class LoopbackStatus {
 	    enabled: boolean;

@@ -44,6 +44,8 @@ export function ContextDocSource(arg1:string):Promise<string>;
 
 export function Conversation(arg1:string):Promise<acp.Conversation>;
 
+export function Conversations(arg1:string):Promise<Array<acp.Summary>>;
+
 export function CreateVault(arg1:string):Promise<string>;
 
 export function DefaultSettings():Promise<settings.Settings>;
@@ -51,6 +53,8 @@ export function DefaultSettings():Promise<settings.Settings>;
 export function DeleteAgent(arg1:string):Promise<void>;
 
 export function DeleteContextDoc(arg1:string):Promise<void>;
+
+export function DeleteConversation(arg1:string):Promise<void>;
 
 export function EventPayloads():Promise<events.Payloads>;
 
@@ -63,6 +67,8 @@ export function ForgetVault(arg1:string):Promise<void>;
 export function ImportBibliography():Promise<intake.Report>;
 
 export function ImportZotero():Promise<intake.Report>;
+
+export function Layout():Promise<workspace.Layout>;
 
 export function Library():Promise<Array<index.Paper>>;
 
@@ -96,6 +102,8 @@ export function RecentVaults():Promise<Array<workspace.RecentVault>>;
 
 export function Reindex():Promise<void>;
 
+export function RenameConversation(arg1:string,arg2:string):Promise<acp.Summary>;
+
 export function RotateLoopbackToken():Promise<workspace.LoopbackStatus>;
 
 export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
@@ -103,6 +111,8 @@ export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
 
 export function SaveExport(arg1:main.ExportRequest):Promise<string>;
+
+export function SaveLayout(arg1:workspace.Layout):Promise<void>;
 
 export function SaveMetadata(arg1:string,arg2:metadata.Values,arg3:Array<string>):Promise<index.Paper>;
 

@@ -66,6 +66,10 @@ export function Conversation(arg1) {
   return window['go']['main']['App']['Conversation'](arg1);
 }
 
+export function Conversations(arg1) {
+  return window['go']['main']['App']['Conversations'](arg1);
+}
+
 export function CreateVault(arg1) {
   return window['go']['main']['App']['CreateVault'](arg1);
 }
@@ -80,6 +84,10 @@ export function DeleteAgent(arg1) {
 
 export function DeleteContextDoc(arg1) {
   return window['go']['main']['App']['DeleteContextDoc'](arg1);
+}
+
+export function DeleteConversation(arg1) {
+  return window['go']['main']['App']['DeleteConversation'](arg1);
 }
 
 export function EventPayloads() {
@@ -104,6 +112,10 @@ export function ImportBibliography() {
 
 export function ImportZotero() {
   return window['go']['main']['App']['ImportZotero']();
+}
+
+export function Layout() {
+  return window['go']['main']['App']['Layout']();
 }
 
 export function Library() {
@@ -170,6 +182,10 @@ export function Reindex() {
   return window['go']['main']['App']['Reindex']();
 }
 
+export function RenameConversation(arg1, arg2) {
+  return window['go']['main']['App']['RenameConversation'](arg1, arg2);
+}
+
 export function RotateLoopbackToken() {
   return window['go']['main']['App']['RotateLoopbackToken']();
 }
@@ -184,6 +200,10 @@ export function SaveContextDoc(arg1, arg2) {
 
 export function SaveExport(arg1) {
   return window['go']['main']['App']['SaveExport'](arg1);
+}
+
+export function SaveLayout(arg1) {
+  return window['go']['main']['App']['SaveLayout'](arg1);
 }
 
 export function SaveMetadata(arg1, arg2, arg3) {

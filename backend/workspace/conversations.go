@@ -1,0 +1,59 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+
+	"github.com/agentero/agentero/backend/acp"
+)
+
+// Conversations lists the vault's conversations (sidebar and Quick Chat),
+// the most recently updated first; with a query, only those whose title or
+// messages hold every word of it.
+func (w *Workspace) Conversations(query string) ([]acp.Summary, error) {
+	return call(context.Background(), w, func(context.Context) ([]acp.Summary, error) {
+		return w.host.Store().Search(query)
+	})
+}
+
+// RenameConversation gives a conversation a title ("" = its first
+// question again).
+func (w *Workspace) RenameConversation(id, title string) (acp.Summary, error) {
+	return call(context.Background(), w, func(context.Context) (acp.Summary, error) {
+		if w.answering(id) {
+			return acp.Summary{}, ErrBusy
+		}
+		s, err := w.host.Store().Rename(id, title)
+		return s, conversationError(err)
+	})
+}
+
+// DeleteConversation removes a conversation and its transcript from disk.
+// It is refused while the conversation answers.
+func (w *Workspace) DeleteConversation(id string) error {
+	_, err := call(context.Background(), w, func(context.Context) (struct{}, error) {
+		if w.answering(id) {
+			return struct{}{}, ErrBusy
+		}
+		return struct{}{}, conversationError(w.host.Store().Delete(id))
+	})
+	return err
+}
+
+// answering reports whether a turn of the conversation runs (or is starting).
+func (w *Workspace) answering(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, busy := w.turns[id]
+	return busy
+}
+
+func conversationError(err error) error {
+	switch {
+	case errors.Is(err, acp.ErrNoConversation):
+		return notFound(err)
+	case errors.Is(err, acp.ErrBadConversationID):
+		return invalid(err)
+	}
+	return err
+}
