@@ -2,8 +2,8 @@ package index
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentero/agentero/backend/text"
@@ -21,11 +21,8 @@ type PaperFilter struct {
 	Offset   int    // papers to skip
 }
 
-// ListedPaper is a paper with its tags (from metadata.json).
-type ListedPaper struct {
-	Paper
-	Tags []string `json:"tags"`
-}
+// ListedPaper is a paper as ListPapers lists it: Paper has its tags.
+type ListedPaper = Paper
 
 // ListPapers returns the papers the filter selects, ordered by ref, from
 // its Offset, and how many it selects in all.
@@ -44,11 +41,6 @@ func (db *DB) ListPapers(ctx context.Context, f PaperFilter) ([]ListedPaper, int
 		where = append(where, `year > 0 AND year <= ?`)
 		args = append(args, f.YearTo)
 	}
-	if f.Tag != "" {
-		where = append(where, `EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(metadata) THEN metadata ELSE '{}' END, '$.tags')
-			WHERE lower(value) = lower(?))`)
-		args = append(args, f.Tag)
-	}
 	cond := ""
 	if len(where) > 0 {
 		cond = " WHERE " + strings.Join(where, " AND ")
@@ -58,12 +50,15 @@ func (db *DB) ListPapers(ctx context.Context, f PaperFilter) ([]ListedPaper, int
 		limit = 20
 	}
 	// An author is matched in Go, folded as every search folds (case,
-	// diacritics, ligatures), so its count and page are counted here;
-	// without one, SQLite counts and pages.
+	// diacritics, ligatures), and a tag as the library reads tags (a list
+	// or one comma-separated string), so their count and page are counted
+	// here; without them, SQLite counts and pages.
 	author := text.Fold(strings.TrimSpace(f.Author))
+	tag := strings.TrimSpace(f.Tag)
+	inGo := author != "" || tag != ""
 	total, skip := 0, offset
 	page := ""
-	if author == "" {
+	if !inGo {
 		if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM papers`+cond, args...).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("list papers: %w", err)
 		}
@@ -71,42 +66,32 @@ func (db *DB) ListPapers(ctx context.Context, f PaperFilter) ([]ListedPaper, int
 		args = append(args, limit, offset)
 		skip = 0
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+paperColumns+`, metadata FROM papers`+cond+` ORDER BY ref`+page, args...)
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+paperColumns+` FROM papers`+cond+` ORDER BY ref`+page, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list papers: %w", err)
 	}
 	defer rows.Close()
 	out, seen := []ListedPaper{}, 0
 	for rows.Next() {
-		var meta string
-		var p ListedPaper
-		var authors string
-		err := rows.Scan(&p.Ref, &p.PDFPath, &p.Title, &p.TitleSource, &authors, &p.Year, &p.DOI, &p.ArxivID,
-			&p.Abstract, &p.Pages, &p.NoTextPages, &p.Status, &p.Error, &p.SHA256, &meta)
+		p, err := scanPaper(rows)
 		if err != nil {
 			return nil, 0, fmt.Errorf("list papers: %w", err)
 		}
-		if err := json.Unmarshal([]byte(authors), &p.Authors); err != nil || p.Authors == nil {
-			p.Authors = []string{}
+		if author != "" && !strings.Contains(text.Fold(strings.Join(p.Authors, "\n")), author) {
+			continue
 		}
-		var m struct {
-			Tags []string `json:"tags"`
-		}
-		if json.Unmarshal([]byte(meta), &m) == nil {
-			p.Tags = m.Tags
+		if tag != "" && !slices.ContainsFunc(p.Tags, func(t string) bool { return strings.EqualFold(strings.TrimSpace(t), tag) }) {
+			continue
 		}
 		if p.Tags == nil {
 			p.Tags = []string{}
-		}
-		if author != "" && !strings.Contains(text.Fold(strings.Join(p.Authors, "\n")), author) {
-			continue
 		}
 		if seen >= skip && len(out) < limit {
 			out = append(out, p)
 		}
 		seen++
 	}
-	if author != "" {
+	if inGo {
 		total = seen
 	}
 	return out, total, rows.Err()

@@ -434,7 +434,8 @@ func TestVaultTags(t *testing.T) {
 	root := t.TempDir()
 	for ref, meta := range map[string]string{
 		paxos:   `{"title": "Paxos Made Simple", "authors": ["Leslie Lamport"], "year": 2001, "tags": ["Consensus", "classic"]}`,
-		bitcoin: `{"year": 2008, "tags": ["ledger"]}`,
+		// tags as one comma-separated string, as the library reads them too
+		bitcoin: `{"year": 2008, "tags": "ledger, white paper"}`,
 	} {
 		data, err := os.ReadFile(filepath.Join(vaultDir, filepath.FromSlash(pdfOf(ref))))
 		if err != nil {
@@ -456,7 +457,7 @@ func TestVaultTags(t *testing.T) {
 	}
 	defer cs.Close()
 	s := &session{t: t, cs: cs, stderr: &bytes.Buffer{}}
-	for tag, want := range map[string]string{"consensus": paxos, "CLASSIC": paxos, "ledger": bitcoin, "none": ""} {
+	for tag, want := range map[string]string{"consensus": paxos, "CLASSIC": paxos, "ledger": bitcoin, "White Paper": bitcoin, "none": ""} {
 		var res struct {
 			Papers []struct {
 				Ref  string
