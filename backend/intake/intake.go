@@ -82,6 +82,10 @@ type Options struct {
 	Describe Describer        // nil = metadata from the file name only (Add)
 	Progress func(Progress)   // nil = none
 	Now      func() time.Time // nil = time.Now
+	// ZoteroBaseDir is Zotero's Linked Attachment Base Directory, against
+	// which "attachments:" paths are resolved; "" = the one in the default
+	// Zotero profile's prefs.js ($HOME/.zotero/zotero).
+	ZoteroBaseDir string
 }
 
 func (o *Options) defaults() {
