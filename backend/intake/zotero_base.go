@@ -127,7 +127,7 @@ func defaultProfile(dir string) string {
 		return p
 	}
 	if install != "" {
-		return at(install, true)
+		return at(install, false) // relative to dir unless absolute
 	}
 	for _, p := range list {
 		if p.isDefault {

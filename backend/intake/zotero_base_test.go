@@ -217,3 +217,21 @@ user_pref("extensions.zotero.baseAttachmentPath", true);
 		}
 	}
 }
+
+func TestDefaultProfile(t *testing.T) {
+	dir := t.TempDir()
+	ini := filepath.Join(dir, "profiles.ini")
+	for _, c := range []struct{ ini, want string }{
+		{"[Profile0]\r\nName=a\r\nIsRelative=1\r\nPath=a.default\r\n", filepath.Join(dir, "a.default")},
+		{"[Profile0]\nPath=a\n[Profile1]\nPath=b\nDefault=1\n", filepath.Join(dir, "b")},
+		{"[Profile0]\nPath=a\n[Profile1]\nPath=b\n", ""}, // two, none the default: not a guess
+		{"[Profile0]\nIsRelative=0\nPath=/srv/zotero/p\nDefault=1\n", "/srv/zotero/p"},
+		{"[Install4F96D1932A9F858E]\nDefault=c.main\nLocked=1\n[Profile0]\nPath=a\nDefault=1\n[Profile1]\nPath=c.main\n", filepath.Join(dir, "c.main")},
+		{"[Install4F96D1932A9F858E]\nDefault=/abs/p\n", "/abs/p"},
+	} {
+		os.WriteFile(ini, []byte(c.ini), 0o644)
+		if got := defaultProfile(dir); got != c.want {
+			t.Errorf("profiles.ini %q: default = %q, want %q", c.ini, got, c.want)
+		}
+	}
+}
