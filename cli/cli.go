@@ -26,8 +26,9 @@ const Usage = `usage:
                                               open (or hand to the running app) a paper at a page
   agentero index DIR [--json]                 index or update a vault
   agentero add DIR FILE|FOLDER... [--json]    add PDFs as papers (papers/<slug>/), then index
-  agentero import zotero|bibtex|csl SOURCE DIR [--json]
+  agentero import zotero|bibtex|csl SOURCE DIR [--base-dir PATH] [--json]
                                               import a Zotero data folder, a .bib or a CSL-JSON file
+                                              (--base-dir: Zotero's Linked Attachment Base Directory)
   agentero search DIR QUERY [--limit N] [--json]
                                               search the whole vault
   agentero plan DIR --request FILE [--runtime-id ID] [--json]

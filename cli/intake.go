@@ -28,10 +28,13 @@ func runAdd(ctx context.Context, env Env, args []string) error {
 	})
 }
 
-// runImport is `agentero import zotero|bibtex|csl SOURCE DIR [--json]`.
+// runImport is `agentero import zotero|bibtex|csl SOURCE DIR [--json]`
+// (zotero also takes --base-dir PATH, Zotero's Linked Attachment Base
+// Directory).
 func runImport(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
+	baseDir := fs.String("base-dir", "", "Zotero's Linked Attachment Base Directory")
 	pos, err := parseVarArgs(fs, args)
 	if err != nil {
 		return err
@@ -40,10 +43,15 @@ func runImport(ctx context.Context, env Env, args []string) error {
 		return usageError{"want: import zotero|bibtex|csl SOURCE DIR"}
 	}
 	kind, source, dir := pos[0], pos[1], pos[2]
+	if *baseDir != "" && kind != "zotero" {
+		return usageError{"--base-dir is for import zotero only"}
+	}
 	var do func(*workspace.Workspace) (*intake.Report, error)
 	switch kind {
 	case "zotero":
-		do = func(ws *workspace.Workspace) (*intake.Report, error) { return ws.ImportZotero(ctx, source) }
+		do = func(ws *workspace.Workspace) (*intake.Report, error) {
+			return ws.ImportZoteroBase(ctx, source, *baseDir)
+		}
 	case "bibtex", "biblatex", "bib":
 		do = func(ws *workspace.Workspace) (*intake.Report, error) { return ws.ImportBibTeX(ctx, source) }
 	case "csl", "csl-json":

@@ -71,6 +71,13 @@ func TestAddCommandUsage(t *testing.T) {
 	if _, stderr, code := run(t, "import", "zotero", t.TempDir(), t.TempDir()); code != 1 || !strings.Contains(stderr, "has no zotero.sqlite") {
 		t.Errorf("import of a non-Zotero folder: %d %s", code, stderr)
 	}
+	if _, stderr, code := run(t, "import", "bibtex", "x.bib", t.TempDir(), "--base-dir", t.TempDir()); code != 2 || !strings.Contains(stderr, "--base-dir is for import zotero only") {
+		t.Errorf("import bibtex --base-dir: %d %s", code, stderr)
+	}
+	missing := filepath.Join(t.TempDir(), "no-such-base")
+	if _, stderr, code := run(t, "import", "zotero", t.TempDir(), t.TempDir(), "--base-dir", missing); code != 1 || !strings.Contains(stderr, "the base directory "+missing+" is not a folder") {
+		t.Errorf("import zotero --base-dir to nothing: %d %s", code, stderr)
+	}
 }
 
 func TestImportBibTeXCommand(t *testing.T) {

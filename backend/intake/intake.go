@@ -8,7 +8,8 @@
 // Where files come from: the files a user names, and the PDFs a Zotero
 // library or a .bib/.json file points at (relative paths are relative to
 // that file, absolute paths are taken as written, since a bibliography's
-// PDFs often live elsewhere). Every such source must be a regular file that
+// PDFs often live elsewhere; Zotero's "attachments:" paths are relative to
+// its Linked Attachment Base Directory and may not leave it). Every such source must be a regular file that
 // starts as a PDF does ("%PDF-"), outside /proc, /sys and /dev; anything else
 // is refused with the reason. Writes in the vault go beneath its root only:
 // folders are made one at a time without following links, and files are
@@ -82,6 +83,10 @@ type Options struct {
 	Describe Describer        // nil = metadata from the file name only (Add)
 	Progress func(Progress)   // nil = none
 	Now      func() time.Time // nil = time.Now
+	// ZoteroBaseDir is Zotero's Linked Attachment Base Directory, against
+	// which "attachments:" paths are resolved; "" = the one in the default
+	// Zotero profile's prefs.js ($HOME/.zotero/zotero).
+	ZoteroBaseDir string
 }
 
 func (o *Options) defaults() {

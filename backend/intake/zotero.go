@@ -32,7 +32,15 @@ import (
 // fields Zotero owns and the user has not changed.
 func ImportZotero(ctx context.Context, dir, root string, opts Options) (*Report, error) {
 	opts.defaults()
-	lib, err := readZotero(ctx, dir)
+	base := ""
+	if opts.ZoteroBaseDir != "" {
+		abs, err := filepath.Abs(opts.ZoteroBaseDir)
+		if st, serr := os.Stat(abs); err != nil || serr != nil || !st.IsDir() {
+			return nil, refuse("the base directory %s is not a folder: choose the folder Zotero names as its Linked Attachment Base Directory.", opts.ZoteroBaseDir)
+		}
+		base = abs
+	}
+	lib, err := readZotero(ctx, dir, base)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +108,9 @@ func copyPlain(from, to string) error {
 }
 
 // readZotero reads the library's items as intake entries.
-func readZotero(ctx context.Context, dir string) ([]entry, error) {
+// base is the Linked Attachment Base Directory, "" to look it up in the
+// Zotero profile.
+func readZotero(ctx context.Context, dir, base string) ([]entry, error) {
 	dbPath, err := zoteroDB(dir)
 	if err != nil {
 		return nil, err
@@ -116,7 +126,7 @@ func readZotero(ctx context.Context, dir string) ([]entry, error) {
 		return nil, err
 	}
 	defer db.Close()
-	z := &zreader{db: db, dataDir: dataDir}
+	z := &zreader{db: db, dataDir: dataDir, base: base}
 	entries, err := z.read(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", dbPath, err)
@@ -125,8 +135,10 @@ func readZotero(ctx context.Context, dir string) ([]entry, error) {
 }
 
 type zreader struct {
-	db      *sql.DB
-	dataDir string
+	db         *sql.DB
+	dataDir    string
+	base       string // the Linked Attachment Base Directory, "" until known
+	baseLooked bool   // the profile was searched for it
 }
 
 type zitem struct {
@@ -368,7 +380,8 @@ func (z *zreader) attachments(ctx context.Context, items map[int64]*zitem, notDe
 }
 
 // resolve is the file an attachment's path names: "storage:<name>" in
-// storage/<key>/ for stored files, an absolute path for linked ones.
+// storage/<key>/ for stored files, an absolute path for linked ones, or
+// "attachments:<relative path>" under the Linked Attachment Base Directory.
 func (z *zreader) resolve(mode int, p, key string) (string, string) {
 	switch {
 	case strings.HasPrefix(p, "storage:"):
@@ -377,8 +390,8 @@ func (z *zreader) resolve(mode int, p, key string) (string, string) {
 			return "", "its attachment path " + p + " is not a file name."
 		}
 		return filepath.Join(z.dataDir, "storage", key, name), ""
-	case strings.HasPrefix(p, "attachments:"):
-		return "", "its PDF is linked relative to Zotero's base folder for linked files, which the data folder does not record."
+	case strings.HasPrefix(p, basePlaceholder):
+		return z.resolveBase(p)
 	case mode == linkLinkedFile && filepath.IsAbs(p):
 		return filepath.Clean(p), ""
 	case mode == linkImportedFile || mode == linkImportedURL || mode == linkLinkedFile:

@@ -22,8 +22,17 @@ func (w *Workspace) Add(ctx context.Context, paths []string) (*intake.Report, er
 }
 
 // ImportZotero imports a Zotero data folder (read only), then indexes.
+// Files linked relative to Zotero's base directory are found through the
+// default Zotero profile.
 func (w *Workspace) ImportZotero(ctx context.Context, dir string) (*intake.Report, error) {
+	return w.ImportZoteroBase(ctx, dir, "")
+}
+
+// ImportZoteroBase is ImportZotero with Zotero's Linked Attachment Base
+// Directory given ("" = the one in the default Zotero profile).
+func (w *Workspace) ImportZoteroBase(ctx context.Context, dir, baseDir string) (*intake.Report, error) {
 	return w.intake(ctx, func(ctx context.Context, opts intake.Options) (*intake.Report, error) {
+		opts.ZoteroBaseDir = baseDir
 		return intake.ImportZotero(ctx, dir, w.Root(), opts)
 	})
 }
