@@ -71,6 +71,19 @@ function startXvfb() {
   });
 }
 
+/** quit interrupts the app (SIGINT, as a closed terminal would) and resolves once its process is gone; SIGKILL after 10 s. */
+async function quit(proc) {
+  const gone = () => proc.exitCode !== null || proc.signalCode !== null;
+  const exited = (ms) => (gone() ? Promise.resolve() : Promise.race([new Promise((r) => proc.once("exit", r)), new Promise((r) => setTimeout(r, ms).unref())]));
+  if (gone()) return;
+  proc.kill("SIGINT");
+  await exited(10_000);
+  if (gone()) return;
+  proc.kill("SIGKILL");
+  await exited(10_000);
+  if (!gone()) throw new Error(`the app (pid ${proc.pid}) did not exit after SIGKILL`);
+}
+
 async function waitHttp(url, proc, ms) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -88,8 +101,8 @@ async function waitHttp(url, proc, ms) {
 
 /**
  * start brings everything up and returns {page, vault, root, url, stop,
- * problems, launch}. The app's log goes to test-artifacts/e2e-app.log (or
- * opts.log). opts.makeFolder(root), when given, makes the folder the app
+ * problems, launch, restart, pid}. The app's log goes to test-artifacts/e2e-app.log
+ * (or opts.log). opts.makeFolder(root), when given, makes the folder the app
  * opens instead of the scenario's vault.
  */
 export async function start(opts = {}) {
@@ -118,7 +131,14 @@ export async function start(opts = {}) {
     devserver: `127.0.0.1:${port}`,
     loglevel: "Warning",
   };
-  const app = spawn(bin, ["--vault", vault], { cwd: repo, env: appEnv, stdio: ["ignore", "pipe", "pipe"] });
+  // The app's processes, one after another (restart): their output goes to the one log.
+  const run = (args) => {
+    const p = spawn(bin, args, { cwd: repo, env: appEnv, stdio: ["ignore", "pipe", "pipe"] });
+    p.stdout.pipe(log, { end: false });
+    p.stderr.pipe(log, { end: false });
+    return p;
+  };
+  let app = run(["--vault", vault]);
   // launch starts the app again as a user would (a clicked agentero:// link):
   // it hands its arguments to the running one and exits; resolves to its exit code and output.
   const launch = (args) =>
@@ -130,19 +150,26 @@ export async function start(opts = {}) {
       p.on("error", fail);
       p.on("exit", (code) => ok({ code, out }));
     });
-  app.stdout.pipe(log);
-  app.stderr.pipe(log);
   const profile = join(root, "chromium");
   let context;
+  let page;
   const stop = async () => {
     await context?.close().catch(() => {});
-    if (app.exitCode === null) {
-      app.kill("SIGINT");
-      await Promise.race([new Promise((r) => app.once("exit", r)), new Promise((r) => setTimeout(r, 5000))]);
-      if (app.exitCode === null) app.kill("SIGKILL");
-    }
+    await quit(app);
     xvfb.proc.kill();
+    log.end();
     rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+  };
+  // restart quits the app as a user closing it would, waits until its
+  // process is gone (a second one still running would take the launch and
+  // exit), starts it again with the same configuration folder and vault
+  // (args, default --vault vault) and loads the window from the new one.
+  const restart = async (args = ["--vault", vault]) => {
+    await quit(app);
+    log.write(`--- e2e: the app (pid ${app.pid}) quit; started again with ${JSON.stringify(args)}\n`);
+    app = run(args);
+    await waitHttp(url, app, 60_000);
+    await page.goto(url);
   };
   try {
     await waitHttp(url, app, 60_000);
@@ -153,14 +180,14 @@ export async function start(opts = {}) {
       viewport: { width: 1280, height: 820 },
       args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu", "--no-first-run", "--disable-component-update", "--disable-sync"],
     });
-    const page = context.pages()[0] ?? (await context.newPage());
+    page = context.pages()[0] ?? (await context.newPage());
     const problems = [];
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("console", (m) => {
       if (m.type() === "error" && !/favicon|404/.test(m.text())) problems.push(`console: ${m.text()}`);
     });
     await page.goto(url);
-    return { page, vault, root, url, stop, problems, launch };
+    return { page, vault, root, url, stop, problems, launch, restart, pid: () => app.pid };
   } catch (err) {
     await stop();
     throw err;

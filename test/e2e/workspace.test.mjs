@@ -5,10 +5,11 @@
 // and deleted from disk; Quick Chat docked, left open when one of its
 // sources opens the PDF; and at 1024×700 every control of the PDF's toolbar
 // in view, panes resized with the keyboard, and a collapsed pane still
-// collapsed after a reload (the layout is kept by the backend).
+// collapsed after the app is quit and started again (the layout is kept by
+// the backend in the user's configuration folder).
 
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { shot, start } from "./harness.mjs";
@@ -265,11 +266,9 @@ test("working in the window", { timeout: 600_000 }, async (t) => {
     }),
   );
 
-  await t.test("at 1024×700: the toolbar whole, panes resized and collapsed, remembered", () =>
-    failShot(t, async () => {
-      await page.setViewportSize({ width: 1024, height: 700 });
-      await page.waitForTimeout(300);
-      const clipped = await page.evaluate(() => {
+  /** toolbarClipped names the PDF toolbar's controls out of view or covered, and gives the PDF pane's width. */
+  const toolbarClipped = () =>
+    page.evaluate(() => {
         const bar = document.querySelector(".viewer-toolbar");
         const box = bar.getBoundingClientRect();
         const out = [];
@@ -280,8 +279,15 @@ test("working in the window", { timeout: 600_000 }, async (t) => {
           const inView = r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5 && r.right <= innerWidth && r.bottom <= innerHeight;
           if (!inView || !(hit === el || el.contains(hit))) out.push(el.getAttribute("aria-label") || el.textContent || el.tagName);
         }
-        return { out, width: document.querySelector(".viewer-host").getBoundingClientRect().width };
+        return { out, count: bar.querySelectorAll("button, input, select").length, width: document.querySelector(".viewer-host").getBoundingClientRect().width };
       });
+
+  await t.test("at 1024×700: the toolbar whole, panes resized and collapsed, remembered across a restart", () =>
+    failShot(t, async () => {
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await page.waitForTimeout(300);
+      const clipped = await toolbarClipped();
+      assert.ok(clipped.count >= 5, `the toolbar has its controls (${clipped.count})`);
       assert.deepEqual(clipped.out, [], "every toolbar control is in view and not covered");
       assert.equal(await page.locator('[data-testid="page-count"]').innerText(), "of 9", "a paper is open");
       assert.ok(clipped.width >= 450, `the PDF pane is ${clipped.width}px wide`);
@@ -314,12 +320,30 @@ test("working in the window", { timeout: 600_000 }, async (t) => {
       assert.equal(saved.collapsed.library, true, "the backend keeps the collapsed library");
       assert.equal(saved.sizes.chat, w0 + 24);
 
-      await page.evaluate(() => localStorage.removeItem("agentero.layout")); // what survives is the backend's
-      await page.reload();
-      await page.waitForFunction(() => document.querySelector(".viewer-toolbar") !== null);
-      await page.waitForFunction(() => document.querySelector(".sidebar")?.hidden === true, null, { timeout: 10_000 });
+      const layoutFile = join(env.root, "home", ".config", "agentero", "layout.json");
+      assert.equal(JSON.parse(readFileSync(layoutFile, "utf8")).collapsed.library, true, `${layoutFile} keeps the collapsed library`);
+
+      // Quit the app and start it again on the same configuration folder and
+      // vault, through a link to the paper (as a user clicking one would):
+      // what survives is the backend's file, not the browser's storage.
+      await page.evaluate(() => localStorage.removeItem("agentero.layout"));
+      const before = await page.evaluate(() => window.go.main.App.Library().then((ps) => ps.map((p) => p.ref).sort().join()));
+      const pid = env.pid();
+      await env.restart(["--vault", env.vault, `agentero://open?vault=${encodeURIComponent(env.vault)}&ref=papers/bitcoin&page=1`]);
+      assert.notEqual(env.pid(), pid, "a new app process serves the window");
+      await page.waitForFunction(() => document.querySelector(".viewer-toolbar") !== null, null, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="page-count"]')?.textContent === "of 9", null, { timeout: 60_000 });
+      assert.equal(await page.evaluate(() => window.go.main.App.Library().then((ps) => ps.map((p) => p.ref).sort().join())), before, "the same vault is open");
+      assert.equal(await page.evaluate(() => document.querySelector(".sidebar")?.hidden), true, "the library is still collapsed");
+      assert.equal(await page.locator('[data-testid="toggle-library"]').getAttribute("aria-pressed"), "false");
       await page.waitForFunction((w) => document.querySelector(".chat-host").getBoundingClientRect().width === w + 24, w0);
-      await shot(page, "ws-5-collapsed-after-reload");
+      assert.deepEqual(page.viewportSize(), { width: 1024, height: 700 });
+      await page.waitForTimeout(300);
+      const after = await toolbarClipped();
+      assert.equal(after.count, clipped.count, "the same toolbar");
+      assert.deepEqual(after.out, [], "after the restart every toolbar control is in view and not covered");
+      assert.ok(after.width > clipped.width + 100, `the PDF pane has the library's room: ${after.width}px (was ${clipped.width}px)`);
+      await shot(page, "ws-5-collapsed-after-restart");
 
       // Enter on the library's splitter brings it back.
       await page.locator('[data-testid="splitter-library"]').focus();
