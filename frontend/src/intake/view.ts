@@ -35,14 +35,16 @@ export interface IntakeView {
 
 export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: IntakeDeps): IntakeView {
   const status = h("p", { class: "intake-status", role: "status", "data-testid": "intake-status", hidden: true });
-  const button = (label: string, title: string, testid: string, run: () => void) =>
-    h("button", { type: "button", class: "quiet", title, "data-testid": testid, onClick: run }, label);
+  // Short labels keep the three on one line above the library (its list
+  // needs the height); the full name is the accessible name and the tooltip.
+  const button = (label: string, name: string, title: string, testid: string, run: () => void) =>
+    h("button", { type: "button", class: "quiet", title, "aria-label": name, "data-testid": testid, onClick: run }, label);
   const buttons = [
-    button("Add papers…", "Add PDFs to this vault (or drop them on the window)", "add-papers", () => void start("add", deps.addPapers)),
-    button("Import from Zotero…", "Import a Zotero library: its PDFs, metadata and collections (Zotero’s files are only read)", "import-zotero", () =>
+    button("Add…", "Add papers…", "Add PDFs to this vault (or drop them on the window)", "add-papers", () => void start("add", deps.addPapers)),
+    button("Zotero…", "Import from Zotero…", "Import a Zotero library: its PDFs, metadata and collections (Zotero’s files are only read)", "import-zotero", () =>
       void start("zotero", deps.importZotero),
     ),
-    button("Import BibTeX / CSL…", "Import a .bib (BibTeX, BibLaTeX) or CSL-JSON file and the PDFs its entries name", "import-bibliography", () =>
+    button("BibTeX / CSL…", "Import BibTeX / CSL…", "Import a .bib (BibTeX, BibLaTeX) or CSL-JSON file and the PDFs its entries name", "import-bibliography", () =>
       void start("bibliography", deps.importBibliography),
     ),
   ];
