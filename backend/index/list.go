@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -71,33 +70,18 @@ func (db *DB) ListPapers(ctx context.Context, f PaperFilter) ([]ListedPaper, int
 		args = append(args, limit, offset)
 		skip = 0
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+paperColumns+`, metadata FROM papers`+cond+` ORDER BY ref`+page, args...)
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+paperColumns+` FROM papers`+cond+` ORDER BY ref`+page, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list papers: %w", err)
 	}
 	defer rows.Close()
 	out, seen := []ListedPaper{}, 0
 	for rows.Next() {
-		var meta string
-		var p ListedPaper
-		var authors string
-		err := rows.Scan(&p.Ref, &p.PDFPath, &p.Title, &p.TitleSource, &authors, &p.Year, &p.DOI, &p.ArxivID,
-			&p.Abstract, &p.Pages, &p.NoTextPages, &p.Status, &p.Error, &p.SHA256, &meta)
+		pp, err := scanPaper(rows)
 		if err != nil {
 			return nil, 0, fmt.Errorf("list papers: %w", err)
 		}
-		if err := json.Unmarshal([]byte(authors), &p.Authors); err != nil || p.Authors == nil {
-			p.Authors = []string{}
-		}
-		var m struct {
-			Tags []string `json:"tags"`
-		}
-		if json.Unmarshal([]byte(meta), &m) == nil {
-			p.Tags = m.Tags
-		}
-		if p.Tags == nil {
-			p.Tags = []string{}
-		}
+		p := ListedPaper{Paper: pp, Tags: pp.Tags}
 		if author != "" && !strings.Contains(text.Fold(strings.Join(p.Authors, "\n")), author) {
 			continue
 		}
