@@ -87,3 +87,27 @@ func TestBudgetWords(t *testing.T) {
 		})
 	}
 }
+
+// TestVaultNotFound: on the whole-vault server everything is granted, so a
+// path that is not there is said to be not in the vault; agentero-context
+// still says a granted path is gone. Paths out of the vault stay refused.
+func TestVaultNotFound(t *testing.T) {
+	s := startVault(t)
+	for _, ref := range []string{"papers/x", "notes/nope/deeper.md", paxos + "/gone.md"} {
+		want := ref + ": not found in the vault"
+		for _, tool := range []string{"read", "relations"} {
+			if got := s.fails(tool, map[string]any{"ref": ref}); !strings.HasPrefix(got, want) || strings.Contains(got, "granted") {
+				t.Errorf("%s %q: %q, want %q", tool, ref, got, want)
+			}
+		}
+	}
+	for _, ref := range []string{"../x", ".agentero/nope", "notes/.hidden-nope"} {
+		if got := s.fails("read", map[string]any{"ref": ref}); got != mcp.ErrVaultRefused.Error() {
+			t.Errorf("read %q: %q, want the uniform refusal", ref, got)
+		}
+	}
+	turn := start(t, usual())
+	if got := turn.fails("context_read", map[string]any{"ref": "notes/consensus/gone.md"}); !strings.Contains(got, "notes/consensus/gone.md is granted but does not exist") {
+		t.Errorf("agentero-context, a granted path gone: %q", got)
+	}
+}
