@@ -82,7 +82,7 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 	fit := func(limit int) (int, string) {
 		// JSON escapes (a newline is two characters) take up to a tenth more.
 		if r := (room - 600) * 9 / 10; r < limit {
-			return max(r, 100), "cut to what is left of this turn's budget"
+			return max(r, 100), "cut to what is left of " + s.budgetName()
 		}
 		return limit, ""
 	}

@@ -61,8 +61,8 @@ func (s *Server) scope() index.Scope {
 // search runs context_search on the index's one query path (index.Query):
 // the library's search box ranks the same words the same way. The index
 // caps the cards per paper and ends a call where one paper would pass its
-// cap; this turn's budget may end it sooner, and the cursor continues from
-// there.
+// cap; the budget (the turn's, or the request's on the whole-vault server)
+// may end it sooner, and the cursor continues from there.
 func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (reply, error) {
 	var in searchInput
 	if err := decode(args, &in); err != nil {
@@ -103,7 +103,7 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 		}
 		chars := size(c)
 		if used+chars > room-300 {
-			res.Note = "fewer cards than asked: this turn's budget is nearly spent"
+			res.Note = "fewer cards than asked: " + s.budgetName() + " is nearly spent"
 			next = h.Rank
 			break
 		}
@@ -118,7 +118,10 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 		res.Omitted = found.Found - next
 		res.NextCursor = makeCursor(key, next)
 	}
-	if found.Found == 0 {
+	switch {
+	case found.Found == 0 && s.perRequest:
+		res.Note = "nothing in the vault matches"
+	case found.Found == 0:
 		res.Note = "nothing granted to this turn matches"
 	}
 	return reply{value: res, cites: cites}, nil

@@ -191,6 +191,15 @@ func (s *Server) errSpent() error {
 	return errorf("this turn's reading budget (%d characters) is spent: answer with what you have read", s.grant.Budget.TurnChars)
 }
 
+// budgetName names the budget that cuts results in notes: the turn's on
+// agentero-context, the request's on the whole-vault server.
+func (s *Server) budgetName() string {
+	if s.perRequest {
+		return "this request's budget"
+	}
+	return "this turn's budget"
+}
+
 // minRoom is the least budget a call needs to return anything useful.
 const minRoom = 200
 

@@ -181,7 +181,7 @@ func TestLoopback(t *testing.T) {
 	if text, err := readOver(t, st, st.Token, "notes/b.md"); err != nil || text != "the note of vault B\n" {
 		t.Errorf("read notes/b.md in vault B: %q %v", text, err)
 	}
-	if text, _ := readOver(t, st, st.Token, "notes/a.md"); !strings.Contains(text, "does not exist") {
+	if text, _ := readOver(t, st, st.Token, "notes/a.md"); !strings.HasPrefix(text, "notes/a.md: not found in the vault") {
 		t.Errorf("vault A's note from vault B: %q", text)
 	}
 	// A port that is taken is an error the status shows.

@@ -304,7 +304,11 @@ func (g *Grant) Resolve(raw string) (string, Source, string, error) {
 	}
 	abs, err := vault.Resolve(g.Vault, ref)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && g.whole:
+			// Everything is granted: the path is simply not there.
+			return "", Source{}, "", fmt.Errorf("%s: not found in the vault (it may have been moved or deleted)", ref)
+		case errors.Is(err, fs.ErrNotExist):
 			return "", Source{}, "", fmt.Errorf("not found: %s is granted but does not exist (it may have been moved or deleted)", ref)
 		}
 		return "", Source{}, "", ErrRefused

@@ -417,10 +417,13 @@ func (p *Plan) Grant(vaultRoot, runtimeID string, now time.Time) grant.Grant {
 
 // KindVault is the mention of the whole vault (@vault): for that turn, every
 // folder at the vault's top (its hidden ones aside) is granted as a folder,
-// so every paper and text file in them.
+// so every paper and text file in them, and every text file at the top
+// (AGENTS.md, README.md, notes) as a file. Hidden names and links are left
+// out, and with them .agentero and anything a link reaches.
 const KindVault = "vault"
 
-// expandVault replaces a mention of the whole vault with its top folders.
+// expandVault replaces a mention of the whole vault with its top folders
+// and text files.
 func (r *Resolver) expandVault(ms []Mention) []Mention {
 	out := make([]Mention, 0, len(ms))
 	for _, m := range ms {
@@ -434,8 +437,12 @@ func (r *Resolver) expandVault(ms []Mention) []Mention {
 			continue
 		}
 		for _, e := range entries {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			switch {
+			case strings.HasPrefix(e.Name(), "."):
+			case e.IsDir():
 				out = append(out, Mention{Kind: grant.KindDirectory, Path: e.Name()})
+			case e.Type().IsRegular() && vault.IsTextName(e.Name()):
+				out = append(out, Mention{Kind: grant.KindFile, Path: e.Name()})
 			}
 		}
 	}

@@ -52,7 +52,11 @@ func testVault(t *testing.T) (*plan.Resolver, string) {
 	write(t, root, "papers/raft-evil/evil.pdf", "%PDF evil")
 	write(t, root, "notes/consensus/summary.md", "summary")
 	write(t, root, "notes/consensus/TODO", "todo")
+	write(t, root, "AGENTS.md", "how to work here")
+	write(t, root, ".hidden.md", "hidden")
+	write(t, root, "cover.png", "\x89PNG")
 	write(t, outside, "secret.md", "secret")
+	os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(root, "leak.md"))
 	os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(root, "notes/leak.md"))
 	os.Symlink(outside, filepath.Join(root, "notes/leakdir"))
 	db, err := index.Open(index.Path(root), index.Options{Schemas: []index.Schema{refs.Schema()}})
@@ -106,8 +110,8 @@ func TestResolveAllowedAndMode(t *testing.T) {
 			[]grant.Source{src("paper", "papers/paxos"), src("paper", "papers/raft")}, 0},
 		{"a folder covers the papers inside it at any depth", plan.Request{Surface: "quickChat", Mentions: []plan.Mention{{Kind: "directory", Path: "papers"}}}, "mcp",
 			[]grant.Source{src("paper", "papers/paxos"), src("paper", "papers/raft"), src("paper", "papers/raft-evil"), src("directory", "papers")}, 0},
-		{"@vault grants every top folder and its papers", plan.Request{Surface: "quickChat", Mentions: []plan.Mention{{Kind: "vault"}}}, "mcp",
-			[]grant.Source{src("paper", "papers/paxos"), src("paper", "papers/raft"), src("paper", "papers/raft-evil"), src("directory", "notes"), src("directory", "papers")}, 0},
+		{"@vault grants every top folder and its papers, and the text files at the top", plan.Request{Surface: "quickChat", Mentions: []plan.Mention{{Kind: "vault"}}}, "mcp",
+			[]grant.Source{src("paper", "papers/paxos"), src("paper", "papers/raft"), src("paper", "papers/raft-evil"), src("directory", "notes"), src("directory", "papers"), src("file", "AGENTS.md")}, 0},
 		{"remote is prompt-only", plan.Request{Surface: "sidebar", CurrentPaper: "papers/raft", Remote: true}, "prompt-only",
 			[]grant.Source{src("paper", "papers/raft")}, 0},
 		{"nothing pointed at is prompt-only", plan.Request{Surface: "quickChat"}, "prompt-only", []grant.Source{}, 0},
