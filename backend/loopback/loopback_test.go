@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentero/agentero/internal/proctest"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -158,7 +158,7 @@ func TestBoundToLoopback(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	if got := Listeners(t, srv.Port()); strings.Join(got, ",") != "0100007F" {
+	if got := proctest.Listeners(t, srv.Port()); strings.Join(got, ",") != "0100007F" {
 		t.Errorf("port %d listens on %v (hex), want 0100007F (127.0.0.1) only", srv.Port(), got)
 	}
 	// A port in use is an error that says so.
@@ -172,33 +172,6 @@ func TestBoundToLoopback(t *testing.T) {
 			t.Errorf("%+v: started", bad)
 		}
 	}
-}
-
-// Listeners reads /proc/net/tcp and tcp6 for the local addresses (hex)
-// that listen on port.
-func Listeners(t *testing.T, port int) []string {
-	t.Helper()
-	var out []string
-	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			if f == "/proc/net/tcp" {
-				t.Fatal(err)
-			}
-			continue
-		}
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			fields := strings.Fields(line)
-			if len(fields) < 4 || fields[3] != "0A" { // 0A: LISTEN
-				continue
-			}
-			addr, hexPort, _ := strings.Cut(fields[1], ":")
-			if n, _ := strconv.ParseInt(hexPort, 16, 32); int(n) == port {
-				out = append(out, addr)
-			}
-		}
-	}
-	return out
 }
 
 // TestGuard: the checks in front of the MCP handler, each alone.

@@ -6,11 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentero/agentero/internal/proctest"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -433,7 +433,7 @@ func TestVaultTags(t *testing.T) {
 	needVault(t)
 	root := t.TempDir()
 	for ref, meta := range map[string]string{
-		paxos:   `{"title": "Paxos Made Simple", "authors": ["Leslie Lamport"], "year": 2001, "tags": ["Consensus", "classic"]}`,
+		paxos: `{"title": "Paxos Made Simple", "authors": ["Leslie Lamport"], "year": 2001, "tags": ["Consensus", "classic"]}`,
 		// tags as one comma-separated string, as the library reads them too
 		bitcoin: `{"year": 2008, "tags": "ledger, white paper"}`,
 	} {
@@ -568,40 +568,12 @@ func TestVaultHTTP(t *testing.T) {
 
 	// The socket is bound to 127.0.0.1 only.
 	p, _ := strconv.Atoi(port)
-	if locals := listeners(t, p); len(locals) != 1 || locals[0] != "0100007F" {
+	if locals := proctest.Listeners(t, p); len(locals) != 1 || locals[0] != "0100007F" {
 		t.Errorf("port %d listens on %v (hex, /proc/net/tcp*), want 127.0.0.1 only", p, locals)
 	}
 	// Interrupted, it stops: the port is closed.
 	h.stop(t)
-	if locals := listeners(t, p); len(locals) != 0 {
+	if locals := proctest.Listeners(t, p); len(locals) != 0 {
 		t.Errorf("after the stop, port %d still listens on %v", p, locals)
 	}
-}
-
-// listeners reads /proc/net/tcp and tcp6 for the local addresses (hex)
-// listening on port.
-func listeners(t *testing.T, port int) []string {
-	t.Helper()
-	var out []string
-	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			if f == "/proc/net/tcp" {
-				t.Fatal(err)
-			}
-			continue
-		}
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			fields := strings.Fields(line)
-			if len(fields) < 4 || fields[3] != "0A" { // 0A: LISTEN
-				continue
-			}
-			addr, hexPort, _ := strings.Cut(fields[1], ":")
-			if n, _ := strconv.ParseInt(hexPort, 16, 32); int(n) == port {
-				out = append(out, addr)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,6 +1,7 @@
 // Package proctest lets tests start an agent the way npx does — a wrapper
 // that runs the real program as its child — and check by process group that
-// nothing of it is left afterwards (Linux: /proc).
+// nothing of it is left afterwards, and which sockets listen on a port
+// (Linux: /proc).
 package proctest
 
 import (
@@ -132,4 +133,31 @@ func Alive(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	f := strings.Fields(s[i+1:])
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// Listeners reads /proc/net/tcp and tcp6 for the local addresses (hex)
+// that listen on port.
+func Listeners(t *testing.T, port int) []string {
+	t.Helper()
+	var out []string
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			if f == "/proc/net/tcp" {
+				t.Fatal(err)
+			}
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			fields := strings.Fields(line)
+			if len(fields) < 4 || fields[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			addr, hexPort, _ := strings.Cut(fields[1], ":")
+			if n, _ := strconv.ParseInt(hexPort, 16, 32); int(n) == port {
+				out = append(out, addr)
+			}
+		}
+	}
+	return out
 }
