@@ -132,6 +132,32 @@ func TestExitStatuses(t *testing.T) {
 	}
 }
 
+// On a machine without a display (a server, an SSH session), opening the
+// app says so in one line instead of GTK's panic.
+func TestNoDisplay(t *testing.T) {
+	home := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+			env = append(env, kv)
+		}
+	}
+	cmd := exec.Command(binary, "--vault", t.TempDir())
+	cmd.Env = append(env, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
+	var e bytes.Buffer
+	cmd.Stderr = &e
+	err := cmd.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Fatalf("agentero without a display: %v, want exit 1; stderr %s", err, e.String())
+	}
+	last := strings.TrimSpace(e.String())
+	last = last[strings.LastIndexByte(last, '\n')+1:]
+	if !strings.HasPrefix(last, "agentero: no display to open the window on") || strings.Contains(e.String(), "panic") {
+		t.Errorf("stderr %q: want one line saying there is no display", e.String())
+	}
+}
+
 // `agentero ask` with the built-in agent runs the whole path on a fresh
 // machine: plan, grant, the agentero-context MCP server (this binary
 // again), the agent (this binary again), usage and sources.

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 
 	"github.com/agentero/agentero/backend/applink"
 	"github.com/agentero/agentero/backend/instance"
@@ -71,6 +72,14 @@ func main() {
 	default:
 		defer srv.Close()
 	}
+	if msg := noDisplay(); msg != "" {
+		// GTK would panic with a stack trace; say it in a sentence.
+		fmt.Fprintln(os.Stderr, "agentero: "+msg)
+		if srv != nil {
+			srv.Close()
+		}
+		os.Exit(1)
+	}
 	err = wails.Run(&options.App{
 		Title:     "Agentero",
 		Width:     1280,
@@ -100,4 +109,13 @@ func main() {
 		log.Error("app stopped", "err", err)
 		os.Exit(1)
 	}
+}
+
+// noDisplay says why the window cannot open on a Linux machine without a
+// display (a server, an SSH session), or "" when there is one.
+func noDisplay() string {
+	if runtime.GOOS != "linux" || os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" {
+		return ""
+	}
+	return "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); the commands of `agentero --help` work without one"
 }

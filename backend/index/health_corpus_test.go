@@ -3,6 +3,7 @@ package index_test
 import (
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,5 +88,23 @@ func TestCorpusUnreadableText(t *testing.T) {
 	}
 	if len(res.Hits) != 0 {
 		t.Errorf("a paper out of scope found by its metadata: %+v", res.Hits)
+	}
+	// in scope as a granted paper, or through its folder (or the vault's
+	// "."), it is; a sibling folder's grant does not reach it
+	for _, scope := range []index.Scope{{Papers: []string{refOf(scan)}}, {Folders: []string{path.Dir(refOf(scan))}}, {Folders: []string{"."}}} {
+		res, err := db.Search(ctx, index.Query{Text: "probabilistic counting", Scope: scope})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].Ref != refOf(scan) {
+			t.Errorf("scope %+v: hits %+v, want the scan found by its metadata", scope, res.Hits)
+		}
+	}
+	res, err = db.Search(ctx, index.Query{Text: "probabilistic counting", Scope: index.Scope{Folders: []string{refOf(scan) + "-elsewhere"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 0 {
+		t.Errorf("a folder whose name only starts like the paper's reached it: %+v", res.Hits)
 	}
 }

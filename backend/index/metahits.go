@@ -29,8 +29,11 @@ func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, er
 	if len(scope.Papers) == 0 && len(scope.Folders) == 0 && !scope.AllPapers {
 		return nil, nil
 	}
+	// The papers_status index finds them; the scope is applied here too, so
+	// that a turn granted a few papers reads only those rows.
+	where, args := scopeSQL(scope)
 	rows, err := db.sql.QueryContext(ctx, `SELECT ref, pdf_path, title, authors, year, doi, arxiv_id, abstract, status
-		FROM papers WHERE status IN (?, ?) ORDER BY ref`, StatusNoText, StatusGarbled)
+		FROM papers WHERE status IN (?, ?)`+where+` ORDER BY ref`, append([]any{StatusNoText, StatusGarbled}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("metadata hits: %w", err)
 	}
@@ -69,6 +72,29 @@ func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, er
 			Snippet: snip + " · found by its metadata: " + why})
 	}
 	return out, rows.Err()
+}
+
+// scopeSQL is scope as a condition on papers.ref (" AND …"), "" for the
+// whole library or a scope too long to spell out (inScope still checks
+// each row).
+func scopeSQL(s Scope) (string, []any) {
+	if s.AllPapers || len(s.Papers)+len(s.Folders) > 200 {
+		return "", nil
+	}
+	var or []string
+	var args []any
+	for _, p := range s.Papers {
+		or = append(or, "ref = ?")
+		args = append(args, p)
+	}
+	for _, d := range s.Folders {
+		if d == "" || d == "." {
+			return "", nil
+		}
+		or = append(or, "substr(ref, 1, length(?) + 1) = ? || '/'")
+		args = append(args, d, d)
+	}
+	return " AND (" + strings.Join(or, " OR ") + ")", args
 }
 
 // inScope reports whether the paper ref lies in scope.
