@@ -72,6 +72,43 @@ func (db *DB) search(ctx context.Context, q Query) (Result, error) {
 	if err != nil || p == nil {
 		return Result{Hits: []Hit{}}, err
 	}
+	if q.Offset != 0 {
+		return db.pageHits(ctx, p, q)
+	}
+	// Papers without readable text, found by their metadata (metahits.go),
+	// lead the first result; they are looked up on a connection of their
+	// own while the pages are ranked, and waited for.
+	type found struct {
+		hits []Hit
+		err  error
+	}
+	metaDone := make(chan found, 1)
+	go func() {
+		hits, err := db.metadataHits(ctx, p, q.Scope)
+		metaDone <- found{hits, err}
+	}()
+	res, err := db.pageHits(ctx, p, q)
+	meta := <-metaDone
+	if err != nil {
+		return res, err
+	}
+	if meta.err != nil || len(meta.hits) == 0 {
+		return res, meta.err
+	}
+	// the page hits the metadata hits push out come next
+	res.Found += len(meta.hits)
+	n := min(len(meta.hits), q.Limit)
+	hits := append(meta.hits[:n:n], res.Hits...)
+	if len(hits) > q.Limit {
+		res.Next = hits[q.Limit].Rank
+		hits = hits[:q.Limit]
+	}
+	res.Hits = hits
+	return res, nil
+}
+
+// pageHits ranks the pages and text files of q's scope that match p.
+func (db *DB) pageHits(ctx context.Context, p *plan, q Query) (Result, error) {
 	sc, err := db.resolve(ctx, q.Scope)
 	if err != nil {
 		return Result{}, err
@@ -100,24 +137,7 @@ func (db *DB) search(ctx context.Context, q Query) (Result, error) {
 		return Result{}, err
 	}
 	order(cands, q.PerPaper)
-	res, err := db.take(ctx, p, q, cands, partial)
-	if err != nil || q.Offset != 0 {
-		return res, err
-	}
-	// papers without readable text, found by their metadata (metahits.go),
-	// lead the first result; the page hits they push out come next
-	meta, err := db.metadataHits(ctx, p, q.Scope)
-	if err != nil || len(meta) == 0 {
-		return res, err
-	}
-	res.Found += len(meta)
-	hits := append(meta[:min(len(meta), q.Limit):min(len(meta), q.Limit)], res.Hits...)
-	if len(hits) > q.Limit {
-		res.Next = hits[q.Limit].Rank
-		hits = hits[:q.Limit]
-	}
-	res.Hits = hits
-	return res, nil
+	return db.take(ctx, p, q, cands, partial)
 }
 
 // whole ranks every page and text file of the scope that matches expr
