@@ -128,17 +128,9 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // parseArgs parses flags that may come before, between or after the
 // positional arguments, and checks the positional count.
 func parseArgs(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err.Error()}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := parseVarArgs(fs, args)
+	if err != nil {
+		return nil, err
 	}
 	if len(pos) != positional {
 		return nil, usageError{fmt.Sprintf("want %d arguments, got %d", positional, len(pos))}

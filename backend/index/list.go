@@ -29,9 +29,9 @@ type ListedPaper = Paper
 func (db *DB) ListPapers(ctx context.Context, f PaperFilter) ([]ListedPaper, int, error) {
 	var where []string
 	var args []any
-	if f.Folder != "" && f.Folder != "." {
-		where = append(where, `(ref = ? OR substr(ref, 1, length(?) + 1) = ? || '/')`)
-		args = append(args, f.Folder, f.Folder, f.Folder)
+	if cond, a, all := refScope("ref", Scope{Folders: []string{f.Folder}}); !all {
+		where = append(where, cond)
+		args = append(args, a...)
 	}
 	if f.YearFrom > 0 {
 		where = append(where, `year >= ?`)

@@ -26,14 +26,17 @@ func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, er
 	if p.stopOnly || len(p.terms) == 0 {
 		return nil, nil
 	}
-	if len(scope.Papers) == 0 && len(scope.Folders) == 0 && !scope.AllPapers {
+	cond, args, all := refScope("ref", scope)
+	switch {
+	case all:
+	case cond == "":
 		return nil, nil
+	default:
+		cond = " AND (" + cond + ")"
 	}
-	// The papers_status index finds them; the scope is applied here too, so
-	// that a turn granted a few papers reads only those rows.
-	where, args := scopeSQL(scope)
+	// The papers_status index finds them, within the scope.
 	rows, err := db.sql.QueryContext(ctx, `SELECT ref, pdf_path, title, authors, year, doi, arxiv_id, abstract, status
-		FROM papers WHERE status IN (?, ?)`+where+` ORDER BY ref`, append([]any{StatusNoText, StatusGarbled}, args...)...)
+		FROM papers WHERE status IN (?, ?)`+cond+` ORDER BY ref`, append([]any{StatusNoText, StatusGarbled}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("metadata hits: %w", err)
 	}
@@ -44,9 +47,6 @@ func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, er
 		var year int
 		if err := rows.Scan(&ref, &pdfPath, &title, &authorsJSON, &year, &doi, &arxiv, &abstract, &status); err != nil {
 			return nil, fmt.Errorf("metadata hits: %w", err)
-		}
-		if !inScope(ref, scope) {
-			continue
 		}
 		var authors []string
 		_ = json.Unmarshal([]byte(authorsJSON), &authors)
@@ -74,47 +74,6 @@ func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, er
 	return out, rows.Err()
 }
 
-// scopeSQL is scope as a condition on papers.ref (" AND …"), "" for the
-// whole library or a scope too long to spell out (inScope still checks
-// each row).
-func scopeSQL(s Scope) (string, []any) {
-	if s.AllPapers || len(s.Papers)+len(s.Folders) > 200 {
-		return "", nil
-	}
-	var or []string
-	var args []any
-	for _, p := range s.Papers {
-		or = append(or, "ref = ?")
-		args = append(args, p)
-	}
-	for _, d := range s.Folders {
-		if d == "" || d == "." {
-			return "", nil
-		}
-		or = append(or, "substr(ref, 1, length(?) + 1) = ? || '/'")
-		args = append(args, d, d)
-	}
-	return " AND (" + strings.Join(or, " OR ") + ")", args
-}
-
-// inScope reports whether the paper ref lies in scope.
-func inScope(ref string, s Scope) bool {
-	if s.AllPapers {
-		return true
-	}
-	for _, p := range s.Papers {
-		if p == ref {
-			return true
-		}
-	}
-	for _, d := range s.Folders {
-		if d == "" || d == "." || ref == d || strings.HasPrefix(ref, d+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // namesAll reports whether words (folded) hold every term: each of a
 // term's words as a word, or as the stem of one ("counting" names "count").
 func namesAll(words []string, terms []text.Term) bool {
@@ -130,17 +89,9 @@ func namesAll(words []string, terms []text.Term) bool {
 
 func hasWord(words []string, w string) bool {
 	for _, x := range words {
-		if x == w || len(w) >= 5 && len(x) >= 5 && sharedPrefix(x, w) >= max(len(w), len(x))-3 {
+		if x == w || len(w) >= 5 && len(x) >= 5 && commonPrefix(x, w) >= max(len(w), len(x))-3 {
 			return true
 		}
 	}
 	return false
-}
-
-func sharedPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
 }

@@ -322,6 +322,31 @@ type paperSpan struct {
 // folders lie in it as well as its text files (SPEC §3: a directory grant
 // covers its papers, searched by page); the vault's root ("" or ".") holds
 // every paper and every text file.
+// refScope is the papers of s as a condition on col, a papers.ref column:
+// the papers named, and every paper under a folder by whole path
+// components ("papers/a" never holds "papers/a-b"). all reports a scope of
+// every paper (AllPapers, or the folder "" or "."), for which cond is "";
+// cond is "" too for a scope without papers or folders.
+func refScope(col string, s Scope) (cond string, args []any, all bool) {
+	var conds []string
+	if len(s.Papers) > 0 {
+		conds = append(conds, col+` IN (`+placeholders(len(s.Papers))+`)`)
+		args = append(args, anys(s.Papers)...)
+	}
+	for _, d := range s.Folders {
+		if d == "" || d == "." {
+			return "", nil, true
+		}
+		// Everything under d/ sorts between "d/" and "d0" ('0' follows '/').
+		conds = append(conds, `(`+col+` = ? OR (`+col+` > ? AND `+col+` < ?))`)
+		args = append(args, d, d+"/", d+"0")
+	}
+	if s.AllPapers {
+		return "", nil, true
+	}
+	return strings.Join(conds, " OR "), args, false
+}
+
 func (db *DB) resolve(ctx context.Context, s Scope) (*resolved, error) {
 	sc := &resolved{}
 	var folders []string
@@ -342,19 +367,9 @@ func (db *DB) resolve(ctx context.Context, s Scope) (*resolved, error) {
 		}
 		sc.all, sc.many = n <= rankAll, n > rankAll
 	case len(s.Papers) > 0 || len(folders) > 0:
-		var conds []string
-		var args []any
-		if len(s.Papers) > 0 {
-			conds = append(conds, `p.ref IN (`+placeholders(len(s.Papers))+`)`)
-			args = append(args, anys(s.Papers)...)
-		}
-		for _, d := range folders {
-			// Everything under d/ sorts between "d/" and "d0" ('0' follows '/').
-			conds = append(conds, `(p.ref = ? OR (p.ref > ? AND p.ref < ?))`)
-			args = append(args, d, d+"/", d+"0")
-		}
+		cond, args, _ := refScope("p.ref", Scope{Papers: s.Papers, Folders: folders})
 		sc.papers, err = db.spans(ctx, `SELECT pg.paper_id, min(pg.id), max(pg.id) FROM papers p JOIN pages pg ON pg.paper_id = p.id
-			WHERE `+strings.Join(conds, " OR ")+` GROUP BY pg.paper_id ORDER BY pg.paper_id`, args...)
+			WHERE `+cond+` GROUP BY pg.paper_id ORDER BY pg.paper_id`, args...)
 		if len(sc.papers) > rankAll {
 			sc.many = true
 			for _, sp := range sc.papers {
