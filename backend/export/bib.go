@@ -20,18 +20,12 @@ import (
 // they are.
 func BibTeX(papers []*index.Paper) string {
 	var b strings.Builder
-	keys := map[string]int{}
+	keys := citeKeys{}
 	for i, p := range papers {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		key := citeKey(p)
-		if n := keys[key]; n > 0 {
-			keys[key]++
-			key += string(rune('a' + n - 1))
-		} else {
-			keys[key] = 1
-		}
+		key := keys.next(citeKey(p))
 		kind := "article"
 		if p.DOI == "" && p.ArxivID != "" {
 			kind = "misc"
@@ -177,15 +171,9 @@ type cslDate struct {
 // CSLJSON writes papers as a CSL-JSON array, ids as BibTeX's keys.
 func CSLJSON(papers []*index.Paper) ([]byte, error) {
 	items := []cslItem{}
-	keys := map[string]int{}
+	keys := citeKeys{}
 	for _, p := range papers {
-		key := citeKey(p)
-		if n := keys[key]; n > 0 {
-			keys[key]++
-			key += string(rune('a' + n - 1))
-		} else {
-			keys[key] = 1
-		}
+		key := keys.next(citeKey(p))
 		it := cslItem{ID: key, Type: "article-journal", Title: paperTitle(p), DOI: p.DOI, URL: DOILink(p)}
 		if p.DOI == "" && p.ArxivID != "" {
 			it.Type = "article"
@@ -206,4 +194,17 @@ func CSLJSON(papers []*index.Paper) ([]byte, error) {
 		items = append(items, it)
 	}
 	return json.MarshalIndent(items, "", "  ")
+}
+
+// citeKeys makes citation keys unique within one export: the second paper
+// of a key gets "a" after it, the third "b", and so on.
+type citeKeys map[string]int
+
+func (k citeKeys) next(key string) string {
+	n := k[key]
+	k[key]++
+	if n == 0 {
+		return key
+	}
+	return key + string(rune('a'+n-1))
 }

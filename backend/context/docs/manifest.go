@@ -218,33 +218,22 @@ func entryTextFor(e Entry, tools bool) string {
 		b.WriteString("[sensitive: its body is never sent to an agent running outside this machine]\n</context-document>\n")
 		return b.String()
 	}
-	if !tools {
-		if e.Load != Deferred && e.Text != "" {
-			b.WriteString(e.Text)
-			if !strings.HasSuffix(e.Text, "\n") {
-				b.WriteString("\n")
-			}
-		}
-		switch e.Load {
-		case Partial:
-			fmt.Fprintf(&b, "[cut after %d of %d bytes: the rest is not readable in this session]\n", e.Shown, e.Bytes)
-		case Deferred:
-			fmt.Fprintf(&b, "[body not loaded (%d bytes): not readable in this session]\n", e.Bytes)
-		}
-		b.WriteString("</context-document>\n")
-		return b.String()
-	}
 	if e.Load != Deferred && e.Text != "" {
 		b.WriteString(e.Text)
 		if !strings.HasSuffix(e.Text, "\n") {
 			b.WriteString("\n")
 		}
 	}
-	switch e.Load {
-	case Partial:
+	// What is not shown is readable only in a session with the tools.
+	switch {
+	case e.Load == Partial && tools:
 		fmt.Fprintf(&b, "[cut after %d of %d bytes: continue with context_read_doc {\"id\": %s, \"offset\": %d}]\n", e.Shown, e.Bytes, quote(e.ID), e.Shown)
-	case Deferred:
+	case e.Load == Partial:
+		fmt.Fprintf(&b, "[cut after %d of %d bytes: the rest is not readable in this session]\n", e.Shown, e.Bytes)
+	case e.Load == Deferred && tools:
 		fmt.Fprintf(&b, "[body not loaded (%d bytes): read it with context_read_doc {\"id\": %s}]\n", e.Bytes, quote(e.ID))
+	case e.Load == Deferred:
+		fmt.Fprintf(&b, "[body not loaded (%d bytes): not readable in this session]\n", e.Bytes)
 	}
 	b.WriteString("</context-document>\n")
 	return b.String()
