@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -70,8 +69,6 @@ func readSource(path string, limit int64) (string, error) {
 	return string(data), nil
 }
 
-var dateYear = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
-
 func bibToEntry(e bibEntry, dir string) entry {
 	f := func(k string) string { return delatex(e.Fields[k]) }
 	title := f("title")
@@ -81,8 +78,8 @@ func bibToEntry(e bibEntry, dir string) entry {
 	}
 	year := 0
 	for _, s := range []string{e.Fields["year"], e.Fields["date"]} {
-		if m := dateYear.FindString(s); m != "" && year == 0 {
-			fmt.Sscan(m, &year)
+		if year == 0 {
+			year = findYear(s)
 		}
 	}
 	doi := ident.NormalizeDOI(f("doi"))
@@ -258,9 +255,7 @@ func (it cslItem) entry(dir string) entry {
 		fmt.Sscan(fmt.Sprint(it.Issued.DateParts[0][0]), &year)
 	}
 	if year == 0 {
-		if m := dateYear.FindString(it.Issued.Raw + " " + it.Issued.Literal); m != "" {
-			fmt.Sscan(m, &year)
-		}
+		year = findYear(it.Issued.Raw + " " + it.Issued.Literal)
 	}
 	doi := ident.NormalizeDOI(it.DOI)
 	arxiv := ""

@@ -64,6 +64,7 @@ func setSources(raw map[string]json.RawMessage, keys []string, values map[string
 type record struct {
 	From   string                     `json:"from"`             // file, zotero, bibtex, csl
 	Key    string                     `json:"key,omitempty"`    // Zotero key or citation key
+	Source string                     `json:"source,omitempty"` // the Zotero data folder or .bib/.json file imported
 	File   string                     `json:"file,omitempty"`   // the source PDF as it was found
 	SHA256 string                     `json:"sha256,omitempty"` // of the PDF copied in
 	Values map[string]json.RawMessage `json:"values,omitempty"` // what the import wrote, by key
@@ -79,6 +80,13 @@ type entry struct {
 	Title  string
 	// Missing says why the entry has no File, when the source knows.
 	Missing string
+	// Source is the Zotero data folder or bibliography file (absolute).
+	Source string
+	// FromPDF: the source knows little of this paper (a standalone PDF in
+	// Zotero), so what the PDF says fills the fields it does not set.
+	FromPDF bool
+	// Note is said of the entry in the report (other PDFs not copied).
+	Note string
 	// Slug parts.
 	Authors []string
 	Year    int
@@ -254,7 +262,7 @@ func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) 
 		raw[k] = v
 	}
 	setSources(raw, sortedKeys(values), values, e.From)
-	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: sum, Values: values}
+	rec := record{From: e.From, Key: e.Key, Source: e.Source, File: e.File, SHA256: sum, Values: values}
 	if err := writeMeta(dir, raw, rec); err != nil {
 		os.RemoveAll(dir)
 		return "", err
@@ -287,6 +295,14 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 	}
 	old := mf.record()
 	values := marshalValues(e.Values)
+	if e.FromPDF {
+		// What was read from the PDF stays the import's until the source sets it.
+		for k, v := range old.Values {
+			if _, ok := values[k]; !ok {
+				values[k] = v
+			}
+		}
+	}
 	keys := map[string]bool{}
 	for k := range values {
 		keys[k] = true
@@ -319,7 +335,10 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 		}
 	}
 	setSources(raw, changed, values, e.From)
-	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: old.SHA256, Values: values}
+	rec := record{From: e.From, Key: e.Key, Source: e.Source, File: e.File, SHA256: old.SHA256, Values: values}
+	if rec.Source == "" {
+		rec.Source = old.Source
+	}
 	if rec.File == "" {
 		rec.File = old.File
 	}

@@ -1,0 +1,413 @@
+package intake
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentero/agentero/backend/vault"
+)
+
+// Real Zotero libraries, as users have them: the cases a fixture built
+// from the schema alone does not meet.
+
+// fakePDF writes a small file that starts as a PDF does, different for
+// each name (intake recognises a PDF it has by content).
+func fakePDF(t *testing.T, p string) string {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte("%PDF-1.4\n% "+p+"\n%%EOF\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// attach adds an attachment item with any link mode, content type and
+// path; parent 0 makes it standalone. file != "" writes a PDF there.
+func (z *zfix) attach(parent int64, key string, mode int, ctype, p, file string) int64 {
+	id := z.id(`INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 1, ?)`, zItemTypes["attachment"], key)
+	z.exec(`INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, ?, ?, ?, ?)`,
+		id, nullID(parent), mode, ctype, nullString(p))
+	if file != "" {
+		fakePDF(z.t, file)
+	}
+	return id
+}
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func (z *zfix) storagePath(key, name string) string { return filepath.Join(z.dir, "storage", key, name) }
+
+func importZ(t *testing.T, dir, root string, opts Options) *Report {
+	t.Helper()
+	rep, err := ImportZotero(context.Background(), dir, root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func byKey(items []Item) map[string]Item {
+	out := map[string]Item{}
+	for _, it := range items {
+		out[it.Key] = it
+	}
+	return out
+}
+
+// TestZoteroGroupLibraries: a Zotero data folder holds My Library, the
+// group libraries the user syncs, and feeds. Papers of every library are
+// imported (a lab's papers are often only in its group), each group's in a
+// folder named for it; keys are unique only within a library, so the same
+// key in two libraries is two papers, each found again on a re-import;
+// feed items are not papers.
+func TestZoteroGroupLibraries(t *testing.T) {
+	z := newZotero(t)
+	z.exec(`CREATE TABLE groups (groupID INTEGER PRIMARY KEY, libraryID INT NOT NULL UNIQUE, name TEXT NOT NULL, description TEXT NOT NULL, version INT NOT NULL)`)
+	z.exec(`INSERT INTO libraries VALUES (2, 'group', 1, 1, 0, 0, 0, 0), (3, 'feed', 1, 1, 0, 0, 0, 0)`)
+	z.exec(`INSERT INTO groups VALUES (4711, 2, 'Lab/Shared', '', 0)`)
+	mine := z.item("journalArticle", "SAMEKEY1", map[string]string{"title": "Mine"})
+	z.stored(mine, "STORMINE", "mine.pdf", "")
+	fakePDF(t, z.storagePath("STORMINE", "mine.pdf"))
+
+	lab := z.id(`INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 2, 'SAMEKEY1')`, zItemTypes["journalArticle"])
+	z.set(lab, "title", "The Lab's")
+	labColl := z.id(`INSERT INTO collections (collectionName, libraryID, key) VALUES ('Reading', 2, 'LABCOLL1')`)
+	z.file(labColl, lab)
+	att := z.id(`INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 2, 'STORLAB1')`, zItemTypes["attachment"])
+	z.exec(`INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, ?, 0, 'application/pdf', 'storage:lab.pdf')`, att, lab)
+	fakePDF(t, z.storagePath("STORLAB1", "lab.pdf"))
+
+	feed := z.id(`INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 3, 'FEEDITEM')`, zItemTypes["journalArticle"])
+	z.set(feed, "title", "From a feed")
+	z.exec(`INSERT INTO feedItems (itemID, guid) VALUES (?, 'g1')`, feed)
+
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	got := map[string]string{}
+	for _, it := range rep.Added {
+		got[it.Key] = it.Ref
+	}
+	want := map[string]string{"SAMEKEY1": "papers/mine", "groups/4711/SAMEKEY1": "papers/Lab-Shared/Reading/the-lab-s"}
+	if diff := cmp.Diff(want, got); diff != "" || rep.Total() != 2 {
+		t.Fatalf("added (-want +got):\n%s\nreport %+v", diff, rep)
+	}
+	if m := readMeta(t, root, want["groups/4711/SAMEKEY1"]); string(m.Extra["zotero_library"]) != `"Lab/Shared"` || string(m.Extra["zotero_key"]) != `"SAMEKEY1"` {
+		t.Errorf("the group's paper: library %s, key %s", m.Extra["zotero_library"], m.Extra["zotero_key"])
+	}
+	rep = importZ(t, z.dir, root, Options{})
+	if len(rep.Unchanged) != 2 || len(rep.Added)+len(rep.Updated)+len(rep.Gone) != 0 {
+		t.Errorf("re-import: %+v, want both unchanged", rep)
+	}
+	if readMeta(t, root, "papers/mine").Title != "Mine" {
+		t.Error("the group's item overwrote My Library's item with the same key")
+	}
+}
+
+// TestZoteroTooOld: a Zotero 4 database (itemAttachments.sourceItemID and
+// mimeType, creators through creatorData) is refused with what to do.
+func TestZoteroTooOld(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Zotero")
+	os.MkdirAll(dir, 0o755)
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "zotero.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE items (itemID INTEGER PRIMARY KEY, itemTypeID INT NOT NULL, libraryID INT, key TEXT NOT NULL)`,
+		`CREATE TABLE itemDataValues (valueID INTEGER PRIMARY KEY, value UNIQUE)`,
+		`CREATE TABLE itemData (itemID INT, fieldID INT, valueID, PRIMARY KEY (itemID, fieldID))`,
+		`CREATE TABLE itemAttachments (itemID INTEGER PRIMARY KEY, sourceItemID INT, linkMode INT, mimeType TEXT, charsetID INT, path TEXT, originalPath TEXT)`,
+		`CREATE TABLE creators (creatorID INTEGER PRIMARY KEY, creatorDataID INT NOT NULL, libraryID INT, key TEXT NOT NULL)`,
+		`CREATE TABLE creatorData (creatorDataID INTEGER PRIMARY KEY, firstName TEXT, lastName TEXT, shortName TEXT, fieldMode INT, birthYear INT)`,
+		`CREATE TABLE itemCreators (itemID INT, creatorID INT, creatorTypeID INT DEFAULT 1, orderIndex INT DEFAULT 0)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	_, err = ImportZotero(context.Background(), dir, t.TempDir(), Options{})
+	if err == nil || !strings.Contains(err.Error(), "Zotero 4 or older") || !strings.Contains(err.Error(), "open it once in a current Zotero") {
+		t.Errorf("err = %v, want a sentence saying the database is too old and what to do", err)
+	}
+}
+
+// TestZoteroAttachments: the attachments real libraries have.
+func TestZoteroAttachments(t *testing.T) {
+	z := newZotero(t)
+	sp := z.storagePath
+	linkedDir := t.TempDir()
+
+	// Three PDFs under one item: the first is missing on disk, so the
+	// second becomes paper.pdf and the third is listed, not lost.
+	several := z.item("journalArticle", "SEVERAL1", map[string]string{"title": "Several PDFs"})
+	z.attach(several, "SEVA0001", linkImportedFile, "application/pdf", "storage:gone.pdf", "")
+	z.attach(several, "SEVB0001", linkImportedFile, "application/pdf", "storage:main.pdf", sp("SEVB0001", "main.pdf"))
+	z.attach(several, "SEVC0001", linkImportedFile, "application/pdf", "storage:supplement.pdf", sp("SEVC0001", "supplement.pdf"))
+
+	// A PDF saved from the web (linkMode 1) and an HTML snapshot beside it.
+	web := z.item("journalArticle", "WEBPDF01", map[string]string{"title": "Saved From The Web"})
+	z.attach(web, "WEBSNAP1", linkImportedURL, "text/html", "storage:page.html", "")
+	z.attach(web, "WEBPDFA1", linkImportedURL, "application/pdf", "storage:download.pdf", sp("WEBPDFA1", "download.pdf"))
+
+	// Only a linked URL (linkMode 3, no file): without PDF, said so.
+	url := z.item("journalArticle", "LINKURL1", map[string]string{"title": "Only A Link"})
+	z.attach(url, "LINKURLA", 3, "application/pdf", "", "")
+
+	// No content type, but the file is a PDF by its name.
+	noType := z.item("journalArticle", "NOTYPE01", map[string]string{"title": "No Content Type"})
+	z.attach(noType, "NOTYPEA1", linkImportedFile, "", "storage:Paper.PDF", sp("NOTYPEA1", "Paper.PDF"))
+
+	// The database has the name composed (NFC), the disk decomposed (NFD),
+	// as in a library copied from a Mac.
+	nfc := norm.NFC.String("Gödel – Über formal unentscheidbare Sätze.pdf")
+	nfd := z.item("journalArticle", "NFDNAME1", map[string]string{"title": "Über formal unentscheidbare Sätze"})
+	z.attach(nfd, "NFDATT01", linkImportedFile, "application/pdf", "storage:"+nfc, sp("NFDATT01", norm.NFD.String(nfc)))
+
+	// The attachment is in the trash, its parent is not.
+	trashedAtt := z.item("journalArticle", "TRASHATT", map[string]string{"title": "Attachment Trashed"})
+	z.trash(z.attach(trashedAtt, "TRASHAT1", linkImportedFile, "application/pdf", "storage:t.pdf", sp("TRASHAT1", "t.pdf")))
+
+	// The parent is in the trash, its attachment is not.
+	trashedParent := z.item("journalArticle", "TRASHPAR", map[string]string{"title": "Parent Trashed"})
+	z.attach(trashedParent, "TRASHPA1", linkImportedFile, "application/pdf", "storage:p.pdf", sp("TRASHPA1", "p.pdf"))
+	z.trash(trashedParent)
+
+	// Linked by a Windows path (a library synced from Windows).
+	win := z.item("journalArticle", "WINPATH1", map[string]string{"title": "Windows Path"})
+	z.attach(win, "WINPATHA", linkLinkedFile, "application/pdf", `C:\Users\me\Papers\x.pdf`, "")
+
+	// Linked by an absolute path that exists.
+	linked := z.item("journalArticle", "LINKED01", map[string]string{"title": "Linked File"})
+	z.attach(linked, "LINKEDA1", linkLinkedFile, "application/pdf", filepath.Join(linkedDir, "l.pdf"), filepath.Join(linkedDir, "l.pdf"))
+
+	// A hostile key: a storage folder outside storage/.
+	evil := z.item("journalArticle", "EVILKEY1", map[string]string{"title": "Evil Key"})
+	z.exec(`INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 1, '../../x')`, zItemTypes["attachment"])
+	z.exec(`INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (last_insert_rowid(), ?, 0, 'application/pdf', 'storage:e.pdf')`, evil)
+	fakePDF(t, filepath.Join(z.dir, "..", "x", "e.pdf"))
+
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	added, without := byKey(rep.Added), byKey(rep.WithoutPDF)
+	wantAdded := []string{"LINKED01", "NFDNAME1", "NOTYPE01", "SEVERAL1", "WEBPDF01"}
+	wantWithout := []string{"EVILKEY1", "LINKURL1", "TRASHATT", "WINPATH1"}
+	if diff := cmp.Diff(wantAdded, sortedKeys(added)); diff != "" {
+		t.Errorf("added (-want +got):\n%s\n%+v", diff, rep)
+	}
+	if diff := cmp.Diff(wantWithout, sortedKeys(without)); diff != "" {
+		t.Errorf("without PDF (-want +got):\n%s\n%+v", diff, rep)
+	}
+	if rep.Total() != len(wantAdded)+len(wantWithout) {
+		t.Errorf("report %+v, want the trashed parent left out", rep)
+	}
+	pdfIs := func(key, src string) {
+		t.Helper()
+		if got, want := readFile(t, filepath.Join(root, added[key].Ref, "paper.pdf")), readFile(t, src); got != want {
+			t.Errorf("%s: paper.pdf is not %s", key, src)
+		}
+	}
+	pdfIs("SEVERAL1", sp("SEVB0001", "main.pdf"))
+	pdfIs("WEBPDF01", sp("WEBPDFA1", "download.pdf"))
+	pdfIs("NFDNAME1", sp("NFDATT01", norm.NFD.String(nfc)))
+	m := readMeta(t, root, added["SEVERAL1"].Ref)
+	var others []string
+	json.Unmarshal(m.Extra["other_pdfs"], &others)
+	if !cmp.Equal(others, []string{sp("SEVC0001", "supplement.pdf")}) || !strings.Contains(added["SEVERAL1"].Note, "1 more PDF") {
+		t.Errorf("other PDFs %q, note %q: want the supplement listed, not lost", others, added["SEVERAL1"].Note)
+	}
+	for key, want := range map[string]string{"LINKURL1": "link to a web page", "WINPATH1": "a Windows path", "EVILKEY1": "is not a file name", "TRASHATT": "no PDF attachment"} {
+		if !strings.Contains(without[key].Why, want) {
+			t.Errorf("%s: why %q, want %q", key, without[key].Why, want)
+		}
+	}
+}
+
+// TestZoteroCollectionNames: Zotero allows any name; every folder made
+// for one stays under papers/, visible and valid.
+func TestZoteroCollectionNames(t *testing.T) {
+	z := newZotero(t)
+	names := []string{"../../escape", "a/b\\c", ".hidden", "..", ".", "   ", strings.Repeat("Ω", 200), "ML", "ml", "papers", "x.pdf", "con\x00trol\n"}
+	parent := int64(0)
+	for i, n := range names {
+		c := z.collection(n, fmt.Sprintf("COLL%04d", i), 0)
+		if i == 0 {
+			parent = c
+		}
+		it := z.item("journalArticle", fmt.Sprintf("ITEM%04d", i), map[string]string{"title": fmt.Sprintf("Paper %d", i)})
+		z.attach(it, fmt.Sprintf("ATTA%04d", i), linkImportedFile, "application/pdf", "storage:p.pdf", z.storagePath(fmt.Sprintf("ATTA%04d", i), "p.pdf"))
+		z.file(c, it)
+	}
+	// A collection nested 70 deep, and one that is its own grandparent.
+	deep := parent
+	for i := 0; i < 70; i++ {
+		deep = z.collection(fmt.Sprintf("level %d", i), fmt.Sprintf("DEEP%04d", i), deep)
+	}
+	it := z.item("journalArticle", "DEEPITEM", map[string]string{"title": "Deep"})
+	z.attach(it, "DEEPATT1", linkImportedFile, "application/pdf", "storage:p.pdf", z.storagePath("DEEPATT1", "p.pdf"))
+	z.file(deep, it)
+	a := z.collection("loop a", "LOOPAAAA", 0)
+	b := z.collection("loop b", "LOOPBBBB", a)
+	z.exec(`UPDATE collections SET parentCollectionID = ? WHERE collectionID = ?`, b, a)
+	it = z.item("journalArticle", "LOOPITEM", map[string]string{"title": "Loop"})
+	z.attach(it, "LOOPATT1", linkImportedFile, "application/pdf", "storage:p.pdf", z.storagePath("LOOPATT1", "p.pdf"))
+	z.file(b, it)
+
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	if len(rep.Added) != len(names)+2 {
+		t.Fatalf("added %d, want %d: %+v", len(rep.Added), len(names)+2, rep)
+	}
+	folders := map[string]bool{}
+	for _, it := range rep.Added {
+		if !vault.ValidRel(it.Ref) || !strings.HasPrefix(it.Ref, "papers/") || strings.Contains(it.Ref, "/.") {
+			t.Errorf("%s: folder %q", it.Key, it.Ref)
+		}
+		for _, part := range strings.Split(it.Ref, "/") {
+			if len(part) > 255 {
+				t.Errorf("%s: a name of %d bytes", it.Key, len(part))
+			}
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(it.Ref), "paper.pdf")); err != nil {
+			t.Errorf("%s: %v", it.Key, err)
+		}
+		folders[it.Ref] = true
+	}
+	if len(folders) != len(rep.Added) {
+		t.Errorf("papers share a folder: %v", folders)
+	}
+	snap, err := vault.Scan(root)
+	if err != nil || len(snap.Papers) != len(rep.Added) {
+		t.Errorf("the vault shows %d papers, want %d (%v)", len(snap.Papers), len(rep.Added), err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(root))
+	for _, e := range entries {
+		if e.Name() == "escape" {
+			t.Error("a collection name escaped the vault")
+		}
+	}
+}
+
+func TestZoteroYear(t *testing.T) {
+	cases := map[string]int{
+		"2001-11-00 November 2001": 2001,
+		"0000-00-00 2019":          2019,
+		"0000-00-00 Spring 2019":   2019,
+		"1066-00-00 1066":          1066,
+		"2019-00-00 2019a":         2019,
+		"0000-00-00 2019a":         2019,
+		"":                         0,
+		"0000-00-00 in press":      0,
+		"2017":                     2017,
+	}
+	for in, want := range cases {
+		if got := zoteroYear(in); got != want {
+			t.Errorf("zoteroYear(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// TestZoteroGone: an item deleted from Zotero (or moved to its trash) is
+// reported on the next import, and its paper stays in the vault untouched.
+func TestZoteroGone(t *testing.T) {
+	z := newZotero(t)
+	keep := z.item("journalArticle", "KEEPKEEP", map[string]string{"title": "Kept"})
+	z.attach(keep, "KEEPATT1", linkImportedFile, "application/pdf", "storage:k.pdf", z.storagePath("KEEPATT1", "k.pdf"))
+	del := z.item("journalArticle", "DELETED1", map[string]string{"title": "Deleted Later"})
+	z.attach(del, "DELATT01", linkImportedFile, "application/pdf", "storage:d.pdf", z.storagePath("DELATT01", "d.pdf"))
+	trash := z.item("journalArticle", "TRASHED1", map[string]string{"title": "Trashed Later"})
+	z.attach(trash, "TRSATT01", linkImportedFile, "application/pdf", "storage:t.pdf", z.storagePath("TRSATT01", "t.pdf"))
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	if len(rep.Added) != 3 || len(rep.Gone) != 0 {
+		t.Fatalf("first import %+v", rep)
+	}
+	z.exec(`DELETE FROM items WHERE itemID = ?`, del)
+	z.trash(trash)
+	before := treeHash(t, root)
+	rep = importZ(t, z.dir, root, Options{})
+	var gone []string
+	for _, it := range rep.Gone {
+		gone = append(gone, it.Key+" "+it.Ref+" "+it.Title)
+		if !strings.Contains(it.Why, "no longer in the Zotero library") {
+			t.Errorf("why %q", it.Why)
+		}
+	}
+	sort.Strings(gone)
+	if want := []string{"DELETED1 papers/deleted-later Deleted Later", "TRASHED1 papers/trashed-later Trashed Later"}; !cmp.Equal(gone, want) {
+		t.Errorf("gone %q, want %q", gone, want)
+	}
+	if after := treeHash(t, root); !cmp.Equal(before, after) {
+		t.Errorf("the vault changed:\n%s", cmp.Diff(before, after))
+	}
+	// Another Zotero library imported into the same vault does not call
+	// the first one's papers gone.
+	other := newZotero(t)
+	o := other.item("journalArticle", "OTHERLIB", map[string]string{"title": "Other"})
+	other.attach(o, "OTHERATT", linkImportedFile, "application/pdf", "storage:o.pdf", other.storagePath("OTHERATT", "o.pdf"))
+	if rep := importZ(t, other.dir, root, Options{}); len(rep.Gone) != 0 || len(rep.Added) != 1 {
+		t.Errorf("importing another library: %+v", rep)
+	}
+}
+
+// TestZoteroStandalonePDF: a PDF dropped into Zotero on its own has only a
+// title, often its file's name or "Full Text PDF"; the rest (and then the
+// title) is read from the PDF, and a re-import keeps what was read.
+func TestZoteroStandalonePDF(t *testing.T) {
+	z := newZotero(t)
+	named := z.item("attachment", "ALONENAM", map[string]string{"title": "Lamport - 2001 - Paxos Made Simple.pdf"})
+	z.exec(`INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, NULL, 0, 'application/pdf', 'storage:Lamport - 2001 - Paxos Made Simple.pdf')`, named)
+	fakePDF(t, z.storagePath("ALONENAM", "Lamport - 2001 - Paxos Made Simple.pdf"))
+	titled := z.item("attachment", "ALONETIT", map[string]string{"title": "My reading copy of Raft"})
+	z.exec(`INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, NULL, 1, 'application/pdf', 'storage:raft.pdf')`, titled)
+	fakePDF(t, z.storagePath("ALONETIT", "raft.pdf"))
+	html := z.item("attachment", "ALONEHTM", map[string]string{"title": "A web page"})
+	z.exec(`INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, NULL, 1, 'text/html', 'storage:index.html')`, html)
+
+	described := map[string]Described{
+		"Lamport - 2001 - Paxos Made Simple.pdf": {Title: "Paxos Made Simple", Authors: []string{"Leslie Lamport"}, Year: 2001},
+		"raft.pdf": {Title: "In Search of an Understandable Consensus Algorithm", Authors: []string{"Diego Ongaro", "John Ousterhout"}, Year: 2014, DOI: "10.5555/2643634.2643666"},
+	}
+	calls := 0
+	opts := Options{Describe: func(ctx context.Context, p string) (Described, error) {
+		calls++
+		return described[filepath.Base(p)], nil
+	}}
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, opts)
+	added := byKey(rep.Added)
+	if len(rep.Added) != 2 || rep.Total() != 2 {
+		t.Fatalf("report %+v, want the two standalone PDFs (the web page is not a paper)", rep)
+	}
+	pm := readMeta(t, root, added["ALONENAM"].Ref)
+	if added["ALONENAM"].Ref != "papers/lamport-2001-paxos-simple" || pm.Title != "Paxos Made Simple" || !cmp.Equal(pm.Authors, []string{"Leslie Lamport"}) || pm.Year != 2001 {
+		t.Errorf("a PDF titled by its file name: %s %+v", added["ALONENAM"].Ref, pm)
+	}
+	rm := readMeta(t, root, added["ALONETIT"].Ref)
+	if rm.Title != "My reading copy of Raft" || rm.Year != 2014 || rm.DOI != "10.5555/2643634.2643666" || len(rm.Authors) != 2 {
+		t.Errorf("a PDF the user titled: %+v, want the user's title and the rest from the PDF", rm)
+	}
+	before := treeHash(t, root)
+	rep = importZ(t, z.dir, root, opts)
+	if len(rep.Unchanged) != 2 || calls != 2 {
+		t.Errorf("re-import: %+v, %d reads of PDFs, want both unchanged and no PDF read again", rep, calls)
+	}
+	if after := treeHash(t, root); !cmp.Equal(before, after) {
+		t.Errorf("a re-import dropped what was read from the PDF:\n%s", cmp.Diff(before, after))
+	}
+}
