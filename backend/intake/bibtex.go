@@ -7,8 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/agentero/agentero/backend/ident"
 	"github.com/agentero/agentero/backend/vault"
@@ -26,7 +30,7 @@ func ImportBibTeX(ctx context.Context, bibPath, root string, opts Options) (*Rep
 	if err != nil {
 		return nil, err
 	}
-	entries, problems := parseBib(src)
+	entries, problems, comments := parseBibComments(src)
 	resolveCrossrefs(entries)
 	p, err := newPlacer(ctx, root)
 	if err != nil {
@@ -36,15 +40,70 @@ func ImportBibTeX(ctx context.Context, bibPath, root string, opts Options) (*Rep
 	for _, msg := range problems {
 		rep.Errors = append(rep.Errors, Item{File: bibPath, Why: "an entry could not be read (" + msg + ")."})
 	}
-	dir := filepath.Dir(bibPath)
+	source := absSource(bibPath)
+	dirs := append([]string{filepath.Dir(source)}, jabrefDirs(comments, filepath.Dir(source))...)
 	var list []entry
+	present := map[string]bool{}
 	for _, e := range entries {
 		if e.Key == "" || e.Type == "set" || e.Type == "xdata" {
 			continue
 		}
-		list = append(list, bibToEntry(e, dir))
+		en := bibToEntry(e, dirs)
+		en.Source = source
+		present[en.Key] = true
+		list = append(list, en)
 	}
-	return rep, run(ctx, p, list, opts, rep)
+	if err := run(ctx, p, list, opts, rep); err != nil {
+		return rep, err
+	}
+	if len(problems) == 0 { // an entry that could not be read is not gone
+		p.gone("bibtex", source, present, rep)
+	}
+	return rep, nil
+}
+
+// absSource is a bibliography file's absolute path, links resolved, as
+// imports record it.
+func absSource(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return p
+}
+
+// jabrefDirs are the folders JabRef resolves relative file paths in, kept
+// in the .bib file's @comment{jabref-meta: fileDirectory…:path;} entries
+// (the library's, then the user's), relative to dir unless absolute.
+func jabrefDirs(comments []string, dir string) []string {
+	var out []string
+	for _, c := range comments {
+		c = strings.TrimSpace(c)
+		rest, ok := strings.CutPrefix(c, "jabref-meta:")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if !strings.HasPrefix(rest, "fileDirectory") {
+			continue
+		}
+		_, val, ok := strings.Cut(rest, ":")
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(val), ";"))
+		val = unescapeFile(val)
+		if val == "" {
+			continue
+		}
+		if !filepath.IsAbs(val) {
+			val = filepath.Join(dir, val)
+		}
+		out = append(out, filepath.Clean(val))
+	}
+	return out
 }
 
 // readSource reads a bibliography file the user chose, a regular file of
@@ -69,7 +128,7 @@ func readSource(path string, limit int64) (string, error) {
 	return string(data), nil
 }
 
-func bibToEntry(e bibEntry, dir string) entry {
+func bibToEntry(e bibEntry, dirs []string) entry {
 	f := func(k string) string { return delatex(e.Fields[k]) }
 	title := f("title")
 	authors := bibNames(e.Fields["author"])
@@ -99,7 +158,7 @@ func bibToEntry(e bibEntry, dir string) entry {
 			tags = append(tags, t)
 		}
 	}
-	file, why := bibFile(e.Fields["file"], dir)
+	file, why := bibFile(e.Fields["file"], dirs...)
 	if file == "" && why == "" {
 		why = "it has no file field naming its PDF."
 	}
@@ -110,37 +169,69 @@ func bibToEntry(e bibEntry, dir string) entry {
 }
 
 // bibFile is the PDF a file field names: the first "desc:path:type" (or
-// plain path) that is a PDF by type or extension. JabRef escapes ':' and
-// ';' with a backslash; a Windows drive ("C:\…") stays one path.
-func bibFile(field, dir string) (string, string) {
+// plain path) that is a PDF by type or extension, as Zotero, Better
+// BibTeX, JabRef and Mendeley write it. They escape ':' and ';' (and '\')
+// with a backslash, Mendeley spells that backslash $\backslash$ and some
+// characters in LaTeX ({\_}); a Windows drive ("C:\…") stays one path.
+// A relative path is looked up in each of dirs (the .bib file's folder
+// first), and Mendeley's absolute paths without their leading slash
+// ("home/me/…") at the root. The first PDF that exists is taken, else
+// the first tried (which the report then says is missing).
+func bibFile(field string, dirs ...string) (string, string) {
+	field = strings.ReplaceAll(field, `$\backslash$`, `\`)
 	if strings.TrimSpace(field) == "" {
 		return "", ""
 	}
-	var first string
+	var first, firstPDF, want string
 	for _, part := range splitEscaped(field, ';') {
 		bits := splitEscaped(part, ':')
+		for i := range bits {
+			bits[i] = unescapeFile(bits[i])
+		}
+		whole := unescapeFile(part)
 		var p, typ string
 		switch {
 		case len(bits) >= 3:
 			p, typ = strings.Join(bits[1:len(bits)-1], ":"), bits[len(bits)-1]
-		case len(bits) == 2 && len(bits[0]) == 1: // C:\path
-			p = bits[0] + ":" + bits[1]
-		default:
-			p = strings.Join(bits, ":")
+		default: // a plain path, which may have a drive letter or a colon in a name
+			p = whole
 		}
 		p = strings.TrimSpace(p)
 		if p == "" {
 			continue
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
+		if !strings.Contains(strings.ToLower(typ), "pdf") && !strings.EqualFold(filepath.Ext(p), ".pdf") {
+			if first == "" {
+				first = p
+			}
+			continue
 		}
-		if strings.Contains(strings.ToLower(typ), "pdf") || strings.EqualFold(filepath.Ext(p), ".pdf") {
-			return filepath.Clean(p), ""
+		tries := []string{p}
+		if whole != p && strings.EqualFold(filepath.Ext(whole), ".pdf") {
+			tries = append(tries, whole) // "/a: b: c.pdf", colons unescaped
 		}
-		if first == "" {
-			first = p
+		if l := latexPath(p); l != p {
+			tries = append(tries, l)
 		}
+		for _, t := range tries {
+			for _, c := range fileCandidates(t, dirs) {
+				if st, err := os.Stat(c); err == nil && !st.IsDir() {
+					return c, "" // the first PDF that is there
+				}
+				if want == "" {
+					want = c
+				}
+			}
+		}
+		if firstPDF == "" {
+			firstPDF = p
+		}
+	}
+	switch {
+	case firstPDF != "" && isWindowsPath(firstPDF):
+		return "", "its file field names " + firstPDF + ", a Windows path, which is not on this computer."
+	case want != "":
+		return want, ""
 	}
 	if first != "" {
 		return "", "its file field names no PDF (" + filepath.Base(first) + ")."
@@ -148,26 +239,73 @@ func bibFile(field, dir string) (string, string) {
 	return "", ""
 }
 
-// splitEscaped splits s at sep, not at a backslash-escaped one, and
-// unescapes \sep and \\.
+// fileCandidates are the files a path from a file field may be: itself
+// when absolute, else under each of dirs, and at the root (Mendeley drops
+// the leading slash).
+func fileCandidates(p string, dirs []string) []string {
+	if filepath.IsAbs(p) {
+		return []string{filepath.Clean(p)}
+	}
+	var out []string
+	for _, d := range dirs {
+		out = append(out, filepath.Join(d, p))
+	}
+	if !strings.HasPrefix(p, ".") && !isWindowsPath(p) {
+		out = append(out, filepath.Join(string(filepath.Separator), p))
+	}
+	return out
+}
+
+// splitEscaped splits s at sep, not at a backslash-escaped one; the
+// escapes are kept (unescapeFile removes them).
 func splitEscaped(s string, sep byte) []string {
 	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case sep:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// unescapeFile removes the backslash of \: \; and \\.
+func unescapeFile(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) && (s[i+1] == sep || s[i+1] == '\\' || s[i+1] == ':' || s[i+1] == ';') {
-			b.WriteByte(s[i+1])
+		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == ':' || s[i+1] == ';' || s[i+1] == '\\') {
 			i++
-			continue
 		}
-		if c == sep {
-			out = append(out, b.String())
-			b.Reset()
-			continue
-		}
-		b.WriteByte(c)
+		b.WriteByte(s[i])
 	}
-	return append(out, b.String())
+	return b.String()
+}
+
+// latexPath decodes the LaTeX Mendeley writes in file names ({\_}, {\&},
+// {\"{o}}): commands and braces, and nothing else a name may hold.
+func latexPath(p string) string {
+	if !strings.ContainsAny(p, "{}") && !strings.Contains(p, `\_`) && !strings.Contains(p, `\&`) {
+		return p
+	}
+	var b strings.Builder
+	rs := []rune(p)
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; {
+		case r == '{' || r == '}':
+		case r == '\\' && i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || strings.ContainsRune(`"'^~=.&_%#$`+"`", rs[i+1])):
+			i = command(rs, i, &b)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return norm.NFC.String(b.String())
 }
 
 // ImportCSL imports a CSL-JSON file (an array of items, as Zotero, Better
@@ -183,25 +321,42 @@ func ImportCSL(ctx context.Context, path, root string, opts Options) (*Report, e
 	if err != nil {
 		return nil, err
 	}
-	var items []cslItem
-	if err := json.Unmarshal([]byte(src), &items); err != nil {
-		var one cslItem
-		if json.Unmarshal([]byte(src), &one) != nil || one.ID == nil {
+	src = strings.TrimPrefix(src, "\ufeff") // a byte-order mark, as Windows tools write
+	var raws []json.RawMessage
+	if err := json.Unmarshal([]byte(src), &raws); err != nil {
+		var one map[string]json.RawMessage
+		if json.Unmarshal([]byte(src), &one) != nil || one["id"] == nil && one["title"] == nil {
 			return nil, refuse("%s is not CSL-JSON (a list of items): %v.", path, err)
 		}
-		items = []cslItem{one}
+		raws = []json.RawMessage{json.RawMessage(src)}
 	}
 	p, err := newPlacer(ctx, root)
 	if err != nil {
 		return nil, err
 	}
 	rep := newReport()
-	dir := filepath.Dir(path)
+	source := absSource(path)
+	dir := filepath.Dir(source)
 	var list []entry
-	for _, it := range items {
-		list = append(list, it.entry(dir))
+	present := map[string]bool{}
+	for i, raw := range raws {
+		var it cslItem
+		if err := json.Unmarshal(raw, &it); err != nil {
+			rep.Errors = append(rep.Errors, Item{File: path, Why: fmt.Sprintf("item %d could not be read: %v.", i+1, err)})
+			continue
+		}
+		e := it.entry(dir)
+		e.Source = source
+		present[e.Key] = true
+		list = append(list, e)
 	}
-	return rep, run(ctx, p, list, opts, rep)
+	if err := run(ctx, p, list, opts, rep); err != nil {
+		return rep, err
+	}
+	if len(rep.Errors) == 0 {
+		p.gone("csl", source, present, rep)
+	}
+	return rep, nil
 }
 
 type cslName struct {
@@ -210,15 +365,11 @@ type cslName struct {
 }
 
 type cslItem struct {
-	ID     any       `json:"id"`
-	Title  string    `json:"title"`
-	Author []cslName `json:"author"`
-	Editor []cslName `json:"editor"`
-	Issued struct {
-		DateParts [][]any `json:"date-parts"`
-		Raw       string  `json:"raw"`
-		Literal   string  `json:"literal"`
-	} `json:"issued"`
+	ID     json.RawMessage `json:"id"`
+	Title  string          `json:"title"`
+	Author []cslName       `json:"author"`
+	Editor []cslName       `json:"editor"`
+	Issued json.RawMessage `json:"issued"`
 	DOI       string          `json:"DOI"`
 	URL       string          `json:"URL"`
 	Abstract  string          `json:"abstract"`
@@ -229,10 +380,16 @@ type cslItem struct {
 }
 
 func (it cslItem) entry(dir string) entry {
-	key := strings.TrimSpace(fmt.Sprint(it.ID))
-	if it.ID == nil {
-		key = ""
+	// id is a string or a number; a number is kept as written (not 1e+10).
+	var key string
+	if json.Unmarshal(it.ID, &key) != nil {
+		var n json.Number
+		if json.Unmarshal(it.ID, &n) == nil {
+			key = n.String()
+		}
 	}
+	key = strings.TrimSpace(key)
+	title := cslText(it.Title)
 	names := func(list []cslName) []string {
 		var out []string
 		for _, n := range list {
@@ -250,13 +407,7 @@ func (it cslItem) entry(dir string) entry {
 	if len(authors) == 0 {
 		authors = names(it.Editor)
 	}
-	year := 0
-	if len(it.Issued.DateParts) > 0 && len(it.Issued.DateParts[0]) > 0 {
-		fmt.Sscan(fmt.Sprint(it.Issued.DateParts[0][0]), &year)
-	}
-	if year == 0 {
-		year = findYear(it.Issued.Raw + " " + it.Issued.Literal)
-	}
+	year := cslYear(it.Issued)
 	doi := ident.NormalizeDOI(it.DOI)
 	arxiv := ""
 	if strings.Contains(strings.ToLower(it.URL), "arxiv.org") {
@@ -282,9 +433,56 @@ func (it cslItem) entry(dir string) entry {
 		}
 	}
 	file, why := bibFile(strings.Join(escapeAll(files), ";"), dir)
-	return entry{From: "csl", Key: key, File: file, Missing: why, Folder: vault.PapersDir, Title: it.Title, Authors: authors, Year: year,
-		Values: map[string]any{"title": it.Title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
-			"abstract": it.Abstract, "tags": tags, "citation_key": key, "venue": it.Container}}
+	return entry{From: "csl", Key: key, File: file, Missing: why, Folder: vault.PapersDir, Title: title, Authors: authors, Year: year,
+		Values: map[string]any{"title": title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
+			"abstract": cslText(it.Abstract), "tags": tags, "citation_key": key, "venue": cslText(it.Container)}}
+}
+
+// cslYear is the year of a CSL date: {"date-parts": [[2019, 5]]} (numbers
+// or strings), {"raw": "…"} or {"literal": "…"}, the older citeproc form
+// [{"year": 2019}], or a plain string.
+func cslYear(raw json.RawMessage) int {
+	var d struct {
+		DateParts [][]any `json:"date-parts"`
+		Raw       string  `json:"raw"`
+		Literal   string  `json:"literal"`
+		Year      any     `json:"year"`
+	}
+	var s string
+	var old []struct {
+		Year any `json:"year"`
+	}
+	switch {
+	case json.Unmarshal(raw, &d) == nil:
+		if len(d.DateParts) > 0 && len(d.DateParts[0]) > 0 {
+			if y := findYear(fmt.Sprint(d.DateParts[0][0])); y > 0 {
+				return y
+			}
+		}
+		if d.Year != nil {
+			if y := findYear(fmt.Sprint(d.Year)); y > 0 {
+				return y
+			}
+		}
+		return findYear(d.Raw + " " + d.Literal)
+	case json.Unmarshal(raw, &s) == nil:
+		return findYear(s)
+	case json.Unmarshal(raw, &old) == nil && len(old) > 0:
+		return findYear(fmt.Sprint(old[0].Year))
+	}
+	return 0
+}
+
+// cslMarkup is the rich-text markup CSL-JSON allows in titles (<i>, <b>,
+// <sup>, <sub>, <span class="nocase">…).
+var cslMarkup = regexp.MustCompile(`</?(?:i|b|sup|sub|span|sc)(?:\s[^<>]*)?>`)
+
+// cslText is a CSL string without its markup.
+func cslText(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	return strings.Join(strings.Fields(cslMarkup.ReplaceAllString(s, "")), " ")
 }
 
 func escapeAll(paths []string) []string {
