@@ -77,7 +77,6 @@ func byKey(items []Item) map[string]Item {
 // feed items are not papers.
 func TestZoteroGroupLibraries(t *testing.T) {
 	z := newZotero(t)
-	z.exec(`CREATE TABLE groups (groupID INTEGER PRIMARY KEY, libraryID INT NOT NULL UNIQUE, name TEXT NOT NULL, description TEXT NOT NULL, version INT NOT NULL)`)
 	z.exec(`INSERT INTO libraries VALUES (2, 'group', 1, 1, 0, 0, 0, 0), (3, 'feed', 1, 1, 0, 0, 0, 0)`)
 	z.exec(`INSERT INTO groups VALUES (4711, 2, 'Lab/Shared', '', 0)`)
 	mine := z.item("journalArticle", "SAMEKEY1", map[string]string{"title": "Mine"})
@@ -300,6 +299,21 @@ func TestZoteroCollectionNames(t *testing.T) {
 		if e.Name() == "escape" {
 			t.Error("a collection name escaped the vault")
 		}
+	}
+}
+
+// TestZoteroTrashedCollection: Zotero 7 moves collections to the trash
+// (deletedCollections); an item in one is filed as if it were in none.
+func TestZoteroTrashedCollection(t *testing.T) {
+	z := newZotero(t)
+	c := z.collection("Old project", "OLDPROJ1", 0)
+	z.exec(`INSERT INTO deletedCollections (collectionID) VALUES (?)`, c)
+	it := z.item("journalArticle", "INOLDPRJ", map[string]string{"title": "Filed Away"})
+	z.attach(it, "INOLDATT", linkImportedFile, "application/pdf", "storage:f.pdf", z.storagePath("INOLDATT", "f.pdf"))
+	z.file(c, it)
+	rep := importZ(t, z.dir, t.TempDir(), Options{})
+	if len(rep.Added) != 1 || rep.Added[0].Ref != "papers/filed-away" {
+		t.Errorf("added %+v, want papers/filed-away", rep.Added)
 	}
 }
 
