@@ -506,11 +506,18 @@ func (z *zreader) attachments(ctx context.Context, items map[int64]*zitem, notDe
 	}
 	for _, it := range owners {
 		list := found[it]
+		// The first that is a readable PDF, else the first on disk (which
+		// the import then refuses, saying why).
 		best := -1
 		for i, c := range list {
-			if c.why == "" {
+			if c.why == "" && isPDFFile(c.file) {
 				best = i
 				break
+			}
+		}
+		for i, c := range list {
+			if best < 0 && c.why == "" {
+				best = i
 			}
 		}
 		if best < 0 {
@@ -525,6 +532,16 @@ func (z *zreader) attachments(ctx context.Context, items map[int64]*zitem, notDe
 		}
 	}
 	return nil
+}
+
+// isPDFFile reports whether openPDF accepts file.
+func isPDFFile(file string) bool {
+	f, _, err := openPDF(file)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // onDisk is file when it is there; else, when only the Unicode form or

@@ -425,3 +425,49 @@ func TestZoteroStandalonePDF(t *testing.T) {
 		t.Errorf("a re-import dropped what was read from the PDF:\n%s", cmp.Diff(before, after))
 	}
 }
+
+// TestZoteroHostileAttachments: linked files that are not papers (a FIFO,
+// a device, a system file, a folder, a link into /proc) are refused with
+// why, without blocking; among an item's PDFs the first real one is taken.
+func TestZoteroHostileAttachments(t *testing.T) {
+	z := newZotero(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.pdf")
+	if err := mkfifo(fifo); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	proc := filepath.Join(dir, "environ.pdf")
+	os.Symlink("/proc/self/environ", proc)
+	folder := filepath.Join(dir, "folder.pdf")
+	os.MkdirAll(folder, 0o755)
+	notPDF := filepath.Join(dir, "html.pdf")
+	os.WriteFile(notPDF, []byte("<html>a login page saved as .pdf</html>"), 0o644)
+	cases := map[string]struct{ path, why string }{
+		"FIFOPDF1": {fifo, "not a regular file"},
+		"DEVZERO1": {"/dev/zero", "system file"},
+		"PASSWD01": {"/etc/passwd", "is not a PDF"},
+		"FOLDER01": {folder, "is a folder"},
+		"PROCLNK1": {proc, "system file"},
+	}
+	for key, c := range cases {
+		it := z.item("journalArticle", key, map[string]string{"title": key})
+		z.attach(it, "A"+key[1:], linkLinkedFile, "application/pdf", c.path, "")
+	}
+	// A login page saved as a PDF, then the real PDF.
+	both := z.item("journalArticle", "REALAFTR", map[string]string{"title": "Real After Fake"})
+	z.attach(both, "FAKEFRST", linkLinkedFile, "application/pdf", notPDF, "")
+	real := fakePDF(t, filepath.Join(dir, "real.pdf"))
+	z.attach(both, "REALSCND", linkLinkedFile, "application/pdf", real, "")
+
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	if len(rep.Added) != 1 || rep.Added[0].Key != "REALAFTR" || readFile(t, filepath.Join(root, rep.Added[0].Ref, "paper.pdf")) != readFile(t, real) {
+		t.Errorf("added %+v, want the real PDF of REALAFTR", rep.Added)
+	}
+	skipped := byKey(rep.Skipped)
+	for key, c := range cases {
+		if !strings.Contains(skipped[key].Why, c.why) {
+			t.Errorf("%s (%s): why %q, want %q", key, c.path, skipped[key].Why, c.why)
+		}
+	}
+}
