@@ -97,6 +97,15 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 			rep.Skipped = append(rep.Skipped, item)
 			return
 		}
+		if rec := p.meta[ref].record(); rec.Key != "" && rec.Key != e.Key {
+			// Another entry's paper (a duplicate item in Zotero, the same
+			// PDF under two citation keys): adopting it would make the two
+			// take it from each other on every import.
+			item.Ref = ref
+			item.Why = "its PDF is already in the vault as " + ref + ", imported from " + rec.From + " " + rec.Key + " (a duplicate?)."
+			rep.Skipped = append(rep.Skipped, item)
+			return
+		}
 		updated(ref) // the same PDF was added before: the import adopts it
 		return
 	}

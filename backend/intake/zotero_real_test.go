@@ -471,3 +471,38 @@ func TestZoteroHostileAttachments(t *testing.T) {
 		}
 	}
 }
+
+// TestZoteroDuplicates: two Zotero items with the same PDF (duplicates are
+// common) make one paper; the other is reported, and re-imports are stable
+// instead of handing the paper from one item to the other.
+func TestZoteroDuplicates(t *testing.T) {
+	z := newZotero(t)
+	pdf := fakePDF(t, filepath.Join(t.TempDir(), "same.pdf"))
+	a := z.item("journalArticle", "DUPFIRST", map[string]string{"title": "Duplicate One"})
+	z.attach(a, "DUPATT01", linkImportedFile, "application/pdf", "storage:same.pdf", "")
+	os.MkdirAll(filepath.Dir(z.storagePath("DUPATT01", "same.pdf")), 0o755)
+	copyTestFile(t, pdf, z.storagePath("DUPATT01", "same.pdf"))
+	b := z.item("journalArticle", "DUPSECND", map[string]string{"title": "Duplicate Two"})
+	z.attach(b, "DUPATT02", linkImportedFile, "application/pdf", "storage:same.pdf", "")
+	os.MkdirAll(filepath.Dir(z.storagePath("DUPATT02", "same.pdf")), 0o755)
+	copyTestFile(t, pdf, z.storagePath("DUPATT02", "same.pdf"))
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	if len(rep.Added) != 1 || rep.Added[0].Key != "DUPFIRST" || len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0].Why, "imported from zotero DUPFIRST") {
+		t.Fatalf("first import %+v", rep)
+	}
+	ref := rep.Added[0].Ref
+	for i := 0; i < 2; i++ {
+		before := treeHash(t, root)
+		rep = importZ(t, z.dir, root, Options{})
+		if len(rep.Unchanged) != 1 || len(rep.Skipped) != 1 || len(rep.Updated) != 0 {
+			t.Errorf("import %d: %+v, want one unchanged, one skipped", i+2, rep)
+		}
+		if after := treeHash(t, root); !cmp.Equal(before, after) {
+			t.Errorf("import %d changed the vault:\n%s", i+2, cmp.Diff(before, after))
+		}
+	}
+	if got := readMeta(t, root, ref).Title; got != "Duplicate One" {
+		t.Errorf("title %q", got)
+	}
+}
