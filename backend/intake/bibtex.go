@@ -1,16 +1,22 @@
 package intake
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -158,7 +164,7 @@ func bibToEntry(e bibEntry, dirs []string) entry {
 			tags = append(tags, t)
 		}
 	}
-	file, why := bibFile(e.Fields["file"], dirs...)
+	file, why := bibFile(fileField(e.Fields), dirs...)
 	if file == "" && why == "" {
 		why = "it has no file field naming its PDF."
 	}
@@ -166,6 +172,88 @@ func bibToEntry(e bibEntry, dirs []string) entry {
 		Values: map[string]any{"title": title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
 			"abstract": f("abstract"), "tags": tags, "citation_key": e.Key,
 			"venue": firstOf(f("journaltitle"), f("journal"), f("booktitle"))}}
+}
+
+// fileField is the entry's file field, or what stands for it in tools
+// that have none: BibDesk's Bdsk-File-1, -2… (a binary property list,
+// base64, holding the path relative to the .bib file), a pdf field, or
+// BibDesk's older Local-Url (file://…).
+func fileField(fields map[string]string) string {
+	if f := fields["file"]; strings.TrimSpace(f) != "" {
+		return f
+	}
+	var paths []string
+	for i := 1; i < 100; i++ {
+		v, ok := fields[fmt.Sprintf("bdsk-file-%d", i)]
+		if !ok {
+			break
+		}
+		if p := bdskPath(v); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	for _, k := range []string{"pdf", "local-url"} {
+		if v := strings.TrimSpace(fields[k]); v != "" {
+			if u, err := url.Parse(v); err == nil && u.Scheme == "file" {
+				v = u.Path
+			}
+			paths = append(paths, v)
+		}
+	}
+	return strings.Join(escapeAll(paths), ";")
+}
+
+// bdskPath is the PDF path in a BibDesk Bdsk-File field: the first string
+// of the decoded property list (bplist00: 0x5N ASCII, 0x6N UTF-16, with a
+// following length when N is 15) that names a PDF. BibDesk writes the
+// relativePath before the alias data, in its plain and its keyed-archiver
+// forms alike.
+func bdskPath(v string) string {
+	data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(v), ""))
+	if err != nil || !bytes.HasPrefix(data, []byte("bplist00")) {
+		return ""
+	}
+	for i := 8; i < len(data); i++ {
+		kind, n := data[i]>>4, int(data[i]&0x0f)
+		if kind != 5 && kind != 6 {
+			continue
+		}
+		at := i + 1
+		if n == 15 {
+			if at >= len(data) || data[at]>>4 != 1 {
+				continue
+			}
+			size := 1 << (data[at] & 0x0f)
+			if size > 4 || at+1+size > len(data) {
+				continue
+			}
+			n = 0
+			for _, b := range data[at+1 : at+1+size] {
+				n = n<<8 | int(b)
+			}
+			at += 1 + size
+		}
+		var str string
+		if kind == 5 {
+			if at+n > len(data) {
+				continue
+			}
+			str = string(data[at : at+n])
+		} else {
+			if at+2*n > len(data) {
+				continue
+			}
+			u := make([]uint16, n)
+			for j := range u {
+				u[j] = uint16(data[at+2*j])<<8 | uint16(data[at+2*j+1])
+			}
+			str = string(utf16.Decode(u))
+		}
+		if strings.EqualFold(path.Ext(str), ".pdf") && utf8.ValidString(str) && !strings.ContainsAny(str, "\x00\n") {
+			return norm.NFC.String(str)
+		}
+	}
+	return ""
 }
 
 // bibFile is the PDF a file field names: the first "desc:path:type" (or
@@ -212,6 +300,13 @@ func bibFile(field string, dirs ...string) (string, string) {
 		}
 		if l := latexPath(p); l != p {
 			tries = append(tries, l)
+		}
+		for _, t := range tries {
+			if c := norm.NFC.String(t); c != t {
+				tries = append(tries, c) // a name written decomposed (macOS), the disk's composed
+			} else if d := norm.NFD.String(t); d != t {
+				tries = append(tries, d)
+			}
 		}
 		for _, t := range tries {
 			for _, c := range fileCandidates(t, dirs) {
