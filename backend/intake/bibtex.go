@@ -50,10 +50,22 @@ func ImportBibTeX(ctx context.Context, bibPath, root string, opts Options) (*Rep
 	dirs := append([]string{filepath.Dir(source)}, jabrefDirs(comments, filepath.Dir(source))...)
 	var list []entry
 	present := map[string]bool{}
+	seen := map[string]int{}
 	for _, e := range entries {
-		if e.Key == "" || e.Type == "set" || e.Type == "xdata" {
+		if e.Type == "set" || e.Type == "xdata" {
 			continue
 		}
+		if e.Key == "" {
+			rep.Errors = append(rep.Errors, Item{File: bibPath, Title: delatex(e.Fields["title"]),
+				Why: fmt.Sprintf("the entry on line %d has no citation key, so it cannot be found again; it is not imported.", e.Line)})
+			continue
+		}
+		if line, dup := seen[e.Key]; dup {
+			rep.Errors = append(rep.Errors, Item{File: bibPath, Key: e.Key, Title: delatex(e.Fields["title"]),
+				Why: fmt.Sprintf("the entry on line %d has the citation key of the one on line %d; only the first is imported.", e.Line, line)})
+			continue
+		}
+		seen[e.Key] = e.Line
 		en := bibToEntry(e, dirs)
 		en.Source = source
 		present[en.Key] = true
@@ -441,6 +453,11 @@ func ImportCSL(ctx context.Context, path, root string, opts Options) (*Report, e
 			continue
 		}
 		e := it.entry(dir)
+		if e.Key != "" && present[e.Key] {
+			rep.Errors = append(rep.Errors, Item{File: path, Key: e.Key, Title: e.Title,
+				Why: fmt.Sprintf("item %d has the id of an earlier item; only the first is imported.", i+1)})
+			continue
+		}
 		e.Source = source
 		present[e.Key] = true
 		list = append(list, e)

@@ -246,3 +246,28 @@ func TestImportCSLReal(t *testing.T) {
 		t.Errorf("a single object: %+v %v", rep, err)
 	}
 }
+
+// TestImportBibTeXDuplicateKeys: a key used twice imports the first entry
+// and reports the second (else the two would rewrite one paper on every
+// import); an entry without a key is reported, not dropped silently.
+func TestImportBibTeXDuplicateKeys(t *testing.T) {
+	home := t.TempDir()
+	fakePDF(t, filepath.Join(home, "a.pdf"))
+	fakePDF(t, filepath.Join(home, "b.pdf"))
+	bib := filepath.Join(home, "refs.bib")
+	os.WriteFile(bib, []byte("@article{same, title={First}, file={a.pdf}}\n@article{same, title={Second}, file={b.pdf}}\n@article{, title={Keyless}, file={b.pdf}}\n"), 0o644)
+	root := t.TempDir()
+	for i := 0; i < 2; i++ {
+		rep, err := ImportBibTeX(context.Background(), bib, root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Added)+len(rep.Unchanged) != 1 || len(rep.Updated) != 0 || len(rep.Errors) != 2 ||
+			!strings.Contains(rep.Errors[0].Why, "line 2 has the citation key of the one on line 1") || !strings.Contains(rep.Errors[1].Why, "line 3 has no citation key") {
+			t.Errorf("import %d: %+v", i+1, rep)
+		}
+	}
+	if got := readMeta(t, root, "papers/first").Title; got != "First" {
+		t.Errorf("title %q", got)
+	}
+}
