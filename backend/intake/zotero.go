@@ -89,6 +89,12 @@ func zoteroDB(dir string) (string, error) {
 		return dir, nil
 	}
 	db := filepath.Join(dir, "zotero.sqlite")
+	if _, err := os.Stat(db); err != nil && filepath.Base(dir) == "storage" {
+		// The storage folder inside the data folder was chosen.
+		if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "zotero.sqlite")); err == nil {
+			return filepath.Join(filepath.Dir(dir), "zotero.sqlite"), nil
+		}
+	}
 	if _, err := os.Stat(db); err != nil {
 		return "", refuse("%s has no zotero.sqlite: choose Zotero's data folder (Zotero → Settings → Advanced → Files and Folders).", dir)
 	}
@@ -155,8 +161,12 @@ func readZotero(ctx context.Context, dir, base string) ([]entry, error) {
 	defer db.Close()
 	z := &zreader{db: db, dataDir: dataDir, base: base}
 	entries, err := z.read(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", dbPath, err)
+	var ue *userError
+	switch {
+	case errors.As(err, &ue) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return nil, err
+	case err != nil:
+		return nil, refuse("%s cannot be read as a Zotero database (%v): is it Zotero's zotero.sqlite, and whole?", dbPath, err)
 	}
 	return entries, nil
 }
@@ -262,6 +272,10 @@ func (z *zreader) libraries(ctx context.Context) (map[int64]zlibrary, error) {
 }
 
 func (z *zreader) read(ctx context.Context) ([]entry, error) {
+	var n int
+	if err := z.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+		return nil, err
+	}
 	for _, t := range []string{"items", "itemData", "itemDataValues", "itemAttachments", "creators", "itemCreators"} {
 		if !z.has(ctx, t) {
 			return nil, refuse("this is not a Zotero database: it has no %s table.", t)

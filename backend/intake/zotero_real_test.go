@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -504,5 +505,23 @@ func TestZoteroDuplicates(t *testing.T) {
 	}
 	if got := readMeta(t, root, ref).Title; got != "Duplicate One" {
 		t.Errorf("title %q", got)
+	}
+}
+
+// TestZoteroNotADatabase: a damaged zotero.sqlite is a sentence, not a
+// driver's error; choosing the storage folder finds the data folder.
+func TestZoteroNotADatabase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Zotero")
+	os.MkdirAll(filepath.Join(dir, "storage"), 0o755)
+	os.WriteFile(filepath.Join(dir, "zotero.sqlite"), []byte("this is not SQLite at all, but long enough to be read as a header by the driver....."), 0o644)
+	_, err := ImportZotero(context.Background(), dir, t.TempDir(), Options{})
+	if err == nil || !strings.Contains(err.Error(), "cannot be read as a Zotero database") || !errors.Is(err, ErrRefused) {
+		t.Errorf("err = %v, want a sentence", err)
+	}
+	z := newZotero(t)
+	it := z.item("journalArticle", "INSTORAG", map[string]string{"title": "Chosen Through Storage"})
+	z.attach(it, "INSTORA1", linkImportedFile, "application/pdf", "storage:s.pdf", z.storagePath("INSTORA1", "s.pdf"))
+	if rep := importZ(t, filepath.Join(z.dir, "storage"), t.TempDir(), Options{}); len(rep.Added) != 1 {
+		t.Errorf("the storage folder chosen: %+v", rep)
 	}
 }
