@@ -87,6 +87,8 @@ type entry struct {
 	FromPDF bool
 	// Note is said of the entry in the report (other PDFs not copied).
 	Note string
+	// sha256 is the hash of the PDF an update copied in anew ("" = kept).
+	sha256 string
 	// Slug parts.
 	Authors []string
 	Year    int
@@ -336,6 +338,9 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 	}
 	setSources(raw, changed, values, e.From)
 	rec := record{From: e.From, Key: e.Key, Source: e.Source, File: e.File, SHA256: old.SHA256, Values: values}
+	if e.sha256 != "" {
+		rec.SHA256 = e.sha256
+	}
 	if rec.Source == "" {
 		rec.Source = old.Source
 	}

@@ -53,6 +53,27 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 		}
 	}
 	if ref := p.existing(e); ref != "" {
+		sum, note, err := p.refreshPDF(ctx, e, ref)
+		if err != nil {
+			item.Ref = ref
+			fail(err)
+			return
+		}
+		if note != "" {
+			item.Note = joinNotes(item.Note, note)
+		}
+		if sum != "" {
+			e.sha256 = sum
+			item.Ref = ref
+			changed, err := p.update(e, ref)
+			if err != nil {
+				fail(err)
+				return
+			}
+			item.Changed = append(changed, "paper.pdf")
+			rep.Updated = append(rep.Updated, item)
+			return
+		}
 		updated(ref)
 		return
 	}
@@ -160,6 +181,13 @@ func (p *placer) otherImport(e entry) string {
 		return ref
 	}
 	return ""
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
 }
 
 // fill sets the fields the source left empty from what the PDF says.

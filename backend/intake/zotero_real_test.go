@@ -525,3 +525,40 @@ func TestZoteroNotADatabase(t *testing.T) {
 		t.Errorf("the storage folder chosen: %+v", rep)
 	}
 }
+
+// TestZoteroPDFReplaced: the PDF is replaced in Zotero (a published version
+// over the preprint): the next import replaces the vault's copy and says
+// so, unless the user changed that copy, which is kept with a note.
+func TestZoteroPDFReplaced(t *testing.T) {
+	z := newZotero(t)
+	it := z.item("journalArticle", "REPLACED", map[string]string{"title": "Replaced Later"})
+	stored := z.storagePath("REPLATT1", "paper.pdf")
+	z.attach(it, "REPLATT1", linkImportedFile, "application/pdf", "storage:paper.pdf", stored)
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	ref := rep.Added[0].Ref
+	vaultPDF := filepath.Join(root, ref, "paper.pdf")
+	notes := filepath.Join(root, ref, "notes.md")
+	os.WriteFile(notes, []byte("mine"), 0o644)
+
+	os.WriteFile(stored, []byte("%PDF-1.7\n% the published version, longer than the preprint\n%%EOF\n"), 0o644)
+	rep = importZ(t, z.dir, root, Options{})
+	if len(rep.Updated) != 1 || !cmp.Equal(rep.Updated[0].Changed, []string{"paper.pdf"}) || readFile(t, vaultPDF) != readFile(t, stored) {
+		t.Fatalf("after Zotero's PDF was replaced: %+v", rep)
+	}
+	if rep := importZ(t, z.dir, root, Options{}); len(rep.Unchanged) != 1 {
+		t.Errorf("the import after: %+v, want unchanged", rep)
+	}
+
+	// The user annotates the vault's copy; Zotero's changes again.
+	os.WriteFile(vaultPDF, []byte(readFile(t, vaultPDF)+"% my annotations, appended\n"), 0o644)
+	annotated := readFile(t, vaultPDF)
+	os.WriteFile(stored, []byte("%PDF-1.7\n% a third version\n%%EOF\n"), 0o644)
+	rep = importZ(t, z.dir, root, Options{})
+	if len(rep.Unchanged) != 1 || !strings.Contains(rep.Unchanged[0].Note, "vault's copy was changed too") || readFile(t, vaultPDF) != annotated {
+		t.Errorf("a copy the user changed: %+v", rep)
+	}
+	if readFile(t, notes) != "mine" {
+		t.Error("the user's notes changed")
+	}
+}
