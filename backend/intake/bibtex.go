@@ -478,6 +478,9 @@ type cslName struct {
 
 type cslItem struct {
 	ID     json.RawMessage `json:"id"`
+	// CitationKey is CSL 1.0.2's citation-key (Zotero 7, Better BibTeX),
+	// the key a user cites by; id is then often a Zotero URI.
+	CitationKey string `json:"citation-key"`
 	Title  string          `json:"title"`
 	Author []cslName       `json:"author"`
 	Editor []cslName       `json:"editor"`
@@ -501,6 +504,9 @@ func (it cslItem) entry(dir string) entry {
 		}
 	}
 	key = strings.TrimSpace(key)
+	if ck := strings.TrimSpace(it.CitationKey); ck != "" {
+		key = ck
+	}
 	title := cslText(it.Title)
 	names := func(list []cslName) []string {
 		var out []string

@@ -204,7 +204,7 @@ func TestImportCSLReal(t *testing.T) {
   {"id": "str2021", "title": "String Date", "issued": "2021-03-04"},
   {"id": "old2018", "title": "Old Citeproc Date", "issued": [{"year": "2018"}]},
   {"id": "bad", "title": ["not", "a", "string"]},
-  {"id": "nodate", "title": "No Date"}
+  {"id": "http://zotero.org/users/1/items/ABCD1234", "citation-key": "nodate2000", "title": "No Date"}
 ]`
 	p := filepath.Join(home, "library.json")
 	os.WriteFile(p, []byte(src), 0o644)
@@ -234,6 +234,9 @@ func TestImportCSLReal(t *testing.T) {
 		if got := cslYear([]byte(c.raw)); got != c.want {
 			t.Errorf("cslYear(%s) = %d, want %d", c.raw, got, c.want)
 		}
+	}
+	if _, ok := years["nodate2000"]; !ok {
+		t.Errorf("without PDF %+v, want the item known by its citation-key", rep.WithoutPDF)
 	}
 	if len(years) != 4 {
 		t.Errorf("without PDF %+v, want the four other readable items", rep.WithoutPDF)
