@@ -477,21 +477,21 @@ type cslName struct {
 }
 
 type cslItem struct {
-	ID     json.RawMessage `json:"id"`
+	ID json.RawMessage `json:"id"`
 	// CitationKey is CSL 1.0.2's citation-key (Zotero 7, Better BibTeX),
 	// the key a user cites by; id is then often a Zotero URI.
-	CitationKey string `json:"citation-key"`
-	Title  string          `json:"title"`
-	Author []cslName       `json:"author"`
-	Editor []cslName       `json:"editor"`
-	Issued json.RawMessage `json:"issued"`
-	DOI       string          `json:"DOI"`
-	URL       string          `json:"URL"`
-	Abstract  string          `json:"abstract"`
-	Keyword   string          `json:"keyword"`
-	Container string          `json:"container-title"`
-	Note      string          `json:"note"`
-	File      json.RawMessage `json:"file"`
+	CitationKey string          `json:"citation-key"`
+	Title       string          `json:"title"`
+	Author      []cslName       `json:"author"`
+	Editor      []cslName       `json:"editor"`
+	Issued      json.RawMessage `json:"issued"`
+	DOI         string          `json:"DOI"`
+	URL         string          `json:"URL"`
+	Abstract    string          `json:"abstract"`
+	Keyword     string          `json:"keyword"`
+	Container   string          `json:"container-title"`
+	Note        string          `json:"note"`
+	File        json.RawMessage `json:"file"`
 }
 
 func (it cslItem) entry(dir string) entry {

@@ -51,7 +51,9 @@ func nullString(s string) any {
 	return s
 }
 
-func (z *zfix) storagePath(key, name string) string { return filepath.Join(z.dir, "storage", key, name) }
+func (z *zfix) storagePath(key, name string) string {
+	return filepath.Join(z.dir, "storage", key, name)
+}
 
 func importZ(t *testing.T, dir, root string, opts Options) *Report {
 	t.Helper()
@@ -396,7 +398,7 @@ func TestZoteroStandalonePDF(t *testing.T) {
 
 	described := map[string]Described{
 		"Lamport - 2001 - Paxos Made Simple.pdf": {Title: "Paxos Made Simple", Authors: []string{"Leslie Lamport"}, Year: 2001},
-		"raft.pdf": {Title: "In Search of an Understandable Consensus Algorithm", Authors: []string{"Diego Ongaro", "John Ousterhout"}, Year: 2014, DOI: "10.5555/2643634.2643666"},
+		"raft.pdf":                               {Title: "In Search of an Understandable Consensus Algorithm", Authors: []string{"Diego Ongaro", "John Ousterhout"}, Year: 2014, DOI: "10.5555/2643634.2643666"},
 	}
 	calls := 0
 	opts := Options{Describe: func(ctx context.Context, p string) (Described, error) {
