@@ -140,6 +140,11 @@ func copyPlain(from, to string) error {
 	return errors.Join(err, out.Close())
 }
 
+// uriPath escapes a path for an SQLite URI filename.
+func uriPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(p))
+}
+
 // readZotero reads the library's items as intake entries.
 // base is the Linked Attachment Base Directory, "" to look it up in the
 // Zotero profile.
@@ -149,12 +154,21 @@ func readZotero(ctx context.Context, dir, base string) ([]entry, error) {
 		return nil, err
 	}
 	dataDir := filepath.Dir(dbPath)
+	dsn := ""
 	copyPath, done, err := copyDB(dbPath)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		defer done()
+		dsn = "file:" + uriPath(copyPath) + "?_busy_timeout=5000"
+	} else {
+		// No room for a copy (a small /tmp, a large database): read the
+		// database in place, as an immutable file, which takes no lock and
+		// writes nothing (a write Zotero makes meanwhile may be missed).
+		if _, serr := os.Stat(dbPath); serr != nil {
+			return nil, err
+		}
+		dsn = "file:" + uriPath(dbPath) + "?mode=ro&immutable=1"
 	}
-	defer done()
-	db, err := sql.Open("sqlite3", "file:"+copyPath+"?_busy_timeout=5000")
+	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, err
 	}

@@ -564,3 +564,42 @@ func TestZoteroPDFReplaced(t *testing.T) {
 		t.Error("the user's notes changed")
 	}
 }
+
+// TestZoteroNoRoomForCopy: when the database cannot be copied (no
+// temporary folder, or no room in it), it is read in place as an immutable
+// file, even while Zotero holds its lock, and it is not written; a folder
+// name with URI characters (# ? %) is no obstacle.
+func TestZoteroNoRoomForCopy(t *testing.T) {
+	z := newZotero(t)
+	it := z.item("journalArticle", "NOROOM01", map[string]string{"title": "No Room"})
+	z.attach(it, "NOROOMA1", linkImportedFile, "application/pdf", "storage:n.pdf", z.storagePath("NOROOMA1", "n.pdf"))
+	z.db.Close()
+	odd := filepath.Join(t.TempDir(), "Zotero #1 ?50%")
+	if err := os.Rename(z.dir, odd); err != nil {
+		t.Fatal(err)
+	}
+	z.dir = odd
+	lock, err := sql.Open("sqlite3", "file:"+uriPath(filepath.Join(odd, "zotero.sqlite"))+"?_locking_mode=EXCLUSIVE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	conn, err := lock.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	before := treeHash(t, odd)
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "no-such-folder"))
+	rep := importZ(t, odd, t.TempDir(), Options{})
+	if len(rep.Added) != 1 {
+		t.Errorf("report %+v", rep)
+	}
+	if after := treeHash(t, odd); !cmp.Equal(before, after) {
+		t.Errorf("Zotero's folder changed:\n%s", cmp.Diff(before, after))
+	}
+}
