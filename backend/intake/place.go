@@ -234,10 +234,43 @@ func (p *placer) mkdirs(rel string) error {
 	return nil
 }
 
+// outsidePapers is the folder rel (a collection's folder), with any of its
+// folders that is a paper's folder (one holding a PDF: a paper slugged as
+// a collection is named) renamed "<name> (collection)": a paper's folder
+// is a paper, and one put inside it would be taken for part of it.
+func (p *placer) outsidePapers(rel string) string {
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		for {
+			dir := filepath.Join(p.root, filepath.FromSlash(strings.Join(parts[:i+1], "/")))
+			if !holdsPDF(dir) {
+				break
+			}
+			parts[i] += " (collection)"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// holdsPDF reports whether dir holds a PDF file directly.
+func holdsPDF(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.EqualFold(path.Ext(e.Name()), ".pdf") {
+			return true
+		}
+	}
+	return false
+}
+
 // create makes a new paper folder under e.Folder named by slug (with -2,
 // -3 … when taken), writes metadata.json and then the PDF, and returns the
 // new paper's ref. An existing folder is never reused.
 func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) (string, error) {
+	e.Folder = p.outsidePapers(e.Folder)
 	if err := p.mkdirs(e.Folder); err != nil {
 		return "", err
 	}

@@ -603,3 +603,29 @@ func TestZoteroNoRoomForCopy(t *testing.T) {
 		t.Errorf("Zotero's folder changed:\n%s", cmp.Diff(before, after))
 	}
 }
+
+// TestZoteroCollectionNamedLikeAPaper: a collection whose folder name is
+// an existing paper's folder does not put papers inside that paper.
+func TestZoteroCollectionNamedLikeAPaper(t *testing.T) {
+	z := newZotero(t)
+	loose := z.item("journalArticle", "LOOSE001", map[string]string{"title": "Reading"})
+	z.attach(loose, "LOOSEAT1", linkImportedFile, "application/pdf", "storage:r.pdf", z.storagePath("LOOSEAT1", "r.pdf"))
+	c := z.collection("reading", "COLLREAD", 0)
+	filed := z.item("journalArticle", "FILED001", map[string]string{"title": "Filed"})
+	z.attach(filed, "FILEDAT1", linkImportedFile, "application/pdf", "storage:f.pdf", z.storagePath("FILEDAT1", "f.pdf"))
+	z.file(c, filed)
+	root := t.TempDir()
+	rep := importZ(t, z.dir, root, Options{})
+	got := map[string]string{}
+	for _, it := range rep.Added {
+		got[it.Key] = it.Ref
+	}
+	want := map[string]string{"LOOSE001": "papers/reading", "FILED001": "papers/reading (collection)/filed"}
+	if !cmp.Equal(got, want) {
+		t.Errorf("added %v, want %v", got, want)
+	}
+	snap, _ := vault.Scan(root)
+	if len(snap.Papers) != 2 {
+		t.Errorf("the vault shows %d papers, want 2", len(snap.Papers))
+	}
+}
