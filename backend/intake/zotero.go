@@ -391,6 +391,17 @@ func (z *zreader) read(ctx context.Context) ([]entry, error) {
 	if err := z.attachments(ctx, items, notDeleted); err != nil {
 		return nil, err
 	}
+	if z.has(ctx, "deletedItems") {
+		// An item whose PDF is in the trash (while it is not) is told so.
+		if err := z.each(ctx, `SELECT a.parentItemID FROM itemAttachments a JOIN deletedItems d ON d.itemID = a.itemID
+			WHERE a.parentItemID IS NOT NULL AND (a.contentType = 'application/pdf' OR lower(a.path) LIKE '%.pdf')`, func(id int64, _ []sql.NullString) {
+			if it := items[id]; it != nil && it.pdf == "" && it.why == "" {
+				it.why = "its PDF attachment is in Zotero's trash."
+			}
+		}, 0); err != nil {
+			return nil, err
+		}
+	}
 	var out []entry
 	for _, it := range order {
 		// An attachment is read with its parent; a standalone PDF (one

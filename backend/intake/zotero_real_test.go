@@ -233,7 +233,7 @@ func TestZoteroAttachments(t *testing.T) {
 	if !cmp.Equal(others, []string{sp("SEVC0001", "supplement.pdf")}) || !strings.Contains(added["SEVERAL1"].Note, "1 more PDF") {
 		t.Errorf("other PDFs %q, note %q: want the supplement listed, not lost", others, added["SEVERAL1"].Note)
 	}
-	for key, want := range map[string]string{"LINKURL1": "link to a web page", "WINPATH1": "a Windows path", "EVILKEY1": "is not a file name", "TRASHATT": "no PDF attachment"} {
+	for key, want := range map[string]string{"LINKURL1": "link to a web page", "WINPATH1": "a Windows path", "EVILKEY1": "is not a file name", "TRASHATT": "its PDF attachment is in Zotero's trash"} {
 		if !strings.Contains(without[key].Why, want) {
 			t.Errorf("%s: why %q, want %q", key, without[key].Why, want)
 		}
