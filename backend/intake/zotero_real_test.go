@@ -80,7 +80,7 @@ func byKey(items []Item) map[string]Item {
 // feed items are not papers.
 func TestZoteroGroupLibraries(t *testing.T) {
 	z := newZotero(t)
-	z.exec(`INSERT INTO libraries VALUES (2, 'group', 1, 1, 0, 0, 0, 0), (3, 'feed', 1, 1, 0, 0, 0, 0)`)
+	z.exec(`INSERT INTO libraries VALUES (2, 'group', 1, 1, 0, 0, 0, 0, 0), (3, 'feed', 1, 1, 0, 0, 0, 0, NULL)`)
 	z.exec(`INSERT INTO groups VALUES (4711, 2, 'Lab/Shared', '', 0)`)
 	mine := z.item("journalArticle", "SAMEKEY1", map[string]string{"title": "Mine"})
 	z.stored(mine, "STORMINE", "mine.pdf", "")
@@ -165,7 +165,10 @@ func TestZoteroAttachments(t *testing.T) {
 	// A PDF saved from the web (linkMode 1) and an HTML snapshot beside it.
 	web := z.item("journalArticle", "WEBPDF01", map[string]string{"title": "Saved From The Web"})
 	z.attach(web, "WEBSNAP1", linkImportedURL, "text/html", "storage:page.html", "")
-	z.attach(web, "WEBPDFA1", linkImportedURL, "application/pdf", "storage:download.pdf", sp("WEBPDFA1", "download.pdf"))
+	webPDF := z.attach(web, "WEBPDFA1", linkImportedURL, "application/pdf", "storage:download.pdf", sp("WEBPDFA1", "download.pdf"))
+	// A highlight on it (Zotero 7 keeps annotations as items): not a paper.
+	ann := z.id(`INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 1, 'ANNOTAT1')`, zItemTypes["annotation"])
+	z.exec(`INSERT INTO itemAnnotations VALUES (?, ?, 1, '', 'a highlight', '', '#ffd400', '1', '00000|000000|00000', '{}', 0)`, ann, webPDF)
 
 	// Only a linked URL (linkMode 3, no file): without PDF, said so.
 	url := z.item("journalArticle", "LINKURL1", map[string]string{"title": "Only A Link"})

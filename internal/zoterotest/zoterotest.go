@@ -1,6 +1,6 @@
 // Package zoterotest builds Zotero data folders for tests: zotero.sqlite
 // with the tables of Zotero's real schema an import reads (userdata.sql,
-// schema 107 and later, and the system tables Zotero fills from its
+// schema 107 to Zotero 7's, and the system tables Zotero fills from its
 // schema.json), and storage/. It is used by tests only.
 package zoterotest
 
@@ -23,7 +23,8 @@ CREATE TABLE fields (fieldID INTEGER PRIMARY KEY, fieldName TEXT, fieldFormatID 
 CREATE TABLE fieldsCombined (fieldID INT NOT NULL, fieldName TEXT NOT NULL, label TEXT, fieldFormatID INT, custom INT NOT NULL, PRIMARY KEY (fieldID));
 CREATE TABLE creatorTypes (creatorTypeID INTEGER PRIMARY KEY, creatorType TEXT);
 CREATE TABLE libraries (libraryID INTEGER PRIMARY KEY, type TEXT NOT NULL, editable INT NOT NULL, filesEditable INT NOT NULL,
-    version INT NOT NULL DEFAULT 0, storageVersion INT NOT NULL DEFAULT 0, lastSync INT NOT NULL DEFAULT 0, archived INT NOT NULL DEFAULT 0);
+    version INT NOT NULL DEFAULT 0, storageVersion INT NOT NULL DEFAULT 0, lastSync INT NOT NULL DEFAULT 0, archived INT NOT NULL DEFAULT 0,
+    isAdmin INT);
 CREATE TABLE items (itemID INTEGER PRIMARY KEY, itemTypeID INT NOT NULL, dateAdded TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
     dateModified TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, clientDateModified TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
     libraryID INT NOT NULL, key TEXT NOT NULL, version INT NOT NULL DEFAULT 0, synced INT NOT NULL DEFAULT 0,
@@ -35,8 +36,11 @@ CREATE TABLE itemData (itemID INT, fieldID INT, valueID, PRIMARY KEY (itemID, fi
 CREATE TABLE itemNotes (itemID INTEGER PRIMARY KEY, parentItemID INT, note TEXT, title TEXT,
     FOREIGN KEY (itemID) REFERENCES items(itemID) ON DELETE CASCADE, FOREIGN KEY (parentItemID) REFERENCES items(itemID) ON DELETE CASCADE);
 CREATE TABLE itemAttachments (itemID INTEGER PRIMARY KEY, parentItemID INT, linkMode INT, contentType TEXT, charsetID INT, path TEXT,
-    syncState INT DEFAULT 0, storageModTime INT, storageHash TEXT,
+    syncState INT DEFAULT 0, storageModTime INT, storageHash TEXT, lastProcessedModificationTime INT, lastRead INT,
     FOREIGN KEY (itemID) REFERENCES items(itemID) ON DELETE CASCADE, FOREIGN KEY (parentItemID) REFERENCES items(itemID) ON DELETE CASCADE);
+CREATE TABLE itemAnnotations (itemID INTEGER PRIMARY KEY, parentItemID INT NOT NULL, type INTEGER NOT NULL, authorName TEXT, text TEXT, comment TEXT,
+    color TEXT, pageLabel TEXT, sortIndex TEXT NOT NULL, position TEXT NOT NULL, isExternal INT NOT NULL,
+    FOREIGN KEY (itemID) REFERENCES items(itemID) ON DELETE CASCADE, FOREIGN KEY (parentItemID) REFERENCES itemAttachments(itemID));
 CREATE TABLE tags (tagID INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE itemTags (itemID INT NOT NULL, tagID INT NOT NULL, type INT NOT NULL, PRIMARY KEY (itemID, tagID),
     FOREIGN KEY (itemID) REFERENCES items(itemID) ON DELETE CASCADE, FOREIGN KEY (tagID) REFERENCES tags(tagID) ON DELETE CASCADE);
@@ -61,13 +65,14 @@ CREATE TABLE version (schema TEXT PRIMARY KEY, version INT NOT NULL);
 CREATE TABLE settings (setting TEXT, key TEXT, value, PRIMARY KEY (setting, key));
 INSERT INTO version VALUES ('userdata', 120), ('system', 32);
 CREATE TABLE feedItems (itemID INTEGER PRIMARY KEY, guid TEXT NOT NULL UNIQUE, readTime TIMESTAMP, translatedTime TIMESTAMP);
-INSERT INTO libraries VALUES (1, 'user', 1, 1, 0, 0, 0, 0);
+INSERT INTO libraries VALUES (1, 'user', 1, 1, 0, 0, 0, 0, NULL);
 `
 
-// Zotero's ids for the types, fields and creator types the fixtures use
-// (system-107.sql).
+// Zotero's ids for the types, fields and creator types the fixtures use:
+// item types as Zotero 7 numbers them (alphabetically, from its
+// schema.json), fields as system-107.sql did. Agentero reads names, not ids.
 var (
-	ItemTypes    = map[string]int{"note": 1, "book": 2, "journalArticle": 4, "attachment": 14, "conferencePaper": 33, "preprint": 37}
+	ItemTypes    = map[string]int{"annotation": 1, "attachment": 3, "book": 7, "conferencePaper": 11, "journalArticle": 22, "note": 28, "preprint": 31}
 	Fields       = map[string]int{"url": 1, "publicationTitle": 12, "date": 14, "extra": 22, "DOI": 26, "abstractNote": 90, "title": 110, "archiveID": 124}
 	CreatorTypes = map[string]int{"author": 1, "contributor": 2, "editor": 3}
 )
