@@ -306,6 +306,13 @@ func bibFile(field string, dirs ...string) (string, string) {
 			}
 			continue
 		}
+		if low := strings.ToLower(whole); strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "https://") ||
+			strings.HasPrefix(strings.ToLower(p), "http://") || strings.HasPrefix(strings.ToLower(p), "https://") {
+			if firstPDF == "" {
+				firstPDF, want = whole, "" // a web address: there is no file to copy
+			}
+			continue
+		}
 		tries := []string{p}
 		if whole != p && strings.EqualFold(filepath.Ext(whole), ".pdf") {
 			tries = append(tries, whole) // "/a: b: c.pdf", colons unescaped
@@ -335,6 +342,8 @@ func bibFile(field string, dirs ...string) (string, string) {
 		}
 	}
 	switch {
+	case want == "" && firstPDF != "":
+		return "", "its file field names " + firstPDF + ", a web address, not a file: download the PDF and name it there."
 	case firstPDF != "" && isWindowsPath(firstPDF):
 		return "", "its file field names " + firstPDF + ", a Windows path, which is not on this computer."
 	case want != "":

@@ -42,6 +42,9 @@ func TestBibFileRealTools(t *testing.T) {
 		{"Mendeley, Linux", ":" + noSlash + "/Smith - 2010 - A{\\_}B {\\&} C.pdf:pdf", filepath.Join(mendeley, "Smith - 2010 - A_B & C.pdf"), ""},
 		{"Mendeley, accents", ":" + noSlash + `/G{\"{o}}del - 1931 - {\"{U}}ber.pdf:pdf`, filepath.Join(mendeley, "Gödel - 1931 - Über.pdf"), ""},
 		{"JabRef fileDirectory", ":rel.pdf:PDF", filepath.Join(home, "jabref-files", "rel.pdf"), ""},
+		{"a web address", "https://arxiv.org/pdf/1706.03762v7.pdf", "", "https://arxiv.org/pdf/1706.03762v7.pdf, a web address"},
+		{"JabRef, a web address", ":https\\://arxiv.org/pdf/1706.03762v7.pdf:PDF", "", "a web address"},
+		{"a web address, then a file", "https://x.org/a.pdf;" + pdfs + "/b.pdf", filepath.Join(pdfs, "b.pdf"), ""},
 	}
 	for _, c := range cases {
 		field := strings.Trim(c.field, "{}")
