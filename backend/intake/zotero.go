@@ -690,7 +690,7 @@ func genericTitle(title, file string) bool {
 // entry maps a Zotero item to metadata.json (SPEC §1 keys plus Zotero's).
 func (it *zitem) entry() entry {
 	f := it.fields
-	title := f["title"]
+	title := cslText(f["title"]) // Zotero's rich-text markup (<i>Drosophila</i>) is not part of the title
 	authors := it.authors
 	if len(authors) == 0 {
 		authors = it.others

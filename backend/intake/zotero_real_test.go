@@ -155,6 +155,10 @@ func TestZoteroAttachments(t *testing.T) {
 	sp := z.storagePath
 	linkedDir := t.TempDir()
 
+	// A title with Zotero's rich-text markup.
+	rich := z.item("journalArticle", "RICHTEXT", map[string]string{"title": `Wing Growth in <i>Drosophila</i> and H<sub>2</sub>O <span class="nocase">mRNA</span>`})
+	z.attach(rich, "RICHATT1", linkImportedFile, "application/pdf", "storage:r.pdf", sp("RICHATT1", "r.pdf"))
+
 	// Three PDFs under one item: the first is missing on disk, so the
 	// second becomes paper.pdf and the third is listed, not lost.
 	several := z.item("journalArticle", "SEVERAL1", map[string]string{"title": "Several PDFs"})
@@ -210,7 +214,7 @@ func TestZoteroAttachments(t *testing.T) {
 	root := t.TempDir()
 	rep := importZ(t, z.dir, root, Options{})
 	added, without := byKey(rep.Added), byKey(rep.WithoutPDF)
-	wantAdded := []string{"LINKED01", "NFDNAME1", "NOTYPE01", "SEVERAL1", "WEBPDF01"}
+	wantAdded := []string{"LINKED01", "NFDNAME1", "NOTYPE01", "RICHTEXT", "SEVERAL1", "WEBPDF01"}
 	wantWithout := []string{"EVILKEY1", "LINKURL1", "TRASHATT", "WINPATH1"}
 	if diff := cmp.Diff(wantAdded, sortedKeys(added)); diff != "" {
 		t.Errorf("added (-want +got):\n%s\n%+v", diff, rep)
@@ -228,6 +232,9 @@ func TestZoteroAttachments(t *testing.T) {
 		}
 	}
 	pdfIs("SEVERAL1", sp("SEVB0001", "main.pdf"))
+	if got := readMeta(t, root, added["RICHTEXT"].Ref).Title; got != "Wing Growth in Drosophila and H2O mRNA" {
+		t.Errorf("title %q, want the markup stripped", got)
+	}
 	pdfIs("WEBPDF01", sp("WEBPDFA1", "download.pdf"))
 	pdfIs("NFDNAME1", sp("NFDATT01", norm.NFD.String(nfc)))
 	m := readMeta(t, root, added["SEVERAL1"].Ref)
