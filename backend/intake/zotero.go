@@ -645,7 +645,7 @@ func isWindowsPath(p string) bool {
 }
 
 var yearRe = regexp.MustCompile(`(?:^|[^0-9])(1[5-9]\d\d|20\d\d)(?:$|[^0-9])`)
-var extraLine = regexp.MustCompile(`(?im)^\s*(doi|arxiv|arxiv id)\s*:\s*(\S+)\s*$`)
+var extraLine = regexp.MustCompile(`(?im)^\s*(doi|arxiv|arxiv id|citation key)\s*:\s*(\S+)\s*$`)
 
 // zoteroYear is the year of a Zotero date field, stored as "YYYY-MM-DD
 // as typed" ("2001-11-00 November 2001", "0000-00-00 Spring 2019" when
@@ -698,11 +698,16 @@ func (it *zitem) entry() entry {
 	year := zoteroYear(f["date"])
 	doi := ident.NormalizeDOI(f["DOI"])
 	arxiv := ""
+	citeKey := strings.TrimSpace(f["citationKey"]) // Zotero 7's field; Better BibTeX's "Citation Key:" in Extra before it
 	for _, m := range extraLine.FindAllStringSubmatch(f["extra"], -1) {
 		switch strings.ToLower(m[1]) {
 		case "doi":
 			if doi == "" {
 				doi = ident.NormalizeDOI(m[2])
+			}
+		case "citation key":
+			if citeKey == "" {
+				citeKey = m[2]
 			}
 		default:
 			arxiv = ident.NormalizeArxiv(m[2])
@@ -729,7 +734,7 @@ func (it *zitem) entry() entry {
 	values := map[string]any{
 		"title": title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
 		"abstract": f["abstractNote"], "tags": it.tags, "collections": it.collections, "zotero_key": it.key,
-		"zotero_library": it.library, "other_pdfs": it.otherPDFs,
+		"zotero_library": it.library, "other_pdfs": it.otherPDFs, "citation_key": citeKey,
 		"venue": firstOf(f["publicationTitle"], f["proceedingsTitle"], f["conferenceName"], f["bookTitle"]),
 	}
 	e := entry{From: "zotero", Key: key, File: it.pdf, Folder: folder, Title: title, Authors: authors, Year: year, Values: values}
