@@ -64,12 +64,10 @@ func runImport(ctx context.Context, env Env, args []string) error {
 
 // intake opens the vault, runs do with progress on stderr, and prints the report.
 func (env Env) intake(ctx context.Context, dir string, asJSON bool, shape func(*intake.Report) any, do func(*workspace.Workspace) (*intake.Report, error)) error {
+	show := progressPrinter(env.Stderr, "papers")
 	progress := func(name string, payload any) {
-		if p, ok := payload.(events.IntakeProgressEvent); ok && p.Total > 0 && !asJSON {
-			fmt.Fprintf(env.Stderr, "\rpapers %d/%d %-60.60s", p.Done, p.Total, p.Current)
-			if p.Done == p.Total {
-				fmt.Fprintln(env.Stderr)
-			}
+		if p, ok := payload.(events.IntakeProgressEvent); ok && !asJSON {
+			show(p.Done, p.Total, p.Current)
 		}
 	}
 	ws, err := env.open(dir, progress)

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/json"
 	"github.com/agentero/agentero/backend/vault"
 	"testing"
 
@@ -144,5 +145,31 @@ func TestCitedYearStandsInForACopysDate(t *testing.T) {
 		if got := derive(c.ref, c.m, c.x, c.cited).Year; got != c.want {
 			t.Errorf("%s: year %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestAddedPaperIsReadAgain checks that the fields metadata.json holds
+// only because they were read from the PDF when it was added are derived
+// again (so a year the library cites shows), unlike the user's.
+func TestAddedPaperIsReadAgain(t *testing.T) {
+	added := func(extra string) vault.Metadata {
+		var m vault.Metadata
+		if err := json.Unmarshal([]byte(`{"title": "Bitcoin", "year": 2009, "authors": ["Satoshi Nakamoto"],
+			"imported": {"from": "file", "file": "/home/u/Downloads/bitcoin.pdf"},
+			"source": {"title": "pdf", "year": "pdf", "authors": "pdf"}`+extra+`}`), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	x := extracted{HeadTitle: "Bitcoin: A Peer-to-Peer Electronic Cash System", FileYear: 2009}
+	d := derive("papers/nakamoto-2009-bitcoin", added(""), x, 2008)
+	if d.Year != 2008 || d.Title != x.HeadTitle {
+		t.Errorf("added from a file: %q, %d; want the page's title and the cited 2008", d.Title, d.Year)
+	}
+	if d := derive("papers/nakamoto-2009-bitcoin", added(`, "edited": ["year"]`), x, 2008); d.Year != 2009 {
+		t.Errorf("year edited by the user: %d, want 2009", d.Year)
+	}
+	if d := derive("papers/nakamoto-2009-bitcoin", added(""), extracted{}, 0); d.Title != "Bitcoin" || d.Year != 2009 {
+		t.Errorf("before the PDF is read: %q, %d; want metadata.json's", d.Title, d.Year)
 	}
 }

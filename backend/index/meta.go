@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -143,6 +144,22 @@ type derived struct {
 // printed as where the paper appeared (an arXiv stamp, a journal line, a
 // copyright), a year in the file's name and metadata.json's year stand.
 func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
+	named := ref // the name a year in it is the user's (fileYear)
+	if pv := provenanceOf(m); pv.Imported.From == "file" {
+		// Added from a file: the folder's name is Agentero's slug, and the
+		// fields read from the PDF then are read again, so that what the
+		// index learns since (a year the library cites) shows.
+		named = pv.Imported.File
+		if pv.readFromPDF("title") && (x.InfoTitle != "" || x.HeadTitle != "" && !slices.Contains(x.Garbled, 1)) {
+			m.Title = ""
+		}
+		if pv.readFromPDF("authors") && len(x.InfoAuthors)+len(x.HeadAuthors) > 0 {
+			m.Authors = nil
+		}
+		if pv.readFromPDF("year") && (x.Year != 0 || x.FileYear != 0 || fileYear(named) != 0) {
+			m.Year = 0
+		}
+	}
 	d := derived{Authors: m.Authors, Year: m.Year, Abstract: m.Abstract}
 	switch {
 	case m.Title != "":
@@ -184,7 +201,7 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 		}
 	}
 	if d.Year == 0 {
-		d.Year = fileYear(ref)
+		d.Year = fileYear(named)
 	}
 	if d.Year == 0 {
 		d.Year = x.FileYear
@@ -194,6 +211,33 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 		d.Year = cited
 	}
 	return d
+}
+
+// provenance is what metadata.json says of where its values came from
+// (intake and package metadata write it): "edited" lists the fields the
+// user set, "source" names each field's origin, "imported" the file a paper
+// was added from.
+type provenance struct {
+	Edited   []string          `json:"edited"`
+	Source   map[string]string `json:"source"`
+	Imported struct {
+		From string `json:"from"`
+		File string `json:"file"`
+	} `json:"imported"`
+}
+
+func provenanceOf(m vault.Metadata) provenance {
+	var pv provenance
+	_ = json.Unmarshal(m.Extra["edited"], &pv.Edited)
+	_ = json.Unmarshal(m.Extra["source"], &pv.Source)
+	_ = json.Unmarshal(m.Extra["imported"], &pv.Imported)
+	return pv
+}
+
+// readFromPDF says whether metadata.json holds field only because it was
+// read from the PDF when the paper was added (source "pdf", not edited).
+func (pv provenance) readFromPDF(field string) bool {
+	return pv.Source[field] == "pdf" && !slices.Contains(pv.Edited, field)
 }
 
 // citedFits says whether the year citing papers give can be the year of a
