@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"os"
 
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/intake"
@@ -63,7 +66,20 @@ func runImport(ctx context.Context, env Env, args []string) error {
 }
 
 // intake opens the vault, runs do with progress on stderr, and prints the report.
-func (env Env) intake(ctx context.Context, dir string, asJSON bool, shape func(*intake.Report) any, do func(*workspace.Workspace) (*intake.Report, error)) error {
+func (env Env) intake(ctx context.Context, dir string, asJSON bool, shape func(*intake.Report) any, do func(*workspace.Workspace) (*intake.Report, error)) (err error) {
+	// A new user's first step makes the vault: a folder that is not there
+	// yet is created (the folder it goes in must be), and removed again
+	// when the run fails, with the index made in it.
+	if _, statErr := os.Stat(dir); errors.Is(statErr, iofs.ErrNotExist) {
+		if mkErr := os.Mkdir(dir, 0o755); mkErr != nil {
+			return fmt.Errorf("create the vault folder: %w", mkErr)
+		}
+		defer func() {
+			if err != nil {
+				os.RemoveAll(dir)
+			}
+		}()
+	}
 	show := progressPrinter(env.Stderr, "papers")
 	progress := func(name string, payload any) {
 		if p, ok := payload.(events.IntakeProgressEvent); ok && !asJSON {
@@ -74,8 +90,8 @@ func (env Env) intake(ctx context.Context, dir string, asJSON bool, shape func(*
 	if err != nil {
 		return err
 	}
-	defer ws.Close()
 	rep, err := do(ws)
+	ws.Close() // before a new folder that failed is removed
 	if err != nil {
 		return err
 	}
