@@ -17,12 +17,10 @@ func runIndex(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	show := progressPrinter(env.Stderr, "indexing")
 	progress := func(name string, payload any) {
-		if p, ok := payload.(events.IndexProgressEvent); ok && p.Total > 0 && !*asJSON {
-			fmt.Fprintf(env.Stderr, "\rindexing %d/%d %-60.60s", p.Done, p.Total, p.Current)
-			if p.Done == p.Total {
-				fmt.Fprintln(env.Stderr)
-			}
+		if p, ok := payload.(events.IndexProgressEvent); ok && !*asJSON {
+			show(p.Done, p.Total, p.Current)
 		}
 	}
 	ws, err := env.open(pos[0], progress)

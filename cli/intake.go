@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"os"
 
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/intake"
@@ -63,21 +66,32 @@ func runImport(ctx context.Context, env Env, args []string) error {
 }
 
 // intake opens the vault, runs do with progress on stderr, and prints the report.
-func (env Env) intake(ctx context.Context, dir string, asJSON bool, shape func(*intake.Report) any, do func(*workspace.Workspace) (*intake.Report, error)) error {
-	progress := func(name string, payload any) {
-		if p, ok := payload.(events.IntakeProgressEvent); ok && p.Total > 0 && !asJSON {
-			fmt.Fprintf(env.Stderr, "\rpapers %d/%d %-60.60s", p.Done, p.Total, p.Current)
-			if p.Done == p.Total {
-				fmt.Fprintln(env.Stderr)
+func (env Env) intake(ctx context.Context, dir string, asJSON bool, shape func(*intake.Report) any, do func(*workspace.Workspace) (*intake.Report, error)) (err error) {
+	// A new user's first step makes the vault: a folder that is not there
+	// yet is created (the folder it goes in must be), and removed again
+	// when the run fails, with the index made in it.
+	if _, statErr := os.Stat(dir); errors.Is(statErr, iofs.ErrNotExist) {
+		if mkErr := os.Mkdir(dir, 0o755); mkErr != nil {
+			return fmt.Errorf("create the vault folder: %w", mkErr)
+		}
+		defer func() {
+			if err != nil {
+				os.RemoveAll(dir)
 			}
+		}()
+	}
+	show := progressPrinter(env.Stderr, "papers")
+	progress := func(name string, payload any) {
+		if p, ok := payload.(events.IntakeProgressEvent); ok && !asJSON {
+			show(p.Done, p.Total, p.Current)
 		}
 	}
 	ws, err := env.open(dir, progress)
 	if err != nil {
 		return err
 	}
-	defer ws.Close()
 	rep, err := do(ws)
+	ws.Close() // before a new folder that failed is removed
 	if err != nil {
 		return err
 	}

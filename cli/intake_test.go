@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,7 +29,7 @@ type report struct {
 // search at once, and adds it again to be told it is there.
 func TestAddCommand(t *testing.T) {
 	corpus := corpustest.NeedCorpus(t)
-	vault := t.TempDir()
+	vault := filepath.Join(t.TempDir(), "new vault") // not there yet: add makes it
 	pdfPath := filepath.Join(t.TempDir(), "download (1).pdf")
 	corpustest.CopyFile(t, filepath.Join(corpus, "paxos-made-simple.pdf"), pdfPath)
 	cmd := exec.Command(binary, "add", vault, pdfPath, "--json")
@@ -70,6 +72,13 @@ func TestAddCommandUsage(t *testing.T) {
 	}
 	if _, stderr, code := run(t, "import", "zotero", t.TempDir(), t.TempDir()); code != 1 || !strings.Contains(stderr, "has no zotero.sqlite") {
 		t.Errorf("import of a non-Zotero folder: %d %s", code, stderr)
+	}
+	newVault := filepath.Join(t.TempDir(), "vault")
+	if _, stderr, code := run(t, "import", "zotero", t.TempDir(), newVault); code != 1 || !strings.Contains(stderr, "has no zotero.sqlite") {
+		t.Errorf("import of a non-Zotero folder into a new vault: %d %s", code, stderr)
+	}
+	if _, err := os.Stat(newVault); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed import left the vault folder it made: %v", err)
 	}
 	if _, stderr, code := run(t, "import", "bibtex", "x.bib", t.TempDir(), "--base-dir", t.TempDir()); code != 2 || !strings.Contains(stderr, "--base-dir is for import zotero only") {
 		t.Errorf("import bibtex --base-dir: %d %s", code, stderr)

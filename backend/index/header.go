@@ -496,17 +496,25 @@ var (
 	nameYear      = regexp.MustCompile(`(?:^|[^\d])((?:19|20)\d\d)(?:[^\d]|$)`)
 )
 
+// draftDate marks a date line that dates a copy of the paper rather than
+// the paper: "(Draft of October 7, 2013)", "Preprint, revised May 2019".
+var draftDate = regexp.MustCompile(`(?i)\b(draft|preprint|pre-print|revised|revision|working paper|submitted|under review|manuscript|unpublished|compiled|printed)\b`)
+
 // headYear returns the year page 1 gives for the paper: the arXiv stamp's
 // date, a journal's volume line, where it was published, its copyright
-// line, a date line in the header, a conference line; 0 when none.
-func headYear(text string, lines []pdf.Line, from int) int {
+// line, a date line in the header, a conference line; 0 when none. dated
+// is set when the year is a draft's date line ("Draft of October 7,
+// 2013"): the date of this copy, which the year the paper appeared may
+// differ from. A plain date under the title (a report's, a memo's) is the
+// paper's.
+func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 	flat := cleanSpace(text)
 	if y := firstYear(stampYear, flat); y != 0 {
-		return y
+		return y, false
 	}
 	for _, re := range []*regexp.Regexp{volumeYear, journalYear} {
 		if y := firstYear(re, flat); y != 0 {
-			return y
+			return y, false
 		}
 	}
 	for _, re := range []*regexp.Regexp{versionOf, publishedYear} {
@@ -517,12 +525,12 @@ func headYear(text string, lines []pdf.Line, from int) int {
 				continue
 			}
 			if y := yearOf(flat[m[2]:m[3]]); y != 0 {
-				return y
+				return y, false
 			}
 		}
 	}
 	if y := firstYear(copyrightAny, flat); y != 0 {
-		return y
+		return y, false
 	}
 	// a date under the title: "March 25, 2011", "(Draft of October 7, 2013)"
 	if from >= 0 {
@@ -532,7 +540,7 @@ func headYear(text string, lines []pdf.Line, from int) int {
 			}
 			if m := dateLine.FindString(lines[i].Text); m != "" {
 				if y := lastYear(m); y != 0 {
-					return y
+					return y, draftDate.MatchString(lines[i].Text)
 				}
 			}
 		}
@@ -541,16 +549,16 @@ func headYear(text string, lines []pdf.Line, from int) int {
 		if m[1] != "" {
 			yy, _ := strconv.Atoi(m[1])
 			if yy > time.Now().Year()%100+1 {
-				return 1900 + yy
+				return 1900 + yy, false
 			}
-			return 2000 + yy
+			return 2000 + yy, false
 		}
-		return yearOf(m[2])
+		return yearOf(m[2]), false
 	}
-	if m := dateLine.FindString(flat); m != "" {
-		return lastYear(m)
+	if m := dateLine.FindStringIndex(flat); m != nil {
+		return lastYear(flat[m[0]:m[1]]), draftDate.MatchString(flat[max(0, m[0]-40):m[1]])
 	}
-	return 0
+	return 0, false
 }
 
 // citedYear is the latest year page 1 cites in author-year style

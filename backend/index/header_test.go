@@ -1,6 +1,8 @@
 package index
 
 import (
+	"encoding/json"
+	"github.com/agentero/agentero/backend/vault"
 	"testing"
 
 	"github.com/agentero/agentero/backend/pdf"
@@ -81,9 +83,18 @@ func TestHeadAuthorsAndYear(t *testing.T) {
 		"Copyright 2015 ACM": 2015,
 		"no year at all":     0,
 	} {
-		if got := headYear(text, nil, -1); got != want {
+		if got, _ := headYear(text, nil, -1); got != want {
 			t.Errorf("headYear(%q) = %d, want %d", text, got, want)
 		}
+	}
+	if y, dated := headYear("Some words. (Draft of October 7, 2013)", nil, -1); y != 2013 || !dated {
+		t.Errorf("a draft's date line: headYear = %d, dated %v; want 2013, dated", y, dated)
+	}
+	if y, dated := headYear("Robbert van Renesse. March 25, 2011. Abstract", nil, -1); y != 2011 || dated {
+		t.Errorf("a report's date line: headYear = %d, dated %v; want 2011, the paper's", y, dated)
+	}
+	if _, dated := headYear("arXiv:2010.11929v2 [cs.CV] 3 Jun 2021", nil, -1); dated {
+		t.Error("an arXiv stamp is taken for a date line")
 	}
 	if got := fileYear("papers/1985-Flajolet-Probabilistic-counting"); got != 1985 {
 		t.Errorf("fileYear = %d", got)
@@ -106,5 +117,59 @@ func TestGarbageText(t *testing.T) {
 		if garbageText(s) {
 			t.Errorf("garbage: %q", s)
 		}
+	}
+}
+
+// TestCitedYearStandsInForACopysDate checks which years the year the
+// library's papers cite a paper by replaces: one that dates the copy only.
+func TestCitedYearStandsInForACopysDate(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		ref   string
+		m     vault.Metadata
+		x     extracted
+		cited int
+		want  int
+	}{
+		{"a draft's date line gives way", "papers/raft", vault.Metadata{}, extracted{Year: 2013, YearDated: true}, 2014, 2014},
+		{"a date line far from the cited year stands", "papers/raft", vault.Metadata{}, extracted{Year: 2013, YearDated: true}, 2019, 2013},
+		{"a PDF made after the paper gives way", "papers/bitcoin", vault.Metadata{}, extracted{FileYear: 2009}, 2008, 2008},
+		{"a scan made decades later gives way", "papers/scan", vault.Metadata{}, extracted{FileYear: 2005}, 1978, 1978},
+		{"a PDF is not made years before the paper", "papers/x", vault.Metadata{}, extracted{FileYear: 2009}, 2015, 2009},
+		{"no year at all takes the cited one", "papers/x", vault.Metadata{}, extracted{}, 1994, 1994},
+		{"an arXiv stamp stands", "papers/shor", vault.Metadata{}, extracted{Year: 1996}, 1995, 1996},
+		{"a year in the file's name stands", "papers/1985-Flajolet-counting", vault.Metadata{}, extracted{FileYear: 2004}, 1984, 1985},
+		{"metadata.json's year stands", "papers/raft", vault.Metadata{Year: 2013}, extracted{Year: 2013, YearDated: true}, 2014, 2013},
+		{"not cited: the paper's own", "papers/raft", vault.Metadata{}, extracted{Year: 2013, YearDated: true}, 0, 2013},
+	} {
+		if got := derive(c.ref, c.m, c.x, c.cited).Year; got != c.want {
+			t.Errorf("%s: year %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestAddedPaperIsReadAgain checks that the fields metadata.json holds
+// only because they were read from the PDF when it was added are derived
+// again (so a year the library cites shows), unlike the user's.
+func TestAddedPaperIsReadAgain(t *testing.T) {
+	added := func(extra string) vault.Metadata {
+		var m vault.Metadata
+		if err := json.Unmarshal([]byte(`{"title": "Bitcoin", "year": 2009, "authors": ["Satoshi Nakamoto"],
+			"imported": {"from": "file", "file": "/home/u/Downloads/bitcoin.pdf"},
+			"source": {"title": "pdf", "year": "pdf", "authors": "pdf"}`+extra+`}`), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	x := extracted{HeadTitle: "Bitcoin: A Peer-to-Peer Electronic Cash System", FileYear: 2009}
+	d := derive("papers/nakamoto-2009-bitcoin", added(""), x, 2008)
+	if d.Year != 2008 || d.Title != x.HeadTitle {
+		t.Errorf("added from a file: %q, %d; want the page's title and the cited 2008", d.Title, d.Year)
+	}
+	if d := derive("papers/nakamoto-2009-bitcoin", added(`, "edited": ["year"]`), x, 2008); d.Year != 2009 {
+		t.Errorf("year edited by the user: %d, want 2009", d.Year)
+	}
+	if d := derive("papers/nakamoto-2009-bitcoin", added(""), extracted{}, 0); d.Title != "Bitcoin" || d.Year != 2009 {
+		t.Errorf("before the PDF is read: %q, %d; want metadata.json's", d.Title, d.Year)
 	}
 }

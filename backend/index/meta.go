@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -23,9 +24,10 @@ type extracted struct {
 	HeadAuthors []string `json:"headAuthors,omitempty"` // the names under the title on page 1
 	DOI         string   `json:"doi,omitempty"`
 	ArxivID     string   `json:"arxivId,omitempty"`
-	Year        int      `json:"year,omitempty"`     // printed on page 1 (stamp, journal, copyright, date)
-	FileYear    int      `json:"fileYear,omitempty"` // estimated from the PDF's creation year (estimateYear), the weakest evidence
-	Cut         string   `json:"cut,omitempty"`      // which pages' text was cut at pdf's caps (cutNote)
+	Year        int      `json:"year,omitempty"`      // printed on page 1 (stamp, journal, copyright, date)
+	YearDated   bool     `json:"yearDated,omitempty"` // Year is a date line's: this copy's date, not where it was published
+	FileYear    int      `json:"fileYear,omitempty"`  // estimated from the PDF's creation year (estimateYear), the weakest evidence
+	Cut         string   `json:"cut,omitempty"`       // which pages' text was cut at pdf's caps (cutNote)
 	// Garbled lists the pages whose text layer is garbage (a broken font
 	// encoding): their text is not indexed, and the paper needs OCR.
 	Garbled []int `json:"garbled,omitempty"`
@@ -55,7 +57,7 @@ func fromDocument(doc *pdf.Document) extracted {
 	if x.ArxivID == "" {
 		x.ArxivID = ident.ArxivFromDOI(x.DOI)
 	}
-	x.Year = headYear(first, lines, last+1)
+	x.Year, x.YearDated = headYear(first, lines, last+1)
 	if x.Year == 0 {
 		x.Year = ident.ArxivYear(x.ArxivID)
 	}
@@ -132,7 +134,32 @@ type derived struct {
 	Abstract           string
 }
 
-func derive(ref string, m vault.Metadata, x extracted) derived {
+// cited is the year the library's papers give when they cite this one
+// (0 when none does; refs.Sync records it with SetCitedYears). It stands
+// in for a year that says when this copy was made rather than when the
+// paper appeared: a date line under the title (a draft's, a report's) or
+// the PDF's creation date, and for a paper with no year at all. A draft
+// of 2013 cited as published in 2014 is the paper of 2014; a white paper
+// written in 2008 whose PDF was made in 2009 is the paper of 2008. A year
+// printed as where the paper appeared (an arXiv stamp, a journal line, a
+// copyright), a year in the file's name and metadata.json's year stand.
+func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
+	named := ref // the name a year in it is the user's (fileYear)
+	if pv := provenanceOf(m); pv.Imported.From == "file" {
+		// Added from a file: the folder's name is Agentero's slug, and the
+		// fields read from the PDF then are read again, so that what the
+		// index learns since (a year the library cites) shows.
+		named = pv.Imported.File
+		if pv.readFromPDF("title") && (x.InfoTitle != "" || x.HeadTitle != "" && !slices.Contains(x.Garbled, 1)) {
+			m.Title = ""
+		}
+		if pv.readFromPDF("authors") && len(x.InfoAuthors)+len(x.HeadAuthors) > 0 {
+			m.Authors = nil
+		}
+		if pv.readFromPDF("year") && (x.Year != 0 || x.FileYear != 0 || fileYear(named) != 0) {
+			m.Year = 0
+		}
+	}
 	d := derived{Authors: m.Authors, Year: m.Year, Abstract: m.Abstract}
 	switch {
 	case m.Title != "":
@@ -166,16 +193,63 @@ func derive(ref string, m vault.Metadata, x extracted) derived {
 	if d.ArxivID == "" {
 		d.ArxivID = x.ArxivID
 	}
+	copyYear, dated := 0, false // a year that dates this copy, not the paper
 	if d.Year == 0 {
 		d.Year = x.Year
+		if x.YearDated {
+			copyYear, dated = d.Year, true
+		}
 	}
 	if d.Year == 0 {
-		d.Year = fileYear(ref)
+		d.Year = fileYear(named)
 	}
 	if d.Year == 0 {
 		d.Year = x.FileYear
+		copyYear = d.Year
+	}
+	if cited != 0 && (d.Year == 0 || copyYear != 0 && citedFits(cited, copyYear, dated)) {
+		d.Year = cited
 	}
 	return d
+}
+
+// provenance is what metadata.json says of where its values came from
+// (intake and package metadata write it): "edited" lists the fields the
+// user set, "source" names each field's origin, "imported" the file a paper
+// was added from.
+type provenance struct {
+	Edited   []string          `json:"edited"`
+	Source   map[string]string `json:"source"`
+	Imported struct {
+		From string `json:"from"`
+		File string `json:"file"`
+	} `json:"imported"`
+}
+
+func provenanceOf(m vault.Metadata) provenance {
+	var pv provenance
+	_ = json.Unmarshal(m.Extra["edited"], &pv.Edited)
+	_ = json.Unmarshal(m.Extra["source"], &pv.Source)
+	_ = json.Unmarshal(m.Extra["imported"], &pv.Imported)
+	return pv
+}
+
+// readFromPDF says whether metadata.json holds field only because it was
+// read from the PDF when the paper was added (source "pdf", not edited).
+func (pv provenance) readFromPDF(field string) bool {
+	return pv.Source[field] == "pdf" && !slices.Contains(pv.Edited, field)
+}
+
+// citedFits says whether the year citing papers give can be the year of a
+// paper whose copy is dated copyYear: a draft or report appears within a
+// few years of its date, and a PDF is seldom made before the paper it
+// holds (a preprint's, up to two years), though often long after it (a
+// scan, a reprint).
+func citedFits(cited, copyYear int, dated bool) bool {
+	if dated {
+		return cited >= copyYear-3 && cited <= copyYear+2
+	}
+	return cited <= copyYear+2
 }
 
 var junkTitle = regexp.MustCompile(`(?i)(^untitled|microsoft word|\.(pdf|docx?|dvi|tex|ps|indd)$|^doi:|^arxiv:|^\d+$|^paper\d*$|^document\d*$|^slide)`)

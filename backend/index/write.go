@@ -44,7 +44,7 @@ func (db *DB) insertPending(ctx context.Context, root string, jobs []job) error 
 			continue
 		}
 		m, _ := readMetadata(ctx, root, j.p)
-		d := derive(j.p.Ref, m, extracted{})
+		d := derive(j.p.Ref, m, extracted{}, 0)
 		authors, _ := json.Marshal(d.Authors)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO papers (ref, pdf_path, title, title_source, authors, year, doi, arxiv_id, abstract, status)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, j.p.Ref, j.p.PDF, d.Title, d.TitleSource, string(authors), d.Year,
@@ -77,7 +77,11 @@ func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extract
 	_ = json.Unmarshal([]byte(extractedJSON), &x)
 	m, warn := readMetadata(ctx, root, p)
 	warn = joinNotes(warn, x.Cut, garbledNote(x.Garbled))
-	d := derive(p.Ref, m, x)
+	var cited int
+	if err := tx.QueryRowContext(ctx, `SELECT cited_year FROM papers WHERE id = ?`, id).Scan(&cited); err != nil {
+		return fmt.Errorf("update metadata: %w", err)
+	}
+	d := derive(p.Ref, m, x, cited)
 	authors, _ := json.Marshal(d.Authors)
 	var oldTitle, oldAuthors string
 	if names {

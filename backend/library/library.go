@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -61,7 +62,9 @@ func Open(root string, opts Options) (*Library, error) {
 	}
 	// Fail fast on a missing folder or a file; reading the folder is
 	// Sync's work, so that opening a large vault does not wait for it.
-	if st, err := os.Stat(abs); err != nil {
+	if st, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("open vault: there is no folder %s", abs)
+	} else if err != nil {
 		return nil, fmt.Errorf("open vault: %w", err)
 	} else if !st.IsDir() {
 		return nil, fmt.Errorf("open vault: %s is not a folder", abs)

@@ -41,7 +41,10 @@ type Stats struct {
 	Rematched []string `json:"rematched"` // papers whose lists were matched again against a changed library
 	Removed   []string `json:"removed"`   // papers that left the citing scan
 	Edges     int      `json:"edges"`     // in-library citations
-	Sidecars  []string `json:"sidecars"`  // sidecars written
+	// Redated are papers whose year is now the one the library's papers
+	// cite them by (index.SetCitedYears), or no longer is.
+	Redated  []string `json:"redated"`
+	Sidecars []string `json:"sidecars"` // sidecars written
 	// Skipped are reference files and sidecars not read: links out of
 	// the vault, FIFOs, devices, files past their cap (vault.Open).
 	Skipped []vault.Skipped `json:"skipped"`
@@ -67,7 +70,7 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 		opts.Now = time.Now
 	}
 	start := opts.Now()
-	st := Stats{Scanned: []string{}, Rematched: []string{}, Removed: []string{}, Sidecars: []string{}, Skipped: []vault.Skipped{}}
+	st := Stats{Scanned: []string{}, Rematched: []string{}, Removed: []string{}, Redated: []string{}, Sidecars: []string{}, Skipped: []vault.Skipped{}}
 	if err := migrate(ctx, db); err != nil {
 		return st, fmt.Errorf("sync references: %w", err)
 	}
@@ -121,6 +124,36 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 			st.Rematched = append(st.Rematched, p.Ref)
 		}
 	}
+	// A paper may now show the year the library cites it by; matching
+	// weighs years, so the lists are matched once more against those.
+	redated, err := setCitedYears(ctx, db)
+	if err != nil {
+		return st, err
+	}
+	if len(redated) > 0 {
+		st.Redated = redated
+		if papers, err = db.RefInputs(ctx); err != nil {
+			return st, fmt.Errorf("sync references: %w", err)
+		}
+		lib = newLibrary(papers)
+		for _, p := range papers {
+			src, ok := sources[p.Ref]
+			if !ok {
+				continue
+			}
+			if err := rematch(ctx, db, p.Ref, src, lib); errors.Is(err, index.ErrNotFound) {
+				continue
+			} else if err != nil {
+				return st, fmt.Errorf("sync references of %s: %w", p.Ref, err)
+			}
+			if !slices.Contains(st.Scanned, p.Ref) && !slices.Contains(st.Rematched, p.Ref) {
+				st.Rematched = append(st.Rematched, p.Ref)
+			}
+		}
+		if _, err := setCitedYears(ctx, db); err != nil {
+			return st, err
+		}
+	}
 	scan, err := writeScan(ctx, db, vaultRoot, opts.Now(), lib.key, &st)
 	if err != nil {
 		return st, err
@@ -143,9 +176,9 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 		}
 	}
 	st.Seconds = opts.Now().Sub(start).Seconds()
-	if len(st.Scanned)+len(st.Rematched)+len(st.Removed) > 0 {
+	if len(st.Scanned)+len(st.Rematched)+len(st.Removed)+len(st.Redated) > 0 {
 		opts.Logger.Info("references synced", "scanned", len(st.Scanned), "rematched", len(st.Rematched),
-			"removed", len(st.Removed), "edges", st.Edges, "seconds", st.Seconds)
+			"removed", len(st.Removed), "redated", len(st.Redated), "edges", st.Edges, "seconds", st.Seconds)
 	}
 	return st, nil
 }
