@@ -176,14 +176,41 @@ func bibToEntry(e bibEntry, dirs []string) entry {
 			tags = append(tags, t)
 		}
 	}
-	file, why := bibFile(fileField(e.Fields), dirs...)
-	if file == "" && why == "" {
-		why = "it has no file field naming its PDF."
+	field := fileField(e.Fields)
+	file, why := bibFile(field, dirs...)
+	if strings.TrimSpace(field) == "" {
+		file = keyPDF(e.Key, dirs)
+		if file == "" {
+			why = "it has no file field naming its PDF, and there is no " + e.Key + ".pdf beside the .bib file."
+		}
 	}
 	return entry{From: "bibtex", Key: e.Key, File: file, Missing: why, Folder: vault.PapersDir, Title: title, Authors: authors, Year: year,
 		Values: map[string]any{"title": title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
 			"abstract": f("abstract"), "tags": tags, "citation_key": e.Key,
 			"venue": firstOf(f("journaltitle"), f("journal"), f("booktitle"))}}
+}
+
+// keyPDF is the PDF named for an entry's citation key ("lamport1978.pdf",
+// as helm-bibtex, ebib and many a folder of papers name them) in one of
+// dirs or in a pdf/, pdfs/ or papers/ folder of the first, "" when there
+// is none.
+func keyPDF(key string, dirs []string) string {
+	if key == "" || strings.ContainsAny(key, "/\\\x00") || key == "." || key == ".." || len(dirs) == 0 {
+		return ""
+	}
+	look := append([]string{}, dirs...)
+	for _, sub := range []string{"pdf", "pdfs", "PDF", "PDFs", "papers", "Papers"} {
+		look = append(look, filepath.Join(dirs[0], sub))
+	}
+	for _, d := range look {
+		for _, name := range []string{key + ".pdf", key + ".PDF"} {
+			p := filepath.Join(d, name)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // fileField is the entry's file field, or what stands for it in tools
@@ -560,6 +587,9 @@ func (it cslItem) entry(dir string) entry {
 		}
 	}
 	file, why := bibFile(strings.Join(escapeAll(files), ";"), dir)
+	if len(files) == 0 {
+		file = keyPDF(key, []string{dir})
+	}
 	return entry{From: "csl", Key: key, File: file, Missing: why, Folder: vault.PapersDir, Title: title, Authors: authors, Year: year,
 		Values: map[string]any{"title": title, "authors": authors, "year": year, "doi": doi, "arxiv_id": arxiv,
 			"abstract": cslText(it.Abstract), "tags": tags, "citation_key": key, "venue": cslText(it.Container)}}

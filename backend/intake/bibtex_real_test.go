@@ -277,3 +277,21 @@ func TestImportBibTeXDuplicateKeys(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 }
+
+// TestImportBibTeXKeyNamedPDFs: a .bib next to a folder of PDFs named by
+// citation key (no file fields) finds them.
+func TestImportBibTeXKeyNamedPDFs(t *testing.T) {
+	home := t.TempDir()
+	fakePDF(t, filepath.Join(home, "Lamport:1978.pdf"))
+	fakePDF(t, filepath.Join(home, "pdfs", "lynch1996.pdf"))
+	bib := filepath.Join(home, "refs.bib")
+	os.WriteFile(bib, []byte("@article{Lamport:1978, title={Time, Clocks}}\n@book{lynch1996, title={Distributed Algorithms}}\n@misc{none2000, title={None}}\n@misc{../../etc/passwd, title={Hostile}}\n"), 0o644)
+	rep, err := ImportBibTeX(context.Background(), bib, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(keys(rep.Added), []string{"Lamport:1978", "lynch1996"}) || len(rep.WithoutPDF) != 2 ||
+		!strings.Contains(rep.WithoutPDF[0].Why, "there is no none2000.pdf beside the .bib file") {
+		t.Errorf("report %+v", rep)
+	}
+}
