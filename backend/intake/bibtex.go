@@ -71,10 +71,13 @@ func ImportBibTeX(ctx context.Context, bibPath, root string, opts Options) (*Rep
 		present[en.Key] = true
 		list = append(list, en)
 	}
+	if len(problems) == 0 { // an entry that could not be read is not gone, nor re-keyed
+		p.present = present
+	}
 	if err := run(ctx, p, list, opts, rep); err != nil {
 		return rep, err
 	}
-	if len(problems) == 0 { // an entry that could not be read is not gone
+	if len(problems) == 0 {
 		p.gone("bibtex", source, present, rep)
 	}
 	return rep, nil
@@ -497,6 +500,9 @@ func ImportCSL(ctx context.Context, path, root string, opts Options) (*Report, e
 		e.Source = source
 		present[e.Key] = true
 		list = append(list, e)
+	}
+	if len(rep.Errors) == 0 {
+		p.present = present
 	}
 	if err := run(ctx, p, list, opts, rep); err != nil {
 		return rep, err

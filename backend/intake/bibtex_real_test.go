@@ -295,3 +295,30 @@ func TestImportBibTeXKeyNamedPDFs(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 }
+
+// TestImportBibTeXRekeyed: the citation keys change (Better BibTeX's key
+// format changed): each paper is found again by its PDF and takes its new
+// key, nothing is duplicated, nothing reported gone.
+func TestImportBibTeXRekeyed(t *testing.T) {
+	home := t.TempDir()
+	fakePDF(t, filepath.Join(home, "a.pdf"))
+	fakePDF(t, filepath.Join(home, "b.pdf"))
+	bib := filepath.Join(home, "refs.bib")
+	os.WriteFile(bib, []byte("@article{lamport78, title={Time, Clocks}, file={a.pdf}}\n@book{lynch96, title={Distributed Algorithms}, file={b.pdf}}\n"), 0o644)
+	root := t.TempDir()
+	if rep, err := ImportBibTeX(context.Background(), bib, root, Options{}); err != nil || len(rep.Added) != 2 {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	os.WriteFile(bib, []byte("@article{lamport1978time, title={Time, Clocks}, file={a.pdf}}\n@book{lynch1996distributed, title={Distributed Algorithms}, file={b.pdf}}\n"), 0o644)
+	rep, err := ImportBibTeX(context.Background(), bib, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Added)+len(rep.Skipped)+len(rep.Gone) != 0 || len(rep.Updated) != 2 {
+		t.Fatalf("re-keyed: %+v, want both papers updated", rep)
+	}
+	rep, _ = ImportBibTeX(context.Background(), bib, root, Options{})
+	if len(rep.Unchanged) != 2 {
+		t.Errorf("the import after: %+v", rep)
+	}
+}

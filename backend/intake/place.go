@@ -104,7 +104,15 @@ type placer struct {
 	bySize map[int64][]string  // PDF size → refs whose hash is not known yet
 	pdfOf  map[string]string   // ref → vault-relative PDF
 	meta   map[string]metaFile // ref → its metadata.json as read
+	// present are the keys the source being imported has (nil when not
+	// known for sure: every key counts as present): a paper of this source
+	// whose key is not among them was re-keyed or moved when its PDF turns
+	// up under another key.
+	present map[string]bool
 }
+
+// stillThere reports whether the source being imported still has key.
+func (p *placer) stillThere(key string) bool { return p.present == nil || p.present[key] }
 
 type metaFile struct {
 	raw    map[string]json.RawMessage

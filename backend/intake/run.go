@@ -118,10 +118,12 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 			rep.Skipped = append(rep.Skipped, item)
 			return
 		}
-		if rec := p.meta[ref].record(); rec.Key != "" && rec.Key != e.Key {
+		if rec := p.meta[ref].record(); rec.Key != "" && rec.Key != e.Key && (rec.From != e.From || p.stillThere(rec.Key)) {
 			// Another entry's paper (a duplicate item in Zotero, the same
-			// PDF under two citation keys): adopting it would make the two
-			// take it from each other on every import.
+			// PDF under two citation keys, or another source's): adopting
+			// it would make the two take it from each other on every
+			// import. (A paper whose key the source no longer has was
+			// re-keyed, or moved to another library: it is adopted.)
 			item.Ref = ref
 			item.Why = "its PDF is already in the vault as " + ref + ", imported from " + rec.From + " " + rec.Key + " (a duplicate?)."
 			rep.Skipped = append(rep.Skipped, item)

@@ -57,6 +57,7 @@ func ImportZotero(ctx context.Context, dir, root string, opts Options) (*Report,
 		present[lib[i].Key] = true
 	}
 	rep := newReport()
+	p.present = present
 	if err := run(ctx, p, lib, opts, rep); err != nil {
 		return rep, err
 	}
