@@ -118,6 +118,16 @@ type (
 		Errors     []notBrought `json:"errors"`
 		// Changes says which metadata.json keys each update rewrote.
 		Changes []change `json:"changes"`
+		// Gone are papers an earlier import of this source brought in whose
+		// entry it no longer has; they stay in the vault.
+		Gone []notBrought `json:"gone"`
+		// Notes are what else to know of a paper (its other PDFs, not copied).
+		Notes []note `json:"notes"`
+	}
+	note struct {
+		Ref  string `json:"ref,omitempty"`
+		Key  string `json:"key,omitempty"`
+		Note string `json:"note"`
 	}
 	notBrought struct {
 		File  string `json:"file,omitempty"`
@@ -159,17 +169,28 @@ func importJSON(rep *intake.Report) any {
 	out := importOutput{
 		Added: refsOf(rep.Added), Updated: refsOf(rep.Updated), Unchanged: refsOf(rep.Unchanged),
 		WithoutPDF: notBroughtIn(rep.WithoutPDF), Skipped: notBroughtIn(rep.Skipped), Errors: notBroughtIn(rep.Errors),
-		Changes: []change{},
+		Changes: []change{}, Gone: notBroughtIn(rep.Gone), Notes: []note{},
 	}
 	for _, it := range rep.Updated {
 		out.Changes = append(out.Changes, change{Ref: it.Ref, Changed: append([]string{}, it.Changed...)})
+	}
+	for _, list := range [][]intake.Item{rep.Added, rep.Updated, rep.Unchanged} {
+		for _, it := range list {
+			if it.Note != "" {
+				out.Notes = append(out.Notes, note{Ref: it.Ref, Key: it.Key, Note: it.Note})
+			}
+		}
 	}
 	return out
 }
 
 func printReport(w io.Writer, rep *intake.Report) {
-	fmt.Fprintf(w, "%d added, %d updated, %d unchanged, %d skipped, %d without PDF, %d errors\n",
+	fmt.Fprintf(w, "%d added, %d updated, %d unchanged, %d skipped, %d without PDF, %d errors",
 		len(rep.Added), len(rep.Updated), len(rep.Unchanged), len(rep.Skipped), len(rep.WithoutPDF), len(rep.Errors))
+	if len(rep.Gone) > 0 {
+		fmt.Fprintf(w, ", %d no longer in the source", len(rep.Gone))
+	}
+	fmt.Fprintln(w)
 	name := func(it intake.Item) string {
 		switch {
 		case it.Key != "" && it.Title != "":
@@ -193,6 +214,16 @@ func printReport(w io.Writer, rep *intake.Report) {
 	}
 	for _, it := range rep.Errors {
 		fmt.Fprintf(w, "error: %s: %s\n", name(it), it.Why)
+	}
+	for _, it := range rep.Gone {
+		fmt.Fprintf(w, "no longer in the source: %s: %s: %s\n", it.Ref, name(it), it.Why)
+	}
+	for _, list := range [][]intake.Item{rep.Added, rep.Updated, rep.Unchanged} {
+		for _, it := range list {
+			if it.Note != "" {
+				fmt.Fprintf(w, "note: %s: %s\n", it.Ref, it.Note)
+			}
+		}
 	}
 }
 

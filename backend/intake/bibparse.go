@@ -22,9 +22,19 @@ const maxBib = 16 << 20
 // @preamble skipped, {} and "" values with nested braces, # concatenation,
 // bare numbers and macros (the month names are predefined). Text outside
 // entries is a comment, as in BibTeX. An entry that cannot be parsed is
-// reported by its line and skipped; an unterminated one ends the file.
+// reported by its line and skipped: parsing goes on at the next line that
+// starts an entry ("@type{"), so one unbalanced brace costs one entry, not
+// the rest of the file (a value may not run into a line that starts an
+// entry). It takes time linear in the size of src.
 func parseBib(src string) ([]bibEntry, []string) {
-	p := &bibParser{src: src, macros: map[string]string{}}
+	entries, problems, _ := parseBibComments(src)
+	return entries, problems
+}
+
+// parseBibComments is parseBib that also returns the text of the
+// @comment entries (where JabRef keeps its settings).
+func parseBibComments(src string) ([]bibEntry, []string, []string) {
+	p := &bibParser{src: src, macros: map[string]string{}, lineNo: 1}
 	for i, m := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
 		p.macros[m] = fmt.Sprint(i + 1)
 	}
@@ -40,9 +50,7 @@ func parseBib(src string) ([]bibEntry, []string) {
 		e, err := p.entry()
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("line %d: %v", p.line(start), err))
-			if p.pos <= start {
-				p.pos = start
-			}
+			p.pos = nextEntryLine(p.src, start)
 			continue
 		}
 		if e != nil {
@@ -50,16 +58,70 @@ func parseBib(src string) ([]bibEntry, []string) {
 			out = append(out, *e)
 		}
 	}
-	return out, problems
+	return out, problems, p.comments
 }
 
 type bibParser struct {
-	src    string
-	pos    int
-	macros map[string]string
+	src      string
+	pos      int
+	macros   map[string]string
+	comments []string
+	// The line of linePos, counted on from the last position asked about
+	// (positions asked about only grow, but for an entry's own start).
+	linePos, lineNo int
 }
 
-func (p *bibParser) line(pos int) int { return strings.Count(p.src[:min(pos, len(p.src))], "\n") + 1 }
+func (p *bibParser) line(pos int) int {
+	pos = min(pos, len(p.src))
+	if pos < p.linePos {
+		p.linePos, p.lineNo = 0, 1
+	}
+	p.lineNo += strings.Count(p.src[p.linePos:pos], "\n")
+	p.linePos = pos
+	return p.lineNo
+}
+
+// nextEntryLine is the position of the '@' of the first line
+// after from that starts an entry (spaces, then "@type{" or "@type("), or
+// the end of src.
+func nextEntryLine(src string, from int) int {
+	for i := from; i < len(src); {
+		nl := strings.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			return len(src)
+		}
+		i += nl + 1
+		if at := entryStart(src, i); at >= 0 {
+			return at
+		}
+	}
+	return len(src)
+}
+
+// entryStart is the position of the '@' when the line starting at i
+// starts an entry, else -1.
+func entryStart(src string, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	if i >= len(src) || src[i] != '@' {
+		return -1
+	}
+	at := i
+	i++
+	n := 0
+	for i < len(src) && (src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z') {
+		i++
+		n++
+	}
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if n == 0 || i >= len(src) || src[i] != '{' && src[i] != '(' {
+		return -1
+	}
+	return at
+}
 
 func (p *bibParser) skipSpace() {
 	for p.pos < len(p.src) && unicode.IsSpace(rune(p.src[p.pos])) {
@@ -96,9 +158,19 @@ func (p *bibParser) entry() (*bibEntry, error) {
 	switch typ {
 	case "comment":
 		p.pos = open
-		if _, err := p.braced(); err != nil {
+		if closer == ')' { // @comment(…) is as rare as it is odd: to the line's end
+			end := strings.IndexByte(p.src[p.pos:], '\n')
+			if end < 0 {
+				end = len(p.src) - p.pos
+			}
+			p.pos += end
+			return nil, nil
+		}
+		text, err := p.braced(false)
+		if err != nil {
 			return nil, err
 		}
+		p.comments = append(p.comments, text)
 		return nil, nil
 	case "preamble":
 		if _, err := p.value(); err != nil {
@@ -134,6 +206,8 @@ func (p *bibParser) entry() (*bibEntry, error) {
 		case ',':
 			p.pos++
 			continue
+		case '@':
+			return nil, fmt.Errorf("@%s{%s is not closed before the entry on line %d: a brace in it is not balanced, or its closing one is missing", typ, key, p.line(p.pos))
 		}
 		name := strings.ToLower(p.ident())
 		if name == "" {
@@ -177,7 +251,7 @@ func (p *bibParser) value() (string, error) {
 		}
 		switch c := p.src[p.pos]; {
 		case c == '{':
-			s, err := p.braced()
+			s, err := p.braced(true)
 			if err != nil {
 				return "", err
 			}
@@ -206,12 +280,24 @@ func (p *bibParser) value() (string, error) {
 	}
 }
 
-// braced reads {…} with nested braces and returns what is inside.
-func (p *bibParser) braced() (string, error) {
+// runaway is the error of a value whose braces or quotes are still open
+// at a line that starts the next entry.
+func (p *bibParser) runaway(what string, start, at int) error {
+	return fmt.Errorf("the %s opened on line %d are not closed before the entry on line %d", what, p.line(start), p.line(at))
+}
+
+// braced reads {…} with nested braces and returns what is inside. In a
+// value (inValue), a line that starts an entry ends it as unterminated.
+func (p *bibParser) braced(inValue bool) (string, error) {
 	start := p.pos
 	depth := 0
 	for i := p.pos; i < len(p.src); i++ {
 		switch p.src[i] {
+		case '\n':
+			if inValue && entryStart(p.src, i+1) >= 0 {
+				p.pos = i + 1
+				return "", p.runaway("braces", start, i+1)
+			}
 		case '\\':
 			i++ // \{ and \} do not count
 		case '{':
@@ -234,6 +320,11 @@ func (p *bibParser) quoted() (string, error) {
 	depth := 0
 	for i := p.pos + 1; i < len(p.src); i++ {
 		switch p.src[i] {
+		case '\n':
+			if entryStart(p.src, i+1) >= 0 {
+				p.pos = i + 1
+				return "", p.runaway("quotes", start, i+1)
+			}
 		case '\\':
 			i++
 		case '{':

@@ -55,7 +55,8 @@ func TestParseBibHostile(t *testing.T) {
 		entries int
 		problem string
 	}{
-		"unterminated braces":  {"@article{a, title={never {closed}\n@article{b, title={B}}", 0, "unterminated braces"},
+		"unterminated braces":  {"@article{a, title={never {closed}\n@article{b, title={B}}", 1, "line 1: @article{a: field title: the braces opened on line 1 are not closed before the entry on line 2"},
+		"truncated file":       {"@article{a, title={A}}\n@article{b,\n  title={Trunc", 1, "line 2: @article{b: field title: unterminated braces"},
 		"unterminated quotes":  {`@article{a, title="never closed}`, 0, "unterminated quotes"},
 		"unclosed entry":       {"@article{a, title={A}", 0, "is not closed"},
 		"missing equals":       {"@article{a, title {A}}\n@article{b, title={B}}", 1, "has no '='"},

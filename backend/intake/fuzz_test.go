@@ -24,7 +24,7 @@ func FuzzParseBib(f *testing.F) {
 			if e.Type == "" {
 				t.Fatalf("entry without a type: %+v", e)
 			}
-			bibToEntry(e, "/refs")
+			bibToEntry(e, []string{"/refs"})
 		}
 	})
 }

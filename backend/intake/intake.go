@@ -31,6 +31,7 @@ type Item struct {
 	Ref     string   `json:"ref,omitempty"`     // the paper folder in the vault
 	Why     string   `json:"why,omitempty"`     // why it was skipped or failed, a sentence
 	Changed []string `json:"changed,omitempty"` // metadata.json keys an update rewrote
+	Note    string   `json:"note,omitempty"`    // what else to know (other PDFs of the item, not copied)
 }
 
 // Report is what an Add or an import did. Every entry it was given is in
@@ -42,10 +43,14 @@ type Report struct {
 	Skipped    []Item `json:"skipped"`    // refused files, files already in the vault
 	WithoutPDF []Item `json:"withoutPdf"` // entries with no PDF (or a missing one)
 	Errors     []Item `json:"errors"`     // entries that failed for another reason
+	// Gone are papers an earlier import of the same source brought in
+	// whose entry the source no longer has (deleted, or in Zotero's
+	// trash). They stay in the vault; this list is not part of Total.
+	Gone []Item `json:"gone"`
 }
 
 func newReport() *Report {
-	return &Report{Added: []Item{}, Updated: []Item{}, Unchanged: []Item{}, Skipped: []Item{}, WithoutPDF: []Item{}, Errors: []Item{}}
+	return &Report{Added: []Item{}, Updated: []Item{}, Unchanged: []Item{}, Skipped: []Item{}, WithoutPDF: []Item{}, Errors: []Item{}, Gone: []Item{}}
 }
 
 // Total is the number of entries the report accounts for.

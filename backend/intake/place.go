@@ -64,6 +64,7 @@ func setSources(raw map[string]json.RawMessage, keys []string, values map[string
 type record struct {
 	From   string                     `json:"from"`             // file, zotero, bibtex, csl
 	Key    string                     `json:"key,omitempty"`    // Zotero key or citation key
+	Source string                     `json:"source,omitempty"` // the Zotero data folder or .bib/.json file imported
 	File   string                     `json:"file,omitempty"`   // the source PDF as it was found
 	SHA256 string                     `json:"sha256,omitempty"` // of the PDF copied in
 	Values map[string]json.RawMessage `json:"values,omitempty"` // what the import wrote, by key
@@ -79,6 +80,15 @@ type entry struct {
 	Title  string
 	// Missing says why the entry has no File, when the source knows.
 	Missing string
+	// Source is the Zotero data folder or bibliography file (absolute).
+	Source string
+	// FromPDF: the source knows little of this paper (a standalone PDF in
+	// Zotero), so what the PDF says fills the fields it does not set.
+	FromPDF bool
+	// Note is said of the entry in the report (other PDFs not copied).
+	Note string
+	// sha256 is the hash of the PDF an update copied in anew ("" = kept).
+	sha256 string
 	// Slug parts.
 	Authors []string
 	Year    int
@@ -94,7 +104,15 @@ type placer struct {
 	bySize map[int64][]string  // PDF size → refs whose hash is not known yet
 	pdfOf  map[string]string   // ref → vault-relative PDF
 	meta   map[string]metaFile // ref → its metadata.json as read
+	// present are the keys the source being imported has (nil when not
+	// known for sure: every key counts as present): a paper of this source
+	// whose key is not among them was re-keyed or moved when its PDF turns
+	// up under another key.
+	present map[string]bool
 }
+
+// stillThere reports whether the source being imported still has key.
+func (p *placer) stillThere(key string) bool { return p.present == nil || p.present[key] }
 
 type metaFile struct {
 	raw    map[string]json.RawMessage
@@ -224,10 +242,43 @@ func (p *placer) mkdirs(rel string) error {
 	return nil
 }
 
+// outsidePapers is the folder rel (a collection's folder), with any of its
+// folders that is a paper's folder (one holding a PDF: a paper slugged as
+// a collection is named) renamed "<name> (collection)": a paper's folder
+// is a paper, and one put inside it would be taken for part of it.
+func (p *placer) outsidePapers(rel string) string {
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		for {
+			dir := filepath.Join(p.root, filepath.FromSlash(strings.Join(parts[:i+1], "/")))
+			if !holdsPDF(dir) {
+				break
+			}
+			parts[i] += " (collection)"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// holdsPDF reports whether dir holds a PDF file directly.
+func holdsPDF(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.EqualFold(path.Ext(e.Name()), ".pdf") {
+			return true
+		}
+	}
+	return false
+}
+
 // create makes a new paper folder under e.Folder named by slug (with -2,
 // -3 … when taken), writes metadata.json and then the PDF, and returns the
 // new paper's ref. An existing folder is never reused.
 func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) (string, error) {
+	e.Folder = p.outsidePapers(e.Folder)
 	if err := p.mkdirs(e.Folder); err != nil {
 		return "", err
 	}
@@ -254,7 +305,7 @@ func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) 
 		raw[k] = v
 	}
 	setSources(raw, sortedKeys(values), values, e.From)
-	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: sum, Values: values}
+	rec := record{From: e.From, Key: e.Key, Source: e.Source, File: e.File, SHA256: sum, Values: values}
 	if err := writeMeta(dir, raw, rec); err != nil {
 		os.RemoveAll(dir)
 		return "", err
@@ -287,6 +338,14 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 	}
 	old := mf.record()
 	values := marshalValues(e.Values)
+	if e.FromPDF {
+		// What was read from the PDF stays the import's until the source sets it.
+		for k, v := range old.Values {
+			if _, ok := values[k]; !ok {
+				values[k] = v
+			}
+		}
+	}
 	keys := map[string]bool{}
 	for k := range values {
 		keys[k] = true
@@ -319,7 +378,13 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 		}
 	}
 	setSources(raw, changed, values, e.From)
-	rec := record{From: e.From, Key: e.Key, File: e.File, SHA256: old.SHA256, Values: values}
+	rec := record{From: e.From, Key: e.Key, Source: e.Source, File: e.File, SHA256: old.SHA256, Values: values}
+	if e.sha256 != "" {
+		rec.SHA256 = e.sha256
+	}
+	if rec.Source == "" {
+		rec.Source = old.Source
+	}
 	if rec.File == "" {
 		rec.File = old.File
 	}

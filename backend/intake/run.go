@@ -2,9 +2,11 @@ package intake
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/agentero/agentero/backend/ident"
 )
@@ -27,7 +29,7 @@ func run(ctx context.Context, p *placer, entries []entry, opts Options, rep *Rep
 }
 
 func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
-	item := Item{File: e.File, Key: e.Key, Title: e.Title}
+	item := Item{File: e.File, Key: e.Key, Title: e.Title, Note: e.Note}
 	fail := func(err error) {
 		var ue *userError
 		if errors.As(err, &ue) {
@@ -51,6 +53,27 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 		}
 	}
 	if ref := p.existing(e); ref != "" {
+		sum, note, err := p.refreshPDF(ctx, e, ref)
+		if err != nil {
+			item.Ref = ref
+			fail(err)
+			return
+		}
+		if note != "" {
+			item.Note = joinNotes(item.Note, note)
+		}
+		if sum != "" {
+			e.sha256 = sum
+			item.Ref = ref
+			changed, err := p.update(e, ref)
+			if err != nil {
+				fail(err)
+				return
+			}
+			item.Changed = append(changed, "paper.pdf")
+			rep.Updated = append(rep.Updated, item)
+			return
+		}
 		updated(ref)
 		return
 	}
@@ -95,12 +118,27 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 			rep.Skipped = append(rep.Skipped, item)
 			return
 		}
+		if rec := p.meta[ref].record(); rec.Key != "" && rec.Key != e.Key && (rec.From != e.From || p.stillThere(rec.Key)) {
+			// Another entry's paper (a duplicate item in Zotero, the same
+			// PDF under two citation keys, or another source's): adopting
+			// it would make the two take it from each other on every
+			// import. (A paper whose key the source no longer has was
+			// re-keyed, or moved to another library: it is adopted.)
+			item.Ref = ref
+			item.Why = "its PDF is already in the vault as " + ref + ", imported from " + rec.From + " " + rec.Key + " (a duplicate?)."
+			rep.Skipped = append(rep.Skipped, item)
+			return
+		}
 		updated(ref) // the same PDF was added before: the import adopts it
 		return
 	}
-	if e.From == "file" && opts.Describe != nil {
+	if (e.From == "file" || e.FromPDF) && opts.Describe != nil {
 		if d, err := opts.Describe(ctx, e.File); err == nil {
-			e.describe(d)
+			if e.FromPDF {
+				e.fill(d)
+			} else {
+				e.describe(d)
+			}
 			item.Title = e.Title
 		}
 	}
@@ -145,6 +183,58 @@ func (p *placer) otherImport(e entry) string {
 		return ref
 	}
 	return ""
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+// fill sets the fields the source left empty from what the PDF says.
+func (e *entry) fill(d Described) {
+	vals := map[string]any{"title": d.Title, "authors": d.Authors, "year": d.Year, "doi": d.DOI,
+		"arxiv_id": d.ArxivID, "abstract": d.Abstract}
+	m := marshalValues(e.Values)
+	for k, v := range vals {
+		if _, set := m[k]; !set {
+			e.Values[k] = v
+		}
+	}
+	if e.Title == "" {
+		e.Title = d.Title
+	}
+	if len(e.Authors) == 0 {
+		e.Authors = d.Authors
+	}
+	if e.Year == 0 {
+		e.Year = d.Year
+	}
+}
+
+// gone lists in rep the papers an earlier import of source (from, the
+// same Zotero folder or bibliography file) brought in whose keys are not
+// among present. Papers whose record names no source (imported before
+// sources were recorded) count as this source's for Zotero, which a vault
+// has one of, and not for bibliographies, which it may have several of.
+func (p *placer) gone(from, source string, present map[string]bool, rep *Report) {
+	for _, ref := range sortedKeys(p.meta) {
+		rec := p.meta[ref].record()
+		if rec.From != from || rec.Key == "" || present[rec.Key] {
+			continue
+		}
+		if rec.Source != source && (rec.Source != "" || from != "zotero") {
+			continue
+		}
+		var title string
+		_ = json.Unmarshal(p.meta[ref].raw["title"], &title)
+		why := "it is no longer in the Zotero library (deleted, or in the trash); the paper stays in the vault."
+		if from != "zotero" {
+			why = "it is no longer in " + filepath.Base(source) + "; the paper stays in the vault."
+		}
+		rep.Gone = append(rep.Gone, Item{Key: rec.Key, Title: title, Ref: ref, Why: why})
+	}
 }
 
 func (e *entry) describe(d Described) {

@@ -56,22 +56,29 @@ func (z *zreader) resolveBase(p string) (string, string) {
 
 // profileBaseDir reads the base directory from the default Zotero profile
 // of the user's home folder ($HOME/.zotero/zotero/profiles.ini names the
-// profiles; Zotero 5 and later keep them there on Linux). It only reads.
+// profiles; Zotero 5 and later keep them there on Linux, the Flatpak under
+// ~/.var/app/org.zotero.Zotero). It only reads.
 func profileBaseDir() string {
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
 		return ""
 	}
-	profiles := filepath.Join(home, ".zotero", "zotero")
-	dir := defaultProfile(profiles)
-	if dir == "" {
-		return ""
+	// Zotero's own installer keeps the profiles in ~/.zotero/zotero; the
+	// Flatpak (Flathub's org.zotero.Zotero) inside its sandbox's home.
+	for _, profiles := range []string{
+		filepath.Join(home, ".zotero", "zotero"),
+		filepath.Join(home, ".var", "app", "org.zotero.Zotero", ".zotero", "zotero"),
+	} {
+		dir := defaultProfile(profiles)
+		if dir == "" {
+			continue
+		}
+		base, ok := readPref(filepath.Join(dir, "prefs.js"), basePref)
+		if ok && filepath.IsAbs(base) {
+			return filepath.Clean(base)
+		}
 	}
-	base, ok := readPref(filepath.Join(dir, "prefs.js"), basePref)
-	if !ok || !filepath.IsAbs(base) {
-		return ""
-	}
-	return filepath.Clean(base)
+	return ""
 }
 
 // defaultProfile is the folder of the default profile in profiles.ini: the

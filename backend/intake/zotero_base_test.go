@@ -235,3 +235,23 @@ func TestDefaultProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestImportZoteroBaseFlatpak: Zotero installed from Flathub keeps its
+// profile under ~/.var/app/org.zotero.Zotero; the base directory is read
+// from there when there is no ~/.zotero.
+func TestImportZoteroBaseFlatpak(t *testing.T) {
+	z, base, _ := baseLibrary(t, "Distributed/paxos.pdf")
+	home := fakeHome(t, base, t.TempDir())
+	flatpak := filepath.Join(home, ".var", "app", "org.zotero.Zotero", ".zotero")
+	os.MkdirAll(flatpak, 0o755)
+	if err := os.Rename(filepath.Join(home, ".zotero", "zotero"), filepath.Join(flatpak, "zotero")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ImportZotero(context.Background(), z.dir, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Added) != 1 {
+		t.Errorf("report %+v, want the paper linked under the Flatpak profile's base directory added", rep)
+	}
+}

@@ -144,6 +144,9 @@ func TestImportZotero(t *testing.T) {
 		t.Errorf("zotero_key = %s", got)
 	}
 	am := readMeta(t, root, attn)
+	if string(am.Extra["citation_key"]) != `"vaswani2017"` {
+		t.Errorf("citation_key = %s, want Better BibTeX's from Extra", am.Extra["citation_key"])
+	}
 	if !cmp.Equal(am.Authors, []string{"Ashish Vaswani", "Noam Shazeer", "Niki Parmar"}) || am.ArxivID != "1706.03762" || am.Year != 2017 {
 		t.Errorf("attention metadata = %+v, want the authors in Zotero's order and the arXiv id from the URL", am)
 	}

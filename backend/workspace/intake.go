@@ -33,6 +33,8 @@ func (w *Workspace) ImportZotero(ctx context.Context, dir string) (*intake.Repor
 func (w *Workspace) ImportZoteroBase(ctx context.Context, dir, baseDir string) (*intake.Report, error) {
 	return w.intake(ctx, func(ctx context.Context, opts intake.Options) (*intake.Report, error) {
 		opts.ZoteroBaseDir = baseDir
+		// A standalone PDF in Zotero has no metadata but a title: the rest is read from the PDF.
+		opts.Describe = intake.PDFDescriber(w.lib.Extractor())
 		return intake.ImportZotero(ctx, dir, w.Root(), opts)
 	})
 }
