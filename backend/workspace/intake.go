@@ -69,6 +69,9 @@ func (w *Workspace) intake(ctx context.Context, run func(context.Context, intake
 				return rep, err
 			}
 			w.emit(events.LibraryChanged, events.LibraryChangedEvent{})
+			if w.isStarted() {
+				w.lookupIfAllowed() // the app: the new papers' DOIs, when the user allowed it
+			}
 		}
 		return rep, nil
 	})
