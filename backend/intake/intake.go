@@ -42,6 +42,9 @@ type Report struct {
 	Skipped    []Item `json:"skipped"`    // refused files, files already in the vault
 	WithoutPDF []Item `json:"withoutPdf"` // entries with no PDF (or a missing one)
 	Errors     []Item `json:"errors"`     // entries that failed for another reason
+	// LinkedBase is set after a Zotero import whose linked PDFs were not
+	// found for want of the right base directory (linkbase.go).
+	LinkedBase *LinkedBase `json:"linkedBase,omitempty"`
 }
 
 func newReport() *Report {

@@ -33,7 +33,11 @@ func (w *Workspace) ImportZotero(ctx context.Context, dir string) (*intake.Repor
 func (w *Workspace) ImportZoteroBase(ctx context.Context, dir, baseDir string) (*intake.Report, error) {
 	return w.intake(ctx, func(ctx context.Context, opts intake.Options) (*intake.Report, error) {
 		opts.ZoteroBaseDir = baseDir
-		return intake.ImportZotero(ctx, dir, w.Root(), opts)
+		rep, err := intake.ImportZotero(ctx, dir, w.Root(), opts)
+		if rep != nil {
+			intake.NoteLinkedBase(rep, dir, opts) // the app offers to choose the base directory
+		}
+		return rep, err
 	})
 }
 
