@@ -15,8 +15,12 @@ import (
 // then indexes them, so that they are searchable when it returns.
 // Progress goes out as intake:progress events.
 func (w *Workspace) Add(ctx context.Context, paths []string) (*intake.Report, error) {
+	// What the intake reads of each PDF is handed to the index, which
+	// then does not extract the added copy again (library.AddReader).
+	ex, release := w.lib.AddReader()
+	defer release()
 	return w.intake(ctx, func(ctx context.Context, opts intake.Options) (*intake.Report, error) {
-		opts.Describe = intake.PDFDescriber(w.lib.Extractor())
+		opts.Describe = intake.PDFDescriber(ex)
 		return intake.Add(ctx, w.Root(), paths, opts)
 	})
 }
