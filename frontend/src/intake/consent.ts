@@ -33,7 +33,7 @@ export function createConsent(dialogs: HTMLElement, deps: ConsentDeps): Consent 
     h("h2", { id: "consent-title" }, "Look up the papers’ details online?"),
     h(
       "div",
-      { id: "consent-what" },
+      { id: "consent-what", class: "intake-consent" },
       h("p", {}, "Agentero can complete each paper’s title, authors, year and abstract from two public services. Only identifiers are sent:"),
       h(
         "ul",

@@ -223,8 +223,16 @@ export async function applyArrangement(path: string, moves: Move[], copy: boolea
   return intakeReport(await App.ApplyArrangement(path, asGo<intake.Move[]>(moves), copy));
 }
 
-/** onFileDrop calls back with the paths of files dropped on the window. */
+/**
+ * onFileDrop calls back with the paths of files dropped on the window
+ * (Wails' native drop, anywhere on it). The page takes every drag itself:
+ * WebKitGTK loads a file dropped on a page that did not, and the PDF would
+ * replace the app (Wails' own listeners take only drags typed "Files",
+ * which WebKitGTK's file drags are not). The app has no drag and drop of
+ * its own that this could stop.
+ */
 export function onFileDrop(callback: (paths: string[]) => void): void {
+  for (const type of ["dragover", "drop"]) window.addEventListener(type, (e) => e.preventDefault());
   OnFileDrop((_x, _y, paths) => callback(paths ?? []), false);
 }
 
