@@ -276,3 +276,23 @@ describe("linked PDFs Zotero's base directory would find", () => {
     expect(document.querySelector('[data-testid="linked-base"]')).toBeNull();
   });
 });
+
+describe("a drop while a run goes on", () => {
+  it("is added when the run ends, and the status line says so meanwhile", async () => {
+    let finish: (r: IntakeReport) => void = () => {};
+    const addPaths = vi.fn((paths: string[]) =>
+      paths[0] === "/a.pdf" ? new Promise<IntakeReport | null>((r) => (finish = r)) : Promise.resolve<IntakeReport | null>(empty),
+    );
+    const { view, q, deps } = setup({ addPaths });
+    view.setVault(true);
+    view.addPaths(["/a.pdf"]);
+    await tick();
+    view.addPaths(["/b.pdf"]);
+    expect(q("intake-status").textContent).toBe("Adding papers… The PDF you dropped will be added next.");
+    expect(deps.addPaths).toHaveBeenCalledTimes(1);
+    finish(empty);
+    await tick();
+    await tick();
+    expect(deps.addPaths).toHaveBeenLastCalledWith(["/b.pdf"]);
+  });
+});

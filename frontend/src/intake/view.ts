@@ -106,6 +106,8 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
   let running: IntakeKind | null = null;
   let folder: Folder | null = null;
   let moves: Move[] = [];
+  // PDFs dropped while a run goes on: added when it ends.
+  let queued: string[] = [];
 
   function render(): void {
     for (const b of buttons) b.disabled = !vaultOpen || running !== null;
@@ -118,7 +120,7 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
     try {
       await consent.ask(); // the first import asks whether to look papers up online
       status.hidden = false;
-      status.classList.remove("error");
+      status.classList.remove("error", "wrap");
       status.textContent = progressLine(kind, null);
       const report = await run();
       status.hidden = true;
@@ -130,6 +132,11 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
     } finally {
       running = null;
       render();
+    }
+    if (queued.length > 0) {
+      const paths = queued;
+      queued = [];
+      void start("add", () => deps.addPaths(paths));
     }
   }
 
@@ -228,6 +235,7 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
     progress(p) {
       if (!running) return;
       status.hidden = false;
+      status.classList.remove("wrap");
       status.textContent = progressLine(running, p);
     },
     addPaths(paths) {
@@ -236,6 +244,13 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
         status.hidden = false;
         status.classList.add("error");
         status.textContent = "Open a vault first, then drop your PDFs on it.";
+        return;
+      }
+      if (running) {
+        queued.push(...paths);
+        status.hidden = false;
+        status.classList.add("wrap"); // a sentence to read whole, not a progress line
+        status.textContent = `${progressLine(running, null)} The ${queued.length === 1 ? "PDF" : `${queued.length} items`} you dropped will be added next.`;
         return;
       }
       void start("add", () => deps.addPaths(paths));
