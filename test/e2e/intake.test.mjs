@@ -63,6 +63,15 @@ test("a folder of loose PDFs is arranged only after the user says so", { timeout
   assert.match(asked, /arXiv id, to arXiv \(export\.arxiv\.org\)/);
   assert.match(asked, /no titles, no PDFs, no notes/);
   await shot(page, "intake-consent");
+  // At 1024×700 the question is whole: its text and both buttons in view.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  for (const el of [consent, consent.locator('[data-testid="consent-offline"]'), consent.locator('[data-testid="consent-online"]')]) {
+    const box = await el.boundingBox();
+    assert.ok(box && box.x >= 0 && box.y >= 0 && box.x + box.width <= 1024 && box.y + box.height <= 700, `clipped at 1024×700: ${JSON.stringify(box)}`);
+  }
+  assert.equal(await consent.evaluate((d) => d.scrollHeight <= d.clientHeight), true, "the question scrolls at 1024×700");
+  await shot(page, "intake-consent-1024x700");
+  await page.setViewportSize({ width: 1280, height: 820 });
   assert.equal(existsSync(join(env.vault, "papers")), false, "the PDFs were moved before the question was answered");
   // Keyboard again: Enter answers with the focused button, "Stay offline".
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "consent-offline");
