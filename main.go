@@ -91,8 +91,12 @@ func main() {
 			Handler: app.vaultFiles(),
 		},
 		// PDFs dropped on the window reach the UI as paths (OnFileDrop),
-		// which adds them; the webview itself never navigates to a drop.
-		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		// which adds them; the page takes every drag, so the webview never
+		// navigates to a drop (lib/backend.ts onFileDrop). Not
+		// DisableWebViewDrop: on Linux it unsets the webview as a drop
+		// target, and no drop arrives at all (wailsapp/wails#3563; tested
+		// by test/window's TestDropPDF).
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		OnStartup:   app.startupWithLinks,
 		OnShutdown:  app.shutdown,
 		Bind:        []any{app},

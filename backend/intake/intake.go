@@ -47,6 +47,9 @@ type Report struct {
 	// whose entry the source no longer has (deleted, or in Zotero's
 	// trash). They stay in the vault; this list is not part of Total.
 	Gone []Item `json:"gone"`
+	// LinkedBase is set after a Zotero import whose linked PDFs were not
+	// found for want of the right base directory (linkbase.go).
+	LinkedBase *LinkedBase `json:"linkedBase,omitempty"`
 }
 
 func newReport() *Report {

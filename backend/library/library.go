@@ -40,6 +40,7 @@ type Library struct {
 	ix   *index.Indexer
 	opts Options
 	ex   *lazyExtractor
+	hand *handoff // the index's extractor: ex (or opts.Extract) and what adds read (handoff.go)
 
 	// syncMu serialises syncs (index and reference lists), which must not
 	// overlap for one vault; it is held for a whole sync.
@@ -94,7 +95,8 @@ func Open(root string, opts Options) (*Library, error) {
 		l.ex = &lazyExtractor{opts: pdf.Options{Workers: opts.Workers, CacheDir: opts.CacheDir, Timeout: opts.Timeout, Logger: opts.Logger}}
 		ex = l.ex
 	}
-	l.ix = index.NewIndexer(db, ex, index.SyncOptions{
+	l.hand = &handoff{ex: ex}
+	l.ix = index.NewIndexer(db, l.hand, index.SyncOptions{
 		Workers: opts.Workers,
 		Logger:  opts.Logger,
 		Progress: func(p index.Progress) {

@@ -24,6 +24,10 @@ type Settings struct {
 	// their arXiv ids at arXiv (backend/metadata): off until the user
 	// switches it on.
 	MetadataOnline bool `json:"metadataOnline"`
+	// MetadataOnlineAsked records that the user answered the question the
+	// app asks at the first import (look up online, or stay offline), so
+	// that it is asked once; switching lookups on in Settings answers it too.
+	MetadataOnlineAsked bool `json:"metadataOnlineAsked"`
 	// ContactEmail, when set, is sent in the User-Agent of those lookups
 	// (Crossref's "polite pool"); nothing else identifies the user.
 	ContactEmail string `json:"contactEmail"`
@@ -62,6 +66,7 @@ func Load(path string) (Settings, error) {
 		return Defaults(), fmt.Errorf("settings file %s: %w", path, err)
 	}
 	s.MetadataOnline = read.MetadataOnline
+	s.MetadataOnlineAsked = read.MetadataOnlineAsked || read.MetadataOnline
 	if ValidContact(read.ContactEmail) == nil {
 		s.ContactEmail = strings.TrimSpace(read.ContactEmail)
 	}

@@ -40,3 +40,25 @@ func TestLoadSave(t *testing.T) {
 		t.Error("broken JSON accepted")
 	}
 }
+
+// TestMetadataOnlineAsked: the first-import question is asked until the
+// user answers it; "stay offline" keeps lookups off, and a settings file
+// from before the question (lookups already on) counts as answered.
+func TestMetadataOnlineAsked(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	s, _ := Load(p)
+	if s.MetadataOnline || s.MetadataOnlineAsked {
+		t.Fatalf("fresh install: online %v, asked %v; want both off", s.MetadataOnline, s.MetadataOnlineAsked)
+	}
+	s.MetadataOnlineAsked = true // "Stay offline"
+	if err := Save(p, s); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Load(p); got.MetadataOnline || !got.MetadataOnlineAsked {
+		t.Errorf("after Stay offline: online %v, asked %v; want off, asked", got.MetadataOnline, got.MetadataOnlineAsked)
+	}
+	os.WriteFile(p, []byte(`{"metadataOnline": true}`), 0o644)
+	if got, _ := Load(p); !got.MetadataOnline || !got.MetadataOnlineAsked {
+		t.Errorf("switched on before the question existed: online %v, asked %v; want on, asked", got.MetadataOnline, got.MetadataOnlineAsked)
+	}
+}

@@ -15,8 +15,12 @@ import (
 // then indexes them, so that they are searchable when it returns.
 // Progress goes out as intake:progress events.
 func (w *Workspace) Add(ctx context.Context, paths []string) (*intake.Report, error) {
+	// What the intake reads of each PDF is handed to the index, which
+	// then does not extract the added copy again (library.AddReader).
+	ex, release := w.lib.AddReader()
+	defer release()
 	return w.intake(ctx, func(ctx context.Context, opts intake.Options) (*intake.Report, error) {
-		opts.Describe = intake.PDFDescriber(w.lib.Extractor())
+		opts.Describe = intake.PDFDescriber(ex)
 		return intake.Add(ctx, w.Root(), paths, opts)
 	})
 }
@@ -31,11 +35,18 @@ func (w *Workspace) ImportZotero(ctx context.Context, dir string) (*intake.Repor
 // ImportZoteroBase is ImportZotero with Zotero's Linked Attachment Base
 // Directory given ("" = the one in the default Zotero profile).
 func (w *Workspace) ImportZoteroBase(ctx context.Context, dir, baseDir string) (*intake.Report, error) {
+	// A standalone PDF in Zotero has no metadata but a title: the rest is
+	// read from the PDF, and that reading is handed to the index as Add's.
+	ex, release := w.lib.AddReader()
+	defer release()
 	return w.intake(ctx, func(ctx context.Context, opts intake.Options) (*intake.Report, error) {
 		opts.ZoteroBaseDir = baseDir
-		// A standalone PDF in Zotero has no metadata but a title: the rest is read from the PDF.
-		opts.Describe = intake.PDFDescriber(w.lib.Extractor())
-		return intake.ImportZotero(ctx, dir, w.Root(), opts)
+		opts.Describe = intake.PDFDescriber(ex)
+		rep, err := intake.ImportZotero(ctx, dir, w.Root(), opts)
+		if rep != nil {
+			intake.NoteLinkedBase(rep, dir, opts) // the app offers to choose the base directory
+		}
+		return rep, err
 	})
 }
 
@@ -71,6 +82,9 @@ func (w *Workspace) intake(ctx context.Context, run func(context.Context, intake
 				return rep, err
 			}
 			w.emit(events.LibraryChanged, events.LibraryChangedEvent{})
+			if w.isStarted() {
+				w.lookupIfAllowed() // the app: the new papers' DOIs, when the user allowed it
+			}
 		}
 		return rep, nil
 	})

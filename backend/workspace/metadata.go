@@ -183,3 +183,11 @@ func (w *Workspace) lookupIfAllowed() {
 		}
 	})
 }
+
+// isStarted reports whether Start ran: the app's vault, not the command
+// line's, which looks up only with --online.
+func (w *Workspace) isStarted() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.started
+}

@@ -66,6 +66,7 @@ type Workspace struct {
 	budget    grant.Budget
 	turns     map[string]*turn // running turns by conversation id
 	indexing  bool             // a Reindex is running
+	started   bool             // Start ran: the app's vault, which looks papers up after an import
 	again     bool             // Reindex was asked for while one ran
 
 	online onlineState // metadata lookups (metadata.go)
@@ -179,6 +180,9 @@ func (w *Workspace) Start() error {
 	if err != nil {
 		return err
 	}
+	w.mu.Lock()
+	w.started = true
+	w.mu.Unlock()
 	w.host.Warm(w.defaultAgent())
 	if _, err := w.ApplyLoopback(); err != nil {
 		w.log.Error("loopback MCP server", "err", err)

@@ -88,10 +88,13 @@ const intake = mountIntake(intakeBar, slotAfter("settings", "intake-dialogs"), {
   addPaths: backend.addPaths,
   importZotero: backend.importZotero,
   importBibliography: backend.importBibliography,
+  importZoteroWithBase: backend.importZoteroWithBase,
   planArrangement: backend.planArrangement,
   applyArrangement: backend.applyArrangement,
   openFolder: backend.openFolder,
   opened: () => void vaultSwitched(),
+  settings: backend.settings,
+  saveSettings: backend.saveSettings,
 });
 
 const relations = mountRelations(slotAfter("library", "relations", "relations-host"), {

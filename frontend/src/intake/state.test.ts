@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { IntakeItem, IntakeReport } from "../lib/backend";
-import { foundText, headline, itemLabel, moveLine, progressLine, sections } from "./state";
+import { foundText, headline, itemLabel, linkedBaseText, moveLine, progressLine, sections } from "./state";
 
 function item(over: Partial<IntakeItem>): IntakeItem {
   return { file: "", key: "", title: "", ref: "", why: "", changed: [], ...over };
 }
 
 function report(over: Partial<IntakeReport>): IntakeReport {
-  return { added: [], updated: [], unchanged: [], skipped: [], withoutPdf: [], errors: [], ...over };
+  return { added: [], updated: [], unchanged: [], skipped: [], withoutPdf: [], errors: [], linkedBase: null, ...over };
 }
 
 describe("the progress line", () => {
@@ -59,5 +59,18 @@ describe("a folder that is not a vault", () => {
   });
   it("previews each move", () => {
     expect(moveLine({ from: "a.pdf", to: "papers/a/paper.pdf" })).toBe("a.pdf → papers/a/paper.pdf");
+  });
+});
+
+describe("linked PDFs left out for want of Zotero's base directory", () => {
+  it("says whether the base was unknown or the wrong folder, and what choosing it does", () => {
+    expect(linkedBaseText({ dataDir: "/home/u/Zotero", baseDir: "", missing: 3 })).toBe(
+      "3 PDFs are linked relative to Zotero’s Linked Attachment Base Directory, and Agentero could not find which folder that is. " +
+        "Choose the folder Zotero names under Settings → Advanced → Files and Folders to import them; the papers already imported stay as they are.",
+    );
+    expect(linkedBaseText({ dataDir: "/home/u/Zotero", baseDir: "/home/u/Papers", missing: 1 })).toBe(
+      "1 PDF is linked relative to Zotero’s Linked Attachment Base Directory, and Agentero looked for it in /home/u/Papers, where it is not. " +
+        "Choose the folder Zotero names under Settings → Advanced → Files and Folders to import it; the papers already imported stay as they are.",
+    );
   });
 });

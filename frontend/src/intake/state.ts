@@ -2,7 +2,7 @@
 // summary at its end, and what a folder that is not a vault yet holds.
 // Pure functions of the backend's data, so they are tested without a window.
 
-import type { FolderFound, IntakeItem, IntakeReport, Move } from "../lib/backend";
+import type { FolderFound, IntakeItem, IntakeList, IntakeReport, LinkedBase, Move } from "../lib/backend";
 
 export type IntakeKind = "add" | "zotero" | "bibliography" | "arrange";
 
@@ -39,12 +39,12 @@ export function headline(r: IntakeReport): string {
 }
 
 export interface SummarySection {
-  id: keyof IntakeReport;
+  id: IntakeList;
   title: string;
   rows: { label: string; detail: string }[];
 }
 
-const sectionTitles: [keyof IntakeReport, string][] = [
+const sectionTitles: [IntakeList, string][] = [
   ["added", "Added"],
   ["updated", "Updated"],
   ["skipped", "Skipped"],
@@ -90,4 +90,16 @@ export function foundText(f: FolderFound): string {
 /** moveLine is one line of the arrangement preview. */
 export function moveLine(m: Move): string {
   return `${m.from} → ${m.to}`;
+}
+
+/**
+ * linkedBaseText explains why a Zotero import left linked PDFs out for want
+ * of Zotero's Linked Attachment Base Directory, and what choosing it does.
+ */
+export function linkedBaseText(b: LinkedBase): string {
+  const pdfs = b.missing === 1 ? "1 PDF is" : `${b.missing} PDFs are`;
+  const where = b.baseDir
+    ? `${pdfs} linked relative to Zotero’s Linked Attachment Base Directory, and Agentero looked for ${b.missing === 1 ? "it" : "them"} in ${b.baseDir}, where ${b.missing === 1 ? "it is" : "they are"} not.`
+    : `${pdfs} linked relative to Zotero’s Linked Attachment Base Directory, and Agentero could not find which folder that is.`;
+  return `${where} Choose the folder Zotero names under Settings → Advanced → Files and Folders to import ${b.missing === 1 ? "it" : "them"}; the papers already imported stay as they are.`;
 }

@@ -3,23 +3,30 @@
 // goes on, the summary at its end (added, updated, unchanged, skipped, each
 // with why), and the dialog for a folder that is not a vault yet: what it
 // holds, a preview of the moves that would arrange it, and nothing written
-// before the user chooses.
+// before the user chooses. The first import of all asks whether the papers
+// may be looked up online (consent.ts).
 
-import { errorText, type Folder, type IntakeReport, type Move } from "../lib/backend";
+import { errorText, type AppSettings, type Folder, type IntakeReport, type Move } from "../lib/backend";
 import { h } from "../lib/dom";
 import "./intake.css";
-import { foundText, headline, moveLine, progressLine, sections, type IntakeKind } from "./state";
+import { createConsent } from "./consent";
+import { foundText, headline, linkedBaseText, moveLine, progressLine, sections, type IntakeKind } from "./state";
 
 export interface IntakeDeps {
   addPapers(): Promise<IntakeReport | null>;
   addPaths(paths: string[]): Promise<IntakeReport | null>;
   importZotero(): Promise<IntakeReport | null>;
   importBibliography(): Promise<IntakeReport | null>;
+  /** importZoteroWithBase asks for Zotero's base directory and imports dataDir again with it. */
+  importZoteroWithBase(dataDir: string): Promise<IntakeReport | null>;
   planArrangement(path: string): Promise<Move[]>;
   applyArrangement(path: string, moves: Move[], copy: boolean): Promise<IntakeReport | null>;
   openFolder(path: string): Promise<void>;
   /** opened is called when a folder was opened as a vault. */
   opened(): void;
+  /** settings and saveSettings keep the answer to the first import's question (look up online or not). */
+  settings(): Promise<AppSettings>;
+  saveSettings(s: AppSettings): Promise<void>;
 }
 
 export interface IntakeView {
@@ -93,11 +100,14 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
     h("div", { class: "intake-actions" }, cancelButton, asIsButton, previewButton, copyButton, moveButton),
   );
   dialogs.append(summary, folderDialog);
+  const consent = createConsent(dialogs, deps);
 
   let vaultOpen = false;
   let running: IntakeKind | null = null;
   let folder: Folder | null = null;
   let moves: Move[] = [];
+  // PDFs dropped while a run goes on: added when it ends.
+  let queued: string[] = [];
 
   function render(): void {
     for (const b of buttons) b.disabled = !vaultOpen || running !== null;
@@ -107,25 +117,48 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
     if (running) return;
     running = kind;
     render();
-    status.hidden = false;
-    status.classList.remove("error");
-    status.textContent = progressLine(kind, null);
     try {
+      await consent.ask(); // the first import asks whether to look papers up online
+      status.hidden = false;
+      status.classList.remove("error", "wrap");
+      status.textContent = progressLine(kind, null);
       const report = await run();
       status.hidden = true;
       if (report) showSummary(report);
     } catch (err) {
+      status.hidden = false;
       status.classList.add("error");
       status.textContent = `Couldn’t finish: ${errorText(err)}`;
     } finally {
       running = null;
       render();
     }
+    if (queued.length > 0) {
+      const paths = queued;
+      queued = [];
+      void start("add", () => deps.addPaths(paths));
+    }
   }
 
   function showSummary(report: IntakeReport): void {
     summaryTitle.textContent = headline(report);
+    const base = report.linkedBase;
+    const chooseBase = base
+      ? h(
+          "button",
+          {
+            type: "button",
+            "data-testid": "choose-base",
+            onClick: () => {
+              summary.close();
+              void start("zotero", () => deps.importZoteroWithBase(base.dataDir));
+            },
+          },
+          "Choose base directory…",
+        )
+      : null;
     summaryBody.replaceChildren(
+      ...(base && chooseBase ? [h("div", { class: "intake-base", "data-testid": "linked-base" }, h("p", {}, linkedBaseText(base)), chooseBase)] : []),
       ...sections(report).map((s) =>
         h(
           "details",
@@ -136,7 +169,7 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
       ),
     );
     if (!summary.open) summary.showModal();
-    summaryClose.focus();
+    (chooseBase ?? summaryClose).focus();
   }
 
   async function preview(): Promise<void> {
@@ -165,6 +198,7 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
     const path = folder.path;
     moveButton.disabled = copyButton.disabled = true;
     try {
+      await consent.ask(); // the first import asks whether to look papers up online
       const report = await deps.applyArrangement(path, moves, copy);
       folderDialog.close();
       deps.opened();
@@ -201,6 +235,7 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
     progress(p) {
       if (!running) return;
       status.hidden = false;
+      status.classList.remove("wrap");
       status.textContent = progressLine(running, p);
     },
     addPaths(paths) {
@@ -209,6 +244,13 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
         status.hidden = false;
         status.classList.add("error");
         status.textContent = "Open a vault first, then drop your PDFs on it.";
+        return;
+      }
+      if (running) {
+        queued.push(...paths);
+        status.hidden = false;
+        status.classList.add("wrap"); // a sentence to read whole, not a progress line
+        status.textContent = `${progressLine(running, null)} The ${queued.length === 1 ? "PDF" : `${queued.length} items`} you dropped will be added next.`;
         return;
       }
       void start("add", () => deps.addPaths(paths));

@@ -133,7 +133,14 @@ export async function chooseVault(): Promise<string> {
 /** IntakeItem is one file or entry of an add or import: its ref in the vault, or why it was skipped. */
 export type IntakeItem = Required<Data<intake.Item>>;
 /** IntakeReport is what an add or import did, every entry in one list. */
-export type IntakeReport = { [K in keyof Omit<Data<intake.Report>, "convertValues">]: IntakeItem[] };
+export type IntakeReport = { [K in keyof Omit<Data<intake.Report>, "convertValues" | "linkedBase">]: IntakeItem[] } & {
+  /** linkedBase: a Zotero import left out PDFs linked relative to a base directory it could not find; null otherwise. */
+  linkedBase: LinkedBase | null;
+};
+/** IntakeList names the report's lists of entries. */
+export type IntakeList = Exclude<keyof IntakeReport, "linkedBase">;
+/** LinkedBase is the Zotero data folder imported, the base directory used ("" = none found) and how many linked PDFs were not found. */
+export type LinkedBase = Data<intake.LinkedBase>;
 /** FolderFound is what a folder that is not a vault yet holds. */
 export type FolderFound = Required<Data<intake.Found>>;
 /** Folder is a folder chosen as a vault; found.vault is false when it is not one yet (it was not opened). */
@@ -152,6 +159,7 @@ function intakeReport(r: Wire<intake.Report> | null): IntakeReport | null {
     skipped: items(r.skipped),
     withoutPdf: items(r.withoutPdf),
     errors: items(r.errors),
+    linkedBase: r.linkedBase ? { dataDir: r.linkedBase.dataDir, baseDir: r.linkedBase.baseDir ?? "", missing: r.linkedBase.missing } : null,
   };
 }
 
@@ -177,6 +185,11 @@ export async function addPaths(paths: string[]): Promise<IntakeReport | null> {
 /** importZotero asks for Zotero's data folder and imports it (read only); null when cancelled. */
 export async function importZotero(): Promise<IntakeReport | null> {
   return intakeReport(await App.ImportZotero());
+}
+
+/** importZoteroWithBase asks for Zotero's Linked Attachment Base Directory and imports dataDir again with it; null when cancelled. */
+export async function importZoteroWithBase(dataDir: string): Promise<IntakeReport | null> {
+  return intakeReport(await App.ImportZoteroWithBase(dataDir));
 }
 
 /** importBibliography asks for a .bib or CSL-JSON file and imports it; null when cancelled. */
@@ -210,8 +223,16 @@ export async function applyArrangement(path: string, moves: Move[], copy: boolea
   return intakeReport(await App.ApplyArrangement(path, asGo<intake.Move[]>(moves), copy));
 }
 
-/** onFileDrop calls back with the paths of files dropped on the window. */
+/**
+ * onFileDrop calls back with the paths of files dropped on the window
+ * (Wails' native drop, anywhere on it). The page takes every drag itself:
+ * WebKitGTK loads a file dropped on a page that did not, and the PDF would
+ * replace the app (Wails' own listeners take only drags typed "Files",
+ * which WebKitGTK's file drags are not). The app has no drag and drop of
+ * its own that this could stop.
+ */
 export function onFileDrop(callback: (paths: string[]) => void): void {
+  for (const type of ["dragover", "drop"]) window.addEventListener(type, (e) => e.preventDefault());
   OnFileDrop((_x, _y, paths) => callback(paths ?? []), false);
 }
 

@@ -65,7 +65,7 @@ export function createOnlineSection(deps: OnlineDeps): OnlineSection {
       save.disabled = true;
       try {
         const current = await deps.settings();
-        await deps.saveSettings({ ...current, metadataOnline: enabled.checked, contactEmail: email.value.trim() });
+        await deps.saveSettings({ ...current, metadataOnline: enabled.checked, metadataOnlineAsked: true, contactEmail: email.value.trim() });
         lookup.disabled = !enabled.checked;
         message.textContent = enabled.checked ? "Saved. Papers are looked up after the next indexing, or now with Look up metadata now." : "Saved. Nothing is looked up online.";
       } catch (err) {

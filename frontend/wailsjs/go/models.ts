@@ -1157,6 +1157,22 @@ export namespace intake {
 	        this.changed = source["changed"];
 	    }
 	}
+	export class LinkedBase {
+	    dataDir: string;
+	    baseDir: string;
+	    missing: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkedBase(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dataDir = source["dataDir"];
+	        this.baseDir = source["baseDir"];
+	        this.missing = source["missing"];
+	    }
+	}
 	export class Move {
 	    from: string;
 	    to: string;
@@ -1184,6 +1200,7 @@ export namespace intake {
 	    skipped: Item[];
 	    withoutPdf: Item[];
 	    errors: Item[];
+	    linkedBase?: LinkedBase;
 	
 	    static createFrom(source: any = {}) {
 	        return new Report(source);
@@ -1197,6 +1214,7 @@ export namespace intake {
 	        this.skipped = this.convertValues(source["skipped"], Item);
 	        this.withoutPdf = this.convertValues(source["withoutPdf"], Item);
 	        this.errors = this.convertValues(source["errors"], Item);
+	        this.linkedBase = this.convertValues(source["linkedBase"], LinkedBase);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1609,6 +1627,7 @@ export namespace settings {
 	export class Settings {
 	    budget: grant.Budget;
 	    metadataOnline: boolean;
+	    metadataOnlineAsked: boolean;
 	    contactEmail: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1619,6 +1638,7 @@ export namespace settings {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.budget = this.convertValues(source["budget"], grant.Budget);
 	        this.metadataOnline = source["metadataOnline"];
+	        this.metadataOnlineAsked = source["metadataOnlineAsked"];
 	        this.contactEmail = source["contactEmail"];
 	    }
 	

@@ -68,6 +68,8 @@ export function ImportBibliography():Promise<intake.Report>;
 
 export function ImportZotero():Promise<intake.Report>;
 
+export function ImportZoteroWithBase(arg1:string):Promise<intake.Report>;
+
 export function Layout():Promise<workspace.Layout>;
 
 export function Library():Promise<Array<index.Paper>>;

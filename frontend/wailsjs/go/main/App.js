@@ -114,6 +114,10 @@ export function ImportZotero() {
   return window['go']['main']['App']['ImportZotero']();
 }
 
+export function ImportZoteroWithBase(arg1) {
+  return window['go']['main']['App']['ImportZoteroWithBase'](arg1);
+}
+
 export function Layout() {
   return window['go']['main']['App']['Layout']();
 }
