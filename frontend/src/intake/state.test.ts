@@ -3,11 +3,11 @@ import type { IntakeItem, IntakeReport } from "../lib/backend";
 import { foundText, headline, itemLabel, linkedBaseText, moveLine, progressLine, sections } from "./state";
 
 function item(over: Partial<IntakeItem>): IntakeItem {
-  return { file: "", key: "", title: "", ref: "", why: "", changed: [], ...over };
+  return { file: "", key: "", title: "", ref: "", why: "", changed: [], note: "", ...over };
 }
 
 function report(over: Partial<IntakeReport>): IntakeReport {
-  return { added: [], updated: [], unchanged: [], skipped: [], withoutPdf: [], errors: [], linkedBase: null, ...over };
+  return { added: [], updated: [], unchanged: [], skipped: [], withoutPdf: [], errors: [], gone: [], linkedBase: null, ...over };
 }
 
 describe("the progress line", () => {
@@ -40,6 +40,16 @@ describe("the summary", () => {
     expect(got[1].rows[0].detail).toBe("papers/raft: title, year changed");
     expect(got[2].rows[0]).toEqual({ label: "notes.pdf", detail: "/d/notes.pdf is not a PDF (it does not start as a PDF file does)." });
     expect(got[3].rows[0].detail).toBe("it has no PDF attachment.");
+  });
+  it("says what an import left in the vault that the source no longer has, and an entry's note", () => {
+    const g = report({
+      added: [item({ title: "Raft", key: "RAFT0001", ref: "papers/raft", note: "2 more PDFs of this item were not copied." })],
+      gone: [item({ title: "Paxos Made Simple", key: "PAXOS001", ref: "papers/paxos", why: "no longer in the source" })],
+    });
+    expect(headline(g)).toBe("1 paper added, 1 no longer in the source (kept in the vault).");
+    const got = sections(g);
+    expect(got.map((s) => s.title)).toEqual(["Added (1)", "No longer in the source, kept in the vault (1)"]);
+    expect(got[0].rows[0].detail).toBe("papers/raft — 2 more PDFs of this item were not copied.");
   });
   it("names an entry by title, key, then file", () => {
     expect(itemLabel(item({ key: "k1" }))).toBe("k1");

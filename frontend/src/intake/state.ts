@@ -34,6 +34,7 @@ export function headline(r: IntakeReport): string {
     r.skipped.length ? `${r.skipped.length} skipped` : "",
     r.withoutPdf.length ? `${r.withoutPdf.length} without a PDF` : "",
     r.errors.length ? `${count(r.errors.length, "error")}` : "",
+    r.gone.length ? `${r.gone.length} no longer in the source (kept in the vault)` : "",
   ].filter(Boolean);
   return parts.join(", ") + ".";
 }
@@ -50,6 +51,7 @@ const sectionTitles: [IntakeList, string][] = [
   ["skipped", "Skipped"],
   ["withoutPdf", "Without a PDF"],
   ["errors", "Could not be added"],
+  ["gone", "No longer in the source, kept in the vault"],
   ["unchanged", "Unchanged"],
 ];
 
@@ -69,7 +71,7 @@ export function sections(r: IntakeReport): SummarySection[] {
       title: `${title} (${r[id].length})`,
       rows: r[id].map((i) => ({
         label: itemLabel(i),
-        detail: i.why || (i.changed.length ? `${i.ref}: ${i.changed.join(", ")} changed` : i.ref),
+        detail: [i.why || (i.changed.length ? `${i.ref}: ${i.changed.join(", ")} changed` : i.ref), i.note].filter(Boolean).join(" — "),
       })),
     }));
 }

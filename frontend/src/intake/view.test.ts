@@ -13,7 +13,7 @@ beforeAll(() => {
   };
 });
 
-const empty: IntakeReport = { added: [], updated: [], unchanged: [], skipped: [], withoutPdf: [], errors: [], linkedBase: null };
+const empty: IntakeReport = { added: [], updated: [], unchanged: [], skipped: [], withoutPdf: [], errors: [], gone: [], linkedBase: null };
 
 /** answered is a user who already answered the first import's question (offline). */
 const answered: AppSettings = {
@@ -73,8 +73,8 @@ describe("adding and importing", () => {
     expect(q("intake-status").textContent).toBe("Adding papers 1 of 2 — paxos.pdf");
     finish({
       ...empty,
-      added: [{ file: "/home/u/paxos.pdf", key: "", title: "Paxos Made Simple", ref: "papers/paxos-simple", why: "", changed: [] }],
-      skipped: [{ file: "/home/u/notes.txt", key: "", title: "", ref: "", why: "/home/u/notes.txt is not a PDF.", changed: [] }],
+      added: [{ file: "/home/u/paxos.pdf", key: "", title: "Paxos Made Simple", ref: "papers/paxos-simple", why: "", changed: [], note: "" }],
+      skipped: [{ file: "/home/u/notes.txt", key: "", title: "", ref: "", why: "/home/u/notes.txt is not a PDF.", changed: [], note: "" }],
     });
     await tick();
     const summary = q<HTMLDialogElement>("intake-summary");
@@ -257,10 +257,10 @@ describe("linked PDFs Zotero's base directory would find", () => {
   it("the summary says so and Choose base directory… imports again with the folder chosen", async () => {
     const first: IntakeReport = {
       ...empty,
-      withoutPdf: [{ file: "", key: "LINK0001", title: "Paxos Made Simple", ref: "", why: "its PDF is linked relative to Zotero's base directory, which was not found.", changed: [] }],
+      withoutPdf: [{ file: "", key: "LINK0001", title: "Paxos Made Simple", ref: "", why: "its PDF is linked relative to Zotero's base directory, which was not found.", changed: [], note: "" }],
       linkedBase: { dataDir: "/home/u/Zotero", baseDir: "", missing: 1 },
     };
-    const second: IntakeReport = { ...empty, added: [{ file: "/home/u/Papers/paxos.pdf", key: "LINK0001", title: "Paxos Made Simple", ref: "papers/paxos", why: "", changed: [] }] };
+    const second: IntakeReport = { ...empty, added: [{ file: "/home/u/Papers/paxos.pdf", key: "LINK0001", title: "Paxos Made Simple", ref: "papers/paxos", why: "", changed: [], note: "" }] };
     const { view, q, deps } = setup({ importZotero: vi.fn(async () => first), importZoteroWithBase: vi.fn(async () => second) });
     view.setVault(true);
     q<HTMLButtonElement>("import-zotero").click();

@@ -151,7 +151,15 @@ export type Move = Data<intake.Move>;
 function intakeReport(r: Wire<intake.Report> | null): IntakeReport | null {
   if (!r) return null;
   const items = (list: Wire<intake.Item>[] | null | undefined): IntakeItem[] =>
-    (list ?? []).map((i) => ({ file: i.file ?? "", key: i.key ?? "", title: i.title ?? "", ref: i.ref ?? "", why: i.why ?? "", changed: i.changed ?? [] }));
+    (list ?? []).map((i) => ({
+      file: i.file ?? "",
+      key: i.key ?? "",
+      title: i.title ?? "",
+      ref: i.ref ?? "",
+      why: i.why ?? "",
+      changed: i.changed ?? [],
+      note: i.note ?? "",
+    }));
   return {
     added: items(r.added),
     updated: items(r.updated),
@@ -159,6 +167,7 @@ function intakeReport(r: Wire<intake.Report> | null): IntakeReport | null {
     skipped: items(r.skipped),
     withoutPdf: items(r.withoutPdf),
     errors: items(r.errors),
+    gone: items(r.gone),
     linkedBase: r.linkedBase ? { dataDir: r.linkedBase.dataDir, baseDir: r.linkedBase.baseDir ?? "", missing: r.linkedBase.missing } : null,
   };
 }

@@ -216,7 +216,8 @@ function messageFor(state: LibraryState): Node[] {
     } else {
       notes.push(
         h("p", {}, "No papers in this vault yet."),
-        h("p", { class: "detail" }, "Put each paper in its own folder under papers/, with its PDF inside."),
+        h("p", { class: "detail" }, "Add PDFs or import from Zotero or a bibliography with the buttons above, or drop PDFs on the window."),
+        h("p", { class: "detail" }, "By hand: each paper in its own folder under papers/, with its PDF inside."),
       );
     }
   }

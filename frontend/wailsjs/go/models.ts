@@ -1142,6 +1142,7 @@ export namespace intake {
 	    ref?: string;
 	    why?: string;
 	    changed?: string[];
+	    note?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Item(source);
@@ -1155,6 +1156,7 @@ export namespace intake {
 	        this.ref = source["ref"];
 	        this.why = source["why"];
 	        this.changed = source["changed"];
+	        this.note = source["note"];
 	    }
 	}
 	export class LinkedBase {
@@ -1200,6 +1202,7 @@ export namespace intake {
 	    skipped: Item[];
 	    withoutPdf: Item[];
 	    errors: Item[];
+	    gone: Item[];
 	    linkedBase?: LinkedBase;
 	
 	    static createFrom(source: any = {}) {
@@ -1214,6 +1217,7 @@ export namespace intake {
 	        this.skipped = this.convertValues(source["skipped"], Item);
 	        this.withoutPdf = this.convertValues(source["withoutPdf"], Item);
 	        this.errors = this.convertValues(source["errors"], Item);
+	        this.gone = this.convertValues(source["gone"], Item);
 	        this.linkedBase = this.convertValues(source["linkedBase"], LinkedBase);
 	    }
 	
