@@ -21,8 +21,9 @@ const basePlaceholder = "attachments:"
 const basePref = "extensions.zotero.baseAttachmentPath"
 
 // noBase is why an attachments: path cannot be resolved.
-const noBase = "its PDF is linked relative to Zotero's base directory, which was not found: pass --base-dir " +
-	"(the Linked Attachment Base Directory in Zotero → Settings → Advanced → Files and Folders)."
+const noBase = "its PDF is linked relative to Zotero's base directory, which was not found: give it " +
+	"(Choose base directory… in the app, --base-dir on the command line; it is the Linked Attachment Base Directory " +
+	"in Zotero → Settings → Advanced → Files and Folders)."
 
 // baseDir is the base directory for linked attachments: the one given, else
 // the one in the default Zotero profile's prefs.js under the home folder,

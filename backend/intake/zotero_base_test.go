@@ -136,7 +136,7 @@ func TestImportZoteroBaseMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.WithoutPDF) != 1 || !strings.Contains(rep.WithoutPDF[0].Why, "base directory, which was not found: pass --base-dir") {
+	if len(rep.WithoutPDF) != 1 || !strings.Contains(rep.WithoutPDF[0].Why, "base directory, which was not found: give it (Choose base directory… in the app, --base-dir on the command line") {
 		t.Fatalf("report %+v, want the paper listed without PDF, saying how to give the base", rep)
 	}
 
