@@ -78,8 +78,9 @@ type entry struct {
 	Folder string         // vault-relative folder to create the paper in ("papers", "papers/ML")
 	Values map[string]any // metadata.json keys the source sets (nil or "" values are not set)
 	Title  string
-	// Missing says why the entry has no File, when the source knows.
-	Missing string
+	// Missing says why the entry has no File, when the source knows;
+	// MissingFile is the path the source names that is not there.
+	Missing, MissingFile string
 	// Source is the Zotero data folder or bibliography file (absolute).
 	Source string
 	// FromPDF: the source knows little of this paper (a standalone PDF in

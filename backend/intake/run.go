@@ -86,7 +86,7 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 	if e.File == "" {
 		item.Why = "it has no PDF attachment."
 		if e.Missing != "" {
-			item.Why = e.Missing
+			item.Why, item.File = e.Missing, e.MissingFile
 		}
 		rep.WithoutPDF = append(rep.WithoutPDF, item)
 		return

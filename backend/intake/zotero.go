@@ -205,6 +205,7 @@ type zitem struct {
 	collections []string
 	pdf         string   // absolute path of the PDF, "" when none
 	why         string   // why there is no PDF
+	missing     string   // the PDF's path when it is not there
 	otherPDFs   []string // the item's other PDF attachments (not copied)
 	standalone  bool     // an attachment without a parent item
 }
@@ -561,7 +562,7 @@ func (z *zreader) attachments(ctx context.Context, items map[int64]*zitem, notDe
 			}
 		}
 		if best < 0 {
-			it.why = list[0].why
+			it.why, it.missing = list[0].why, list[0].file
 			continue
 		}
 		it.pdf = list[best].file
@@ -752,7 +753,7 @@ func (it *zitem) entry() entry {
 	if n := len(it.otherPDFs); n > 0 {
 		e.Note = fmt.Sprintf("%d more PDF attachment(s) of this item were not copied (paper.pdf is the first); metadata.json lists them in other_pdfs.", n)
 	}
-	e.Missing = it.why
+	e.Missing, e.MissingFile = it.why, it.missing
 	return e
 }
 
