@@ -116,7 +116,7 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"--vault"}, 2, "usage:"},
 		{[]string{"papers/x.pdf"}, 2, "usage:"}, // a positional argument must be an agentero:// link
 		{[]string{"agentero://open?vault=/v&ref=papers/a", "extra"}, 2, "usage:"},
-		{[]string{"index", filepath.Join(t.TempDir(), "missing")}, 1, "no such file"},
+		{[]string{"index", filepath.Join(t.TempDir(), "missing")}, 1, "there is no folder"},
 		{[]string{"search", "/etc/hostname", "x"}, 1, "not a folder"},
 	}
 	for _, tt := range tests {
