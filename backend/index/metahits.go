@@ -20,13 +20,17 @@ import (
 // maxMetadataHits bounds the metadata hits of one result.
 const maxMetadataHits = 5
 
-// metadataHits finds the papers of scope without readable text that the
-// query's terms all name.
+// metadataHits finds the papers of scope without readable text whose
+// metadata holds every term of the query: one FTS5 lookup in textless_fts
+// (migration 007), matched as pages are (stemmed, diacritics folded, a
+// quoted phrase as a phrase), which costs next to nothing when the query
+// names none of them. An index opened read-only that predates textless_fts
+// has those papers' rows read and matched in Go instead (scanMetadataHits).
 func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, error) {
 	if p.stopOnly || len(p.terms) == 0 {
 		return nil, nil
 	}
-	cond, args, all := refScope("ref", scope)
+	cond, args, all := refScope("p.ref", scope)
 	switch {
 	case all:
 	case cond == "":
@@ -34,9 +38,59 @@ func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, er
 	default:
 		cond = " AND (" + cond + ")"
 	}
-	// The papers_status index finds them, within the scope.
-	rows, err := db.sql.QueryContext(ctx, `SELECT ref, pdf_path, title, authors, year, doi, arxiv_id, abstract, status
-		FROM papers WHERE status IN (?, ?)`+cond+` ORDER BY ref`, append([]any{StatusNoText, StatusGarbled}, args...)...)
+	if !db.textless {
+		return db.scanMetadataHits(ctx, p, cond, args)
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT p.ref, p.pdf_path, p.title, p.authors, p.year, p.status
+		FROM textless_fts CROSS JOIN papers p ON p.id = textless_fts.rowid
+		WHERE textless_fts MATCH ? AND p.status IN (?, ?)`+cond+` ORDER BY p.ref LIMIT ?`,
+		append(append([]any{p.allExpr, StatusNoText, StatusGarbled}, args...), maxMetadataHits)...)
+	if err != nil {
+		return nil, fmt.Errorf("metadata hits: %w", err)
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var ref, pdfPath, title, authorsJSON, status string
+		var year int
+		if err := rows.Scan(&ref, &pdfPath, &title, &authorsJSON, &year, &status); err != nil {
+			return nil, fmt.Errorf("metadata hits: %w", err)
+		}
+		var authors []string
+		_ = json.Unmarshal([]byte(authorsJSON), &authors)
+		out = append(out, metadataHit(ref, pdfPath, title, authors, year, status))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("metadata hits: %w", err)
+	}
+	return out, nil
+}
+
+// metadataHit is a paper without readable text found by its metadata: a
+// hit on page 1 whose snippet says what it is and why it matched.
+func metadataHit(ref, pdfPath, title string, authors []string, year int, status string) Hit {
+	why := "no text layer (a scan without OCR)"
+	if status == StatusGarbled {
+		why = "unreadable text layer (needs OCR)"
+	}
+	snip := title
+	if len(authors) > 0 {
+		snip += " — " + strings.Join(authors, ", ")
+	}
+	if year != 0 {
+		snip += " (" + strconv.Itoa(year) + ")"
+	}
+	return Hit{Ref: ref, Title: title, Page: 1, CitationURI: CitationURI(pdfPath, 1, ""),
+		Snippet: snip + " · found by its metadata: " + why}
+}
+
+// scanMetadataHits is metadataHits on an index without textless_fts: the
+// rows of the scope's papers without readable text (cond, a condition on
+// papers p, and its args) are read, through the papers_status index, and
+// matched in Go (namesAll).
+func (db *DB) scanMetadataHits(ctx context.Context, p *plan, cond string, args []any) ([]Hit, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT p.ref, p.pdf_path, p.title, p.authors, p.year, p.doi, p.arxiv_id, p.abstract, p.status
+		FROM papers p WHERE p.status IN (?, ?)`+cond+` ORDER BY p.ref`, append([]any{StatusNoText, StatusGarbled}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("metadata hits: %w", err)
 	}
@@ -54,22 +108,9 @@ func (db *DB) metadataHits(ctx context.Context, p *plan, scope Scope) ([]Hit, er
 		if year != 0 {
 			fields = append(fields, strconv.Itoa(year))
 		}
-		if !namesAll(text.Words(strings.Join(fields, " ")), p.terms) {
-			continue
+		if namesAll(text.Words(strings.Join(fields, " ")), p.terms) {
+			out = append(out, metadataHit(ref, pdfPath, title, authors, year, status))
 		}
-		why := "no text layer (a scan without OCR)"
-		if status == StatusGarbled {
-			why = "unreadable text layer (needs OCR)"
-		}
-		snip := title
-		if len(authors) > 0 {
-			snip += " — " + strings.Join(authors, ", ")
-		}
-		if year != 0 {
-			snip += " (" + strconv.Itoa(year) + ")"
-		}
-		out = append(out, Hit{Ref: ref, Title: title, Page: 1, CitationURI: CitationURI(pdfPath, 1, ""),
-			Snippet: snip + " · found by its metadata: " + why})
 	}
 	return out, rows.Err()
 }
