@@ -251,6 +251,9 @@ func BenchmarkMetadataHits(b *testing.B) {
 	}{
 		{"library", index.Scope{AllPapers: true}},
 		{"3-paper grant", index.Scope{Papers: []string{"papers/00/paper-00000", "papers/42/paper-04242", "papers/99/paper-09999"}}},
+		// as context_search scopes a grant: each paper, and its folder
+		{"3-paper grant and their folders", index.Scope{Papers: []string{"papers/00/paper-00000", "papers/42/paper-04242", "papers/99/paper-09999"},
+			Folders: []string{"papers/00/paper-00000", "papers/42/paper-04242", "papers/99/paper-09999"}}},
 	}
 	refs := func(hs []index.Hit) string {
 		var out []string
