@@ -38,6 +38,10 @@ type DB struct {
 	schemas []Schema
 	notice  string // why Open rebuilt the file; "" when it did not
 	titles  bool   // papers_fts has the title and pages columns (an index opened read-only may predate them)
+	// textless: the index has textless_fts (migration 007), the metadata
+	// of the papers without readable text (an index opened read-only may
+	// predate it: metahits.go then reads those papers' rows)
+	textless bool
 }
 
 // titlesVersion is the schema version (migration 004) from which papers_fts
@@ -124,6 +128,10 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	db.titles = version >= titlesVersion
+	if err := db.sql.QueryRow(`SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'textless_fts')`).Scan(&db.textless); err != nil {
+		db.sql.Close()
+		return nil, fmt.Errorf("open index: %w", err)
+	}
 	return db, nil
 }
 

@@ -336,7 +336,7 @@ func (db *DB) tidyFTS(ctx context.Context, extracted int) error {
 	if extracted == 0 {
 		return nil
 	}
-	for _, table := range []string{"pages_fts", "papers_fts"} {
+	for _, table := range []string{"pages_fts", "papers_fts", "textless_fts"} {
 		stmt := `INSERT INTO ` + table + `(` + table + `, rank) VALUES('merge', 64)`
 		if extracted >= 50 {
 			stmt = `INSERT INTO ` + table + `(` + table + `) VALUES('optimize')`
