@@ -3,6 +3,7 @@ package window
 import (
 	"context"
 	"encoding/json"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,9 +48,11 @@ func (k keyboard) typeText(s string) {
 func waitScreen(t *testing.T, ctx context.Context, display, file string, within time.Duration, ok func(report) bool) report {
 	t.Helper()
 	var last report
+	var shotErr error
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
-		if img, err := screenshot(ctx, display, file); err == nil {
+		var img image.Image
+		if img, shotErr = screenshot(ctx, display, file); shotErr == nil {
 			last = analyse(img)
 			if ok(last) {
 				return last
@@ -57,8 +60,25 @@ func waitScreen(t *testing.T, ctx context.Context, display, file string, within 
 		}
 		time.Sleep(500 * time.Millisecond) // polling a display: there is nothing to wait on
 	}
+	if shotErr != nil {
+		t.Fatalf("the window never showed what was expected: the last screenshot failed: %v", shotErr)
+	}
 	t.Fatalf("the window never showed what was expected: last screenshot %s: %+v", file, last)
 	return last
+}
+
+// artifactsDir is where screenshots and logs are kept: AGENTERO_ARTIFACTS,
+// made when it is not there yet (a clean clone), else a temporary folder.
+func artifactsDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("AGENTERO_ARTIFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 type storedMessage struct {

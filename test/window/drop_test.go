@@ -32,10 +32,7 @@ func TestWindowDrop(t *testing.T) {
 		}
 	}
 	corpus := corpustest.NeedCorpus(t)
-	artifacts := os.Getenv("AGENTERO_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = t.TempDir()
-	}
+	artifacts := artifactsDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 

@@ -33,13 +33,7 @@ func TestPackage(t *testing.T) {
 			t.Fatalf("%s is needed: %v", tool, err)
 		}
 	}
-	artifacts := os.Getenv("AGENTERO_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = t.TempDir()
-	}
-	if err := os.MkdirAll(artifacts, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	artifacts := artifactsDir(t)
 
 	// What the package declares.
 	depends := strings.TrimSpace(run(t, "dpkg-deb", "-f", deb, "Depends"))

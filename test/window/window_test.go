@@ -38,13 +38,7 @@ func TestWindow(t *testing.T) {
 			t.Fatalf("%s is needed: %v", tool, err)
 		}
 	}
-	artifacts := os.Getenv("AGENTERO_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = t.TempDir()
-	}
-	if err := os.MkdirAll(artifacts, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	artifacts := artifactsDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
