@@ -37,26 +37,8 @@ type zcreator struct {
 
 func newZotero(t *testing.T) *zfix {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "Zotero")
-	os.MkdirAll(filepath.Join(dir, "storage"), 0o755)
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "zotero.sqlite")+"?_journal_mode=DELETE")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	t.Cleanup(func() { db.Close() })
-	z := &zfix{t: t, dir: dir, db: db}
-	z.exec(zoteroSchema)
-	for name, id := range zItemTypes {
-		z.exec(`INSERT INTO itemTypes VALUES (?, ?, NULL, 1); INSERT INTO itemTypesCombined VALUES (?, ?, 1, 0)`, id, name, id, name)
-	}
-	for name, id := range zFields {
-		z.exec(`INSERT INTO fields VALUES (?, ?, NULL); INSERT INTO fieldsCombined VALUES (?, ?, NULL, NULL, 0)`, id, name, id, name)
-	}
-	for name, id := range zCreatorTypes {
-		z.exec(`INSERT INTO creatorTypes VALUES (?, ?)`, id, name)
-	}
-	return z
+	l := zoterotest.New(t)
+	return &zfix{t: t, dir: l.Dir, db: l.DB}
 }
 
 func (z *zfix) exec(q string, args ...any) {
