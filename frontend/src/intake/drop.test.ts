@@ -84,4 +84,22 @@ describe("a drop on the window", () => {
     expect(summary.open).toBe(true);
     expect(summary.textContent).toContain("2 papers added.");
   });
+
+  it("leaves text dragged into a text field to the page, and takes every other drag", () => {
+    backend.onFileDrop(() => {});
+    const drag = (target: EventTarget, types: string[]) => {
+      const e = new Event("dragover", { bubbles: true, cancelable: true });
+      Object.defineProperty(e, "dataTransfer", { value: { types } });
+      target.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    const field = document.createElement("textarea");
+    const pane = document.createElement("div");
+    document.body.append(field, pane);
+    expect(drag(field, ["text/plain"])).toBe(false); // a quote from the PDF goes into the question
+    expect(drag(field, ["text/uri-list", "text/plain"])).toBe(true); // a file is added, never typed in
+    expect(drag(field, ["Files"])).toBe(true);
+    expect(drag(pane, ["text/plain"])).toBe(true); // WebKitGTK would load it in place of the app
+    expect(drag(pane, ["text/uri-list"])).toBe(true);
+  });
 });

@@ -237,12 +237,24 @@ export async function applyArrangement(path: string, moves: Move[], copy: boolea
  * (Wails' native drop, anywhere on it). The page takes every drag itself:
  * WebKitGTK loads a file dropped on a page that did not, and the PDF would
  * replace the app (Wails' own listeners take only drags typed "Files",
- * which WebKitGTK's file drags are not). The app has no drag and drop of
- * its own that this could stop.
+ * which WebKitGTK's file drags are not). The one drag it leaves to the
+ * page is text (a quote selected in the PDF) dragged into a text field.
  */
 export function onFileDrop(callback: (paths: string[]) => void): void {
-  for (const type of ["dragover", "drop"]) window.addEventListener(type, (e) => e.preventDefault());
+  for (const type of ["dragover", "drop"]) {
+    window.addEventListener(type, (e) => {
+      if (!textIntoField(e as DragEvent)) e.preventDefault();
+    });
+  }
   OnFileDrop((_x, _y, paths) => callback(paths ?? []), false);
+}
+
+/** textIntoField says whether a drag carries text only, no files or links, over a field that takes text. */
+export function textIntoField(e: DragEvent): boolean {
+  const types = Array.from(e.dataTransfer?.types ?? []);
+  if (types.length === 0 || types.some((t) => t === "Files" || t === "text/uri-list")) return false;
+  const el = e.target;
+  return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && el.type === "text") || (el instanceof HTMLElement && el.isContentEditable);
 }
 
 // --- vaults, agentero:// links, exports (issue 15) ------------------------------
