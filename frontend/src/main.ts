@@ -296,8 +296,9 @@ async function loadVault(): Promise<void> {
     dispatchLibrary({ type: "vault", vault });
     if (vault.indexing) dispatchProgress({ type: "progress", done: 0, total: 0, current: "", at: Date.now() });
   } catch (err) {
-    dispatchLibrary({ type: "vault-failed", error: backend.errorText(err) });
-    if (backend.failure(err).code === "not-vault") {
+    const notVault = backend.failure(err).code === "not-vault";
+    dispatchLibrary({ type: "vault-failed", error: backend.errorText(err), notVault });
+    if (notVault) {
       const pending = await backend.pendingFolder().catch(() => null);
       if (pending) intake.showFolder(pending);
     }

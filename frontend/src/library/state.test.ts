@@ -37,6 +37,10 @@ function run(...events: LibraryEvent[]): LibraryState {
 }
 
 describe("reduceLibrary", () => {
+  it("tells a folder that is not a vault yet from a library that failed", () => {
+    expect(run({ type: "vault-failed", error: "/d is not a vault yet: it holds 2 PDFs but no papers/ folder", notVault: true }).status).toBe("not-vault");
+    expect(run({ type: "vault-failed", error: "open vault: permission denied" }).status).toBe("error");
+  });
   it("starts loading and becomes ready with the list", () => {
     const papers = [paper("papers/raft")];
     const got = run({ type: "vault", vault: vault("/v") }, { type: "request", seq: 1 }, { type: "loaded", seq: 1, papers });

@@ -7,7 +7,8 @@ export interface LibraryState {
   vault: VaultState | null;
   papers: PaperSummary[];
   /** "loading" only before the first list arrives; reloads keep showing the old list. */
-  status: "loading" | "ready" | "error";
+  /** not-vault: the folder opened is not a vault yet (the intake dialog asks what to make of it). */
+  status: "loading" | "ready" | "error" | "not-vault";
   error: string;
   /** Sequence number of the newest list request; older answers are dropped. */
   requested: number;
@@ -17,7 +18,7 @@ export interface LibraryState {
 
 export type LibraryEvent =
   | { type: "vault"; vault: VaultState }
-  | { type: "vault-failed"; error: string }
+  | { type: "vault-failed"; error: string; notVault?: boolean }
   | { type: "request"; seq: number }
   | { type: "loaded"; seq: number; papers: PaperSummary[] }
   | { type: "failed"; seq: number; error: string }
@@ -42,7 +43,7 @@ export function reduceLibrary(state: LibraryState, event: LibraryEvent): Library
       return { ...state, vault: event.vault, papers: [], status: "loading", error: "", selected: null };
     }
     case "vault-failed":
-      return { ...state, status: "error", error: event.error };
+      return { ...state, status: event.notVault ? "not-vault" : "error", error: event.error };
     case "request":
       return { ...state, requested: Math.max(state.requested, event.seq) };
     case "loaded":

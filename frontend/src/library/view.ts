@@ -203,6 +203,12 @@ function row(p: PaperSummary, editable: boolean): HTMLElement {
 
 function messageFor(state: LibraryState): Node[] {
   if (state.status === "loading") return [h("p", {}, "Opening your library…")];
+  if (state.status === "not-vault") {
+    return [
+      h("p", {}, "This folder is not a vault yet."),
+      h("p", { class: "detail" }, `${state.error.replace(/\.$/, "")}. Nothing is written to it until you choose how to make it one.`),
+    ];
+  }
   if (state.status === "error") {
     return [h("p", { class: "error" }, "Couldn’t read the library."), h("p", { class: "detail" }, state.error)];
   }
