@@ -13,7 +13,9 @@ import (
 // refreshPDF brings the PDF of the paper at ref (an import's paper, found
 // again by its key) up to date with the entry's file, when the source's
 // file is another one now (Zotero's PDF replaced, or the item's first PDF
-// deleted). Sizes tell a change cheaply; only then are the files hashed.
+// deleted). Sizes and times tell a change cheaply (another size, or the
+// source's file written after the vault's copy); only then are the files
+// hashed.
 // The vault's copy is replaced only while it is still the one the import
 // copied in (its hash is the record's): a copy the user annotated or
 // replaced is kept, and note says so. It returns the new copy's hash when
@@ -30,7 +32,8 @@ func (p *placer) refreshPDF(ctx context.Context, e entry, ref string) (sum, note
 	}
 	dst := filepath.Join(p.root, filepath.FromSlash(rel))
 	cur, err := os.Lstat(dst)
-	if err != nil || !cur.Mode().IsRegular() || cur.Size() == src.Size() {
+	// The same size and not written since the copy was made: the same file.
+	if err != nil || !cur.Mode().IsRegular() || cur.Size() == src.Size() && !src.ModTime().After(cur.ModTime()) {
 		return "", "", nil
 	}
 	h, err := vault.Open(p.root, rel, vault.KindPDF)

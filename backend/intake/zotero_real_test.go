@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/unicode/norm"
@@ -560,6 +561,19 @@ func TestZoteroPDFReplaced(t *testing.T) {
 	}
 	if rep := importZ(t, z.dir, root, Options{}); len(rep.Unchanged) != 1 {
 		t.Errorf("the import after: %+v, want unchanged", rep)
+	}
+
+	// Replaced by a file of the same size, written later: found by its time.
+	same := strings.Replace(readFile(t, stored), "published", "corrected", 1)
+	os.WriteFile(stored, []byte(same), 0o644)
+	later := time.Now().Add(2 * time.Second)
+	os.Chtimes(stored, later, later)
+	rep = importZ(t, z.dir, root, Options{})
+	if len(rep.Updated) != 1 || readFile(t, vaultPDF) != same {
+		t.Fatalf("after Zotero's PDF was replaced by one of the same size: %+v", rep)
+	}
+	if rep := importZ(t, z.dir, root, Options{}); len(rep.Unchanged) != 1 {
+		t.Errorf("the import after the same-size replacement: %+v, want unchanged", rep)
 	}
 
 	// The user annotates the vault's copy; Zotero's changes again.
