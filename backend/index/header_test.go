@@ -155,7 +155,10 @@ func TestAddedPaperIsReadAgain(t *testing.T) {
 	added := func(extra string) vault.Metadata {
 		var m vault.Metadata
 		if err := json.Unmarshal([]byte(`{"title": "Bitcoin", "year": 2009, "authors": ["Satoshi Nakamoto"],
-			"imported": {"from": "file", "file": "/home/u/Downloads/bitcoin.pdf"},
+			"imported": {"from": "file", "file": "/home/u/Downloads/bitcoin.pdf",
+				"values": {"title": "Bitcoin", "year": 2009, "authors": [
+					"Satoshi Nakamoto"
+				]}},
 			"source": {"title": "pdf", "year": "pdf", "authors": "pdf"}`+extra+`}`), &m); err != nil {
 			t.Fatal(err)
 		}
@@ -168,6 +171,11 @@ func TestAddedPaperIsReadAgain(t *testing.T) {
 	}
 	if d := derive("papers/nakamoto-2009-bitcoin", added(`, "edited": ["year"]`), x, 2008); d.Year != 2009 {
 		t.Errorf("year edited by the user: %d, want 2009", d.Year)
+	}
+	byHand := added("")
+	byHand.Year = 2007 // changed in the file, not in the app
+	if d := derive("papers/nakamoto-2009-bitcoin", byHand, x, 2008); d.Year != 2007 {
+		t.Errorf("year changed by hand in metadata.json: %d, want 2007", d.Year)
 	}
 	if d := derive("papers/nakamoto-2009-bitcoin", added(""), extracted{}, 0); d.Title != "Bitcoin" || d.Year != 2009 {
 		t.Errorf("before the PDF is read: %q, %d; want metadata.json's", d.Title, d.Year)

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -150,13 +151,13 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 		// fields read from the PDF then are read again, so that what the
 		// index learns since (a year the library cites) shows.
 		named = pv.Imported.File
-		if pv.readFromPDF("title") && (x.InfoTitle != "" || x.HeadTitle != "" && !slices.Contains(x.Garbled, 1)) {
+		if pv.readFromPDF("title", m.Title) && (x.InfoTitle != "" || x.HeadTitle != "" && !slices.Contains(x.Garbled, 1)) {
 			m.Title = ""
 		}
-		if pv.readFromPDF("authors") && len(x.InfoAuthors)+len(x.HeadAuthors) > 0 {
+		if pv.readFromPDF("authors", m.Authors) && len(x.InfoAuthors)+len(x.HeadAuthors) > 0 {
 			m.Authors = nil
 		}
-		if pv.readFromPDF("year") && (x.Year != 0 || x.FileYear != 0 || fileYear(named) != 0) {
+		if pv.readFromPDF("year", m.Year) && (x.Year != 0 || x.FileYear != 0 || fileYear(named) != 0) {
 			m.Year = 0
 		}
 	}
@@ -215,14 +216,15 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 
 // provenance is what metadata.json says of where its values came from
 // (intake and package metadata write it): "edited" lists the fields the
-// user set, "source" names each field's origin, "imported" the file a paper
-// was added from.
+// user set in the app, "source" names each field's origin, "imported" the
+// file a paper was added from and the values the import wrote.
 type provenance struct {
 	Edited   []string          `json:"edited"`
 	Source   map[string]string `json:"source"`
 	Imported struct {
-		From string `json:"from"`
-		File string `json:"file"`
+		From   string                     `json:"from"`
+		File   string                     `json:"file"`
+		Values map[string]json.RawMessage `json:"values"`
 	} `json:"imported"`
 }
 
@@ -234,10 +236,20 @@ func provenanceOf(m vault.Metadata) provenance {
 	return pv
 }
 
-// readFromPDF says whether metadata.json holds field only because it was
-// read from the PDF when the paper was added (source "pdf", not edited).
-func (pv provenance) readFromPDF(field string) bool {
-	return pv.Source[field] == "pdf" && !slices.Contains(pv.Edited, field)
+// readFromPDF says whether metadata.json holds field, now v, only because
+// it was read from the PDF when the paper was added: its source is "pdf",
+// the user did not edit it in the app, and it still holds what the import
+// wrote (a value changed by hand in the file is the user's).
+func (pv provenance) readFromPDF(field string, v any) bool {
+	if pv.Source[field] != "pdf" || slices.Contains(pv.Edited, field) {
+		return false
+	}
+	now, err := json.Marshal(v)
+	var was bytes.Buffer
+	if err != nil || json.Compact(&was, pv.Imported.Values[field]) != nil {
+		return false
+	}
+	return bytes.Equal(now, was.Bytes())
 }
 
 // citedFits says whether the year citing papers give can be the year of a
