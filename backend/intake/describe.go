@@ -2,20 +2,45 @@ package intake
 
 import (
 	"context"
+	"os"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/pdf"
 )
 
 // PDFDescriber reads a PDF's title, authors, year and identifiers with ex,
 // the way the index derives them for a paper without metadata.json.
 func PDFDescriber(ex index.Extractor) Describer {
+	return describer(ex.ExtractFile)
+}
+
+// HeadExtractor reads what names a paper from a PDF: its first page, Info
+// and XMP (pdf.Extractor.ExtractHead).
+type HeadExtractor interface {
+	ExtractHead(ctx context.Context, f *os.File) (*pdf.Document, error)
+}
+
+// PDFHeadDescriber is PDFDescriber reading page 1 alone (with the Info
+// dictionary and XMP) when ex can (HeadExtractor): all that index.Describe
+// reads, at a fraction of a whole reading's cost. It is for a preview that
+// only names papers (arranging a folder of loose PDFs), whose PDFs the
+// index reads whole afterwards anyway. Add keeps PDFDescriber: the whole
+// reading it makes is handed to the index (library.AddReader).
+func PDFHeadDescriber(ex index.Extractor) Describer {
+	if h, ok := ex.(HeadExtractor); ok {
+		return describer(h.ExtractHead)
+	}
+	return PDFDescriber(ex)
+}
+
+func describer(extract func(context.Context, *os.File) (*pdf.Document, error)) Describer {
 	return func(ctx context.Context, path string) (Described, error) {
 		f, _, err := openPDF(path)
 		if err != nil {
 			return Described{}, err
 		}
 		defer f.Close()
-		doc, err := ex.ExtractFile(ctx, f)
+		doc, err := extract(ctx, f)
 		if err != nil {
 			return Described{}, err
 		}

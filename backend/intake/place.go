@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -110,6 +111,10 @@ type placer struct {
 	// whose key is not among them was re-keyed or moved when its PDF turns
 	// up under another key.
 	present map[string]bool
+	// collections are the folders (absolute) outsidePapers found holding
+	// no PDF: collection folders, which a run only adds paper folders to,
+	// so they are not listed again for every paper put in them.
+	collections map[string]bool
 }
 
 // stillThere reports whether the source being imported still has key.
@@ -141,7 +146,7 @@ func newPlacer(ctx context.Context, root string) (*placer, error) {
 		return nil, err
 	}
 	p := &placer{root: abs, byKey: map[string]string{}, byDOI: map[string]string{}, byHash: map[string]string{},
-		bySize: map[int64][]string{}, pdfOf: map[string]string{}, meta: map[string]metaFile{}}
+		bySize: map[int64][]string{}, pdfOf: map[string]string{}, meta: map[string]metaFile{}, collections: map[string]bool{}}
 	for _, paper := range snap.Papers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -247,12 +252,23 @@ func (p *placer) mkdirs(rel string) error {
 // folders that is a paper's folder (one holding a PDF: a paper slugged as
 // a collection is named) renamed "<name> (collection)": a paper's folder
 // is a paper, and one put inside it would be taken for part of it.
+// A folder found holding no PDF is remembered (p.collections): a folder
+// that exists is never made a paper's (create takes a new name then), so
+// it stays a collection's for the rest of the run, and a collection of
+// thousands of papers is not listed again for each one put in it.
 func (p *placer) outsidePapers(rel string) string {
 	parts := strings.Split(rel, "/")
 	for i := 1; i < len(parts); i++ {
 		for {
 			dir := filepath.Join(p.root, filepath.FromSlash(strings.Join(parts[:i+1], "/")))
-			if !holdsPDF(dir) {
+			if p.collections[dir] {
+				break
+			}
+			pdf, exists := holdsPDF(dir)
+			if !pdf {
+				if exists && p.collections != nil {
+					p.collections[dir] = true
+				}
 				break
 			}
 			parts[i] += " (collection)"
@@ -261,18 +277,28 @@ func (p *placer) outsidePapers(rel string) string {
 	return strings.Join(parts, "/")
 }
 
-// holdsPDF reports whether dir holds a PDF file directly.
-func holdsPDF(dir string) bool {
-	entries, err := os.ReadDir(dir)
+// holdsPDF reports whether dir holds a PDF file directly, and whether dir
+// is a folder that could be listed.
+func holdsPDF(dir string) (pdf, listed bool) {
+	f, err := os.Open(dir)
 	if err != nil {
-		return false
+		return false, false
 	}
-	for _, e := range entries {
-		if e.Type().IsRegular() && strings.EqualFold(path.Ext(e.Name()), ".pdf") {
-			return true
+	defer f.Close()
+	for {
+		entries, err := f.ReadDir(256)
+		for _, e := range entries {
+			if e.Type().IsRegular() && strings.EqualFold(path.Ext(e.Name()), ".pdf") {
+				return true, true
+			}
+		}
+		if err == io.EOF {
+			return false, true
+		}
+		if err != nil {
+			return false, false
 		}
 	}
-	return false
 }
 
 // create makes a new paper folder under e.Folder named by slug (with -2,

@@ -107,12 +107,22 @@ type bookmark any
 // worker process, which the parent kills when the file takes too long;
 // nothing here needs to watch the clock.
 func readDocument(r pdfReader, log *slog.Logger) (*Document, error) {
+	return readPages(r, log, false)
+}
+
+// readPages is readDocument, or, with head, what names a paper only:
+// page 1 (its text and lines) and the Info dictionary, without the other
+// pages and the outline (ExtractHead).
+func readPages(r pdfReader, log *slog.Logger, head bool) (*Document, error) {
 	count, err := r.pageCount()
 	if err != nil {
 		return nil, fmt.Errorf("count pages: %w: %w", ErrDamaged, err)
 	}
 	if count <= 0 || count > maxPages {
 		return nil, fmt.Errorf("page count %d: %w", count, ErrDamaged)
+	}
+	if head {
+		count = 1
 	}
 
 	out := &Document{Pages: make([]Page, count)}
@@ -142,7 +152,9 @@ func readDocument(r pdfReader, log *slog.Logger) (*Document, error) {
 	}
 
 	out.Info = readInfo(r)
-	out.Outline = readOutline(r, len(out.Pages))
+	if !head {
+		out.Outline = readOutline(r, len(out.Pages))
+	}
 	if lines, err := firstPageLines(r); err == nil {
 		out.FirstPageLines = lines
 	} else {

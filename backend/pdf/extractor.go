@@ -172,6 +172,16 @@ func (e *Extractor) ExtractFile(ctx context.Context, f *os.File) (*Document, err
 	return e.run(ctx, f, request{})
 }
 
+// ExtractHead reads what names a paper from the open PDF f: page 1 (its
+// text, and its lines with their font sizes), the Info dictionary and the
+// XMP metadata; the Document's Pages then hold page 1 alone and its
+// Outline is empty. It costs a small part of a whole reading for a long
+// paper, and is what a preview that only names papers needs (index.Describe
+// reads no more). Errors are Extract's.
+func (e *Extractor) ExtractHead(ctx context.Context, f *os.File) (*Document, error) {
+	return e.run(ctx, f, request{Head: true})
+}
+
 // openFile opens a PDF named by the caller (not a vault path: those come
 // open from the vault's opener), without waiting on a FIFO.
 func openFile(path string) (*os.File, error) {

@@ -46,6 +46,9 @@ type (
 		// (see fdpass_*.go); elsewhere the file comes over the socket.
 		Path   string
 		Region *regionRequest // nil: extract the whole document
+		// Head asks for page 1, the Info dictionary and XMP only
+		// (Extractor.ExtractHead).
+		Head bool
 	}
 	reply struct {
 		Doc  *Document
@@ -160,9 +163,9 @@ func serveWorker(in io.Reader, out io.Writer, cacheDir, nativePath string, log *
 				doc, err = regionText(p, f, *req.Region)
 			}
 		case native:
-			doc, err = extractFile(nil, f, log)
+			doc, err = extractFile(nil, f, req.Head, log)
 		default:
-			doc, err = extractFile(pool, f, log)
+			doc, err = extractFile(pool, f, req.Head, log)
 		}
 		f.Close()
 		if err := enc.Encode(newReply(doc, err)); err != nil {
@@ -288,7 +291,7 @@ func releaseInstance(inst pdfium.Pdfium, failed error, log *slog.Logger) {
 }
 
 // readWasmFile reads f with the worker's PDFium WebAssembly instance.
-func readWasmFile(pool pdfium.Pool, f *os.File, size int64, log *slog.Logger) (doc *Document, err error) {
+func readWasmFile(pool pdfium.Pool, f *os.File, size int64, head bool, log *slog.Logger) (doc *Document, err error) {
 	inst, err := pool.GetInstanceWithContext(context.Background())
 	if err != nil {
 		return nil, fmt.Errorf("get pdfium instance: %w", err)
@@ -299,22 +302,22 @@ func readWasmFile(pool pdfium.Pool, f *os.File, size int64, log *slog.Logger) (d
 		return nil, err
 	}
 	defer r.close()
-	return readDocument(r, log)
+	return readPages(r, log, head)
 }
 
 // readNative reads the open PDF f with the native PDFium.
-func readNative(f *os.File, log *slog.Logger) (*Document, error) {
+func readNative(f *os.File, head bool, log *slog.Logger) (*Document, error) {
 	r, err := openNative(nativePath(f))
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
-	return readDocument(r, log)
+	return readPages(r, log, head)
 }
 
 // extractFile reads the open PDF f with the worker's WebAssembly instance
 // from pool, or with the native PDFium when pool is nil, then its XMP.
-func extractFile(pool pdfium.Pool, f *os.File, log *slog.Logger) (*Document, error) {
+func extractFile(pool pdfium.Pool, f *os.File, head bool, log *slog.Logger) (*Document, error) {
 	began := time.Now()
 	if _, err := f.Seek(0, io.SeekStart); err != nil { // the parent hashed it through the same offset
 		return nil, fmt.Errorf("open pdf: %w", err)
@@ -329,9 +332,9 @@ func extractFile(pool pdfium.Pool, f *os.File, log *slog.Logger) (*Document, err
 
 	var doc *Document
 	if pool == nil {
-		doc, err = readNative(f, log)
+		doc, err = readNative(f, head, log)
 	} else {
-		doc, err = readWasmFile(pool, f, st.Size(), log)
+		doc, err = readWasmFile(pool, f, st.Size(), head, log)
 	}
 	if err != nil {
 		return nil, err

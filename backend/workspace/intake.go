@@ -136,7 +136,10 @@ func plural(n int) string {
 // PlanArrangement previews how the loose PDFs of the folder dir would be
 // arranged into papers/<slug>/paper.pdf, reading each PDF's title, authors
 // and year with a PDF extractor of its own (the folder is no vault yet, so
-// no workspace is open on it). It writes nothing but the extractor's cache.
+// no workspace is open on it). Only page 1 of each PDF is read (with its
+// Info and XMP), which is all that names a paper: the new vault's index
+// reads the PDFs whole once the user has accepted. It writes nothing but
+// the extractor's cache.
 func PlanArrangement(ctx context.Context, dir string, opts Options) ([]intake.Move, error) {
 	ex := opts.Extractor
 	if ex == nil {
@@ -148,7 +151,7 @@ func PlanArrangement(ctx context.Context, dir string, opts Options) ([]intake.Mo
 		defer px.Close()
 		ex = px
 	}
-	moves, err := intake.PlanArrangement(ctx, dir, intake.Options{Describe: intake.PDFDescriber(ex)})
+	moves, err := intake.PlanArrangement(ctx, dir, intake.Options{Describe: intake.PDFHeadDescriber(ex)})
 	if errors.Is(err, intake.ErrRefused) {
 		return nil, invalid(err)
 	}
