@@ -87,19 +87,43 @@ func zoteroDB(dir string) (string, error) {
 		return "", refuse("%s cannot be read: %v.", dir, unwrapPath(err))
 	}
 	if !st.IsDir() {
-		return dir, nil
+		return dir, sqliteFile(dir)
 	}
 	db := filepath.Join(dir, "zotero.sqlite")
 	if _, err := os.Stat(db); err != nil && filepath.Base(dir) == "storage" {
 		// The storage folder inside the data folder was chosen.
 		if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "zotero.sqlite")); err == nil {
-			return filepath.Join(filepath.Dir(dir), "zotero.sqlite"), nil
+			db = filepath.Join(filepath.Dir(dir), "zotero.sqlite")
+			return db, sqliteFile(db)
 		}
 	}
 	if _, err := os.Stat(db); err != nil {
 		return "", refuse("%s has no zotero.sqlite: choose Zotero's data folder (Zotero → Settings → Advanced → Files and Folders).", dir)
 	}
-	return db, nil
+	return db, sqliteFile(db)
+}
+
+// sqliteFile refuses a database path that is not a regular file (a pipe
+// or a device would block the read or never end) or does not start as an
+// SQLite database does, before the driver is handed it.
+func sqliteFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return refuse("%s cannot be read: %v.", path, unwrapPath(err))
+	}
+	if !st.Mode().IsRegular() {
+		return refuse("%s is not a file (a pipe, a device or a folder): it cannot be Zotero's database.", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return refuse("%s cannot be read: %v.", path, unwrapPath(err))
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != "SQLite format 3\x00" {
+		return refuse("%s cannot be read as a Zotero database (it is not an SQLite file): is it Zotero's zotero.sqlite, and whole?", path)
+	}
+	return nil
 }
 
 // copyDB copies the database (and its journal or WAL, so that the copy is
@@ -125,6 +149,12 @@ func copyDB(db string) (string, func(), error) {
 }
 
 func copyPlain(from, to string) error {
+	// Stat before opening: opening a pipe for reading waits for a writer.
+	if st, err := os.Stat(from); err != nil {
+		return err
+	} else if !st.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file")
+	}
 	in, err := os.Open(from)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -531,7 +532,26 @@ func TestZoteroNotADatabase(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cannot be read as a Zotero database") || !errors.Is(err, ErrRefused) {
 		t.Errorf("err = %v, want a sentence", err)
 	}
+	// A pipe in its place is refused at once, not waited on; so is a pipe
+	// beside a real database as its journal.
+	piped := filepath.Join(t.TempDir(), "Zotero")
+	os.MkdirAll(piped, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(piped, "zotero.sqlite"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := ImportZotero(ctx, piped, t.TempDir(), Options{}); err == nil || !strings.Contains(err.Error(), "is not a file") || !errors.Is(err, ErrRefused) {
+		t.Errorf("a pipe as zotero.sqlite: err = %v, want it refused in a sentence", err)
+	}
 	z := newZotero(t)
+	if err := syscall.Mkfifo(filepath.Join(z.dir, "zotero.sqlite-wal"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ImportZotero(ctx, z.dir, t.TempDir(), Options{}); ctx.Err() != nil {
+		t.Fatalf("a pipe as the database's WAL was waited on: %v", err)
+	}
+	os.Remove(filepath.Join(z.dir, "zotero.sqlite-wal"))
 	it := z.item("journalArticle", "INSTORAG", map[string]string{"title": "Chosen Through Storage"})
 	z.attach(it, "INSTORA1", linkImportedFile, "application/pdf", "storage:s.pdf", z.storagePath("INSTORA1", "s.pdf"))
 	if rep := importZ(t, filepath.Join(z.dir, "storage"), t.TempDir(), Options{}); len(rep.Added) != 1 {
