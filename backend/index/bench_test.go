@@ -3,6 +3,7 @@ package index_test
 import (
 	"context"
 	"fmt"
+	"github.com/agentero/agentero/internal/proctest"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -184,12 +185,12 @@ func latency(b *testing.B, db *index.DB, queries []string) {
 		for round := 0; round < 10; round++ {
 			for _, q := range queries {
 				start := time.Now()
-				c0, _ := cpuTime()
+				c0, _ := proctest.CPUTime()
 				if _, err := librarySearch(db, q, 10); err != nil {
 					b.Fatal(err)
 				}
 				all = append(all, time.Since(start))
-				if c1, ok := cpuTime(); ok {
+				if c1, ok := proctest.CPUTime(); ok {
 					cpu = append(cpu, c1-c0)
 				}
 			}

@@ -3,10 +3,10 @@ package intake
 import (
 	"context"
 	"fmt"
+	"github.com/agentero/agentero/internal/proctest"
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,11 +16,8 @@ import (
 // cpuTime is the CPU time (user and system) the process has used: under
 // a shared machine's load, wall time alone says little.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := proctest.CPUTime()
+	return d
 }
 
 // benchVault is a new empty folder for a vault: in AGENTERO_BENCH_VAULTS

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"fmt"
+	"github.com/agentero/agentero/internal/proctest"
 	"io"
 	"log/slog"
 	"os"
@@ -96,10 +97,10 @@ func BenchmarkSearchP95(b *testing.B) {
 		for round := 0; round < 5; round++ {
 			for _, q := range queries {
 				start := time.Now()
-				c0, _ := cpuTime()
+				c0, _ := proctest.CPUTime()
 				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "context_search", Arguments: map[string]any{"query": q}})
 				d := time.Since(start)
-				if c1, ok := cpuTime(); ok {
+				if c1, ok := proctest.CPUTime(); ok {
 					cpu = append(cpu, c1-c0)
 				}
 				if err != nil || res.IsError {

@@ -1,12 +1,14 @@
 package window
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -121,3 +123,69 @@ func waitAnswer(t *testing.T, ctx context.Context, vaultDir string, within time.
 	t.Fatalf("no answer was stored in %s within %v", vaultDir, within)
 	return storedMessage{}
 }
+
+// runningApp is the app a test started: what it printed so far, its home
+// folder, and a channel closed when it exits.
+type runningApp struct {
+	logs   *syncBuffer
+	home   string
+	exited chan struct{}
+}
+
+// startApp starts the app on vaultDir on display, with a home of its own,
+// and stops it when the test ends (an interrupt, then a kill after 5 s),
+// writing what it printed to logFile.
+func startApp(t *testing.T, ctx context.Context, bin, display, vaultDir, logFile string) *runningApp {
+	t.Helper()
+	a := &runningApp{logs: &syncBuffer{}, home: t.TempDir(), exited: make(chan struct{})}
+	app := exec.CommandContext(ctx, bin, "--vault", vaultDir)
+	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+a.home,
+		"XDG_CONFIG_HOME="+filepath.Join(a.home, ".config"), "XDG_CACHE_HOME="+filepath.Join(a.home, ".cache"),
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
+	app.Stdout, app.Stderr = a.logs, a.logs
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { app.Wait(); close(a.exited) }()
+	t.Cleanup(func() {
+		app.Process.Signal(os.Interrupt)
+		select {
+		case <-a.exited:
+		case <-time.After(5 * time.Second):
+			app.Process.Kill()
+			<-a.exited
+		}
+		os.WriteFile(logFile, a.logs.Bytes(), 0o644)
+	})
+	return a
+}
+
+// gone says whether the app has exited.
+func (a *runningApp) gone() bool {
+	select {
+	case <-a.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// syncBuffer is a bytes.Buffer the app's output goes to while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+func (b *syncBuffer) String() string { return string(b.Bytes()) }

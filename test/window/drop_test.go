@@ -2,7 +2,6 @@ package window
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -59,29 +58,8 @@ func TestWindowDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	corpustest.CopyFile(t, filepath.Join(corpus, "bitcoin.pdf"), filepath.Join(folder, "bitcoin.pdf"))
-	home := t.TempDir()
-
-	app := exec.CommandContext(ctx, bin, "--vault", vaultDir)
-	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
-		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
-	var logs bytes.Buffer
-	app.Stdout, app.Stderr = &logs, &logs
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		app.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { app.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			app.Process.Kill()
-			<-done
-		}
-		os.WriteFile(filepath.Join(artifacts, "window-drop.log"), logs.Bytes(), 0o644)
-	}()
+	app := startApp(t, ctx, bin, display, vaultDir, filepath.Join(artifacts, "window-drop.log"))
+	logs, home := app.logs, app.home
 	waitScreen(t, ctx, display, filepath.Join(artifacts, "window-drop-before.png"), 90*time.Second, func(r report) bool {
 		return r.libraryShown() && indexed(t, vaultDir)
 	})

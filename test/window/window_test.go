@@ -7,7 +7,6 @@ package window
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -45,36 +44,15 @@ func TestWindow(t *testing.T) {
 	display := startXvfb(t, ctx)
 	vaultDir := filepath.Join(t.TempDir(), "vault")
 	copyTree(t, "../../examples/vault", vaultDir)
-	home := t.TempDir()
-
-	app := exec.CommandContext(ctx, bin, "--vault", vaultDir)
-	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
-		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
-	var logs bytes.Buffer
-	app.Stdout, app.Stderr = &logs, &logs
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		app.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { app.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			app.Process.Kill()
-			<-done
-		}
-		os.WriteFile(filepath.Join(artifacts, "window.log"), logs.Bytes(), 0o644)
-	}()
+	app := startApp(t, ctx, bin, display, vaultDir, filepath.Join(artifacts, "window.log"))
+	logs := app.logs
 
 	shot := filepath.Join(artifacts, "window-library.png")
 	var last report
 	deadline := time.Now().Add(90 * time.Second)
 	shown := false
 	for !shown && time.Now().Before(deadline) {
-		if app.ProcessState != nil {
+		if app.gone() {
 			t.Fatalf("app exited early:\n%s", logs.String())
 		}
 		img, err := screenshot(ctx, display, shot)
