@@ -219,19 +219,17 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 // user set in the app, "source" names each field's origin, "imported" the
 // file a paper was added from and the values the import wrote.
 type provenance struct {
-	Edited   []string          `json:"edited"`
-	Source   map[string]string `json:"source"`
+	Edited   []string
+	Source   map[string]string
 	Imported struct {
 		From   string                     `json:"from"`
 		File   string                     `json:"file"`
 		Values map[string]json.RawMessage `json:"values"`
-	} `json:"imported"`
+	}
 }
 
 func provenanceOf(m vault.Metadata) provenance {
-	var pv provenance
-	_ = json.Unmarshal(m.Extra["edited"], &pv.Edited)
-	_ = json.Unmarshal(m.Extra["source"], &pv.Source)
+	pv := provenance{Edited: m.Edited(), Source: m.Sources()}
 	_ = json.Unmarshal(m.Extra["imported"], &pv.Imported)
 	return pv
 }

@@ -171,7 +171,7 @@ func Load(ctx context.Context, root, ref string) (Details, error) {
 	if err != nil {
 		return Details{}, err
 	}
-	return Details{Ref: ref, Exists: exists, Edited: edited(m), Source: sources(m), Values: Values{
+	return Details{Ref: ref, Exists: exists, Edited: m.Edited(), Source: m.Sources(), Values: Values{
 		Title: m.Title, Authors: nonNil(m.Authors), Year: m.Year, DOI: m.DOI, ArxivID: m.ArxivID, Tags: nonNil(m.Tags),
 	}}, nil
 }
@@ -181,20 +181,6 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// edited is the "edited" list of m.
-func edited(m vault.Metadata) []string {
-	var out []string
-	_ = json.Unmarshal(m.Extra["edited"], &out)
-	return nonNil(out)
-}
-
-// sources is the "source" map of m.
-func sources(m vault.Metadata) map[string]string {
-	out := map[string]string{}
-	_ = json.Unmarshal(m.Extra["source"], &out)
-	return out
 }
 
 // set writes field f of v into m.
@@ -261,7 +247,7 @@ func Save(ctx context.Context, root, ref string, v Values, fields []string) erro
 	if err != nil {
 		return err
 	}
-	ed, src := edited(m), sources(m)
+	ed, src := m.Edited(), m.Sources()
 	for _, f := range fields {
 		set(&m, v, f)
 		ed = slices.DeleteFunc(ed, func(e string) bool { return e == f })
@@ -284,7 +270,7 @@ func Merge(ctx context.Context, root, ref string, v Values, fields []string, sou
 	if err != nil {
 		return nil, err
 	}
-	ed, src := edited(m), sources(m)
+	ed, src := m.Edited(), m.Sources()
 	before, _ := json.Marshal(m)
 	var wrote []string
 	for _, f := range fields {

@@ -191,3 +191,25 @@ func splitNames(s string) []string {
 
 // SplitAuthors splits a free-text author field (from PDF Info, say) into names.
 func SplitAuthors(s string) []string { return splitNames(s) }
+
+// Edited is the "edited" list of metadata.json: the fields the user set in
+// the app (package metadata writes it); never nil.
+func (m Metadata) Edited() []string {
+	out := []string{}
+	_ = json.Unmarshal(m.Extra["edited"], &out)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// Sources is the "source" map of metadata.json: where each field's value
+// came from ("user", "pdf", "zotero", "crossref"…); never nil.
+func (m Metadata) Sources() map[string]string {
+	out := map[string]string{}
+	_ = json.Unmarshal(m.Extra["source"], &out)
+	if out == nil {
+		out = map[string]string{}
+	}
+	return out
+}
