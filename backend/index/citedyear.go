@@ -25,16 +25,16 @@ func (db *DB) SetCitedYears(ctx context.Context, years map[string]int) ([]string
 		return nil, fmt.Errorf("set cited years: %w", err)
 	}
 	type change struct {
-		id          int64
-		ref         string
-		cited, year int
+		id                 int64
+		ref                string
+		cited, year, shown int // shown: the year before
 	}
 	var changes []change
 	for rows.Next() {
 		var c change
-		var old, year int
+		var old int
 		var metaJSON, extractedJSON string
-		if err := rows.Scan(&c.id, &c.ref, &old, &year, &metaJSON, &extractedJSON); err != nil {
+		if err := rows.Scan(&c.id, &c.ref, &old, &c.shown, &metaJSON, &extractedJSON); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("set cited years: %w", err)
 		}
@@ -47,9 +47,6 @@ func (db *DB) SetCitedYears(ctx context.Context, years map[string]int) ([]string
 		_ = json.Unmarshal([]byte(metaJSON), &m)
 		_ = json.Unmarshal([]byte(extractedJSON), &x)
 		c.year = derive(c.ref, m, x, c.cited).Year
-		if c.year == year {
-			c.year = -1 // the cited year is recorded, the shown one stays
-		}
 		changes = append(changes, c)
 	}
 	rows.Close()
@@ -58,11 +55,10 @@ func (db *DB) SetCitedYears(ctx context.Context, years map[string]int) ([]string
 	}
 	var changed []string
 	for _, c := range changes {
-		if _, err := tx.ExecContext(ctx, `UPDATE papers SET cited_year = ?, year = CASE WHEN ? < 0 THEN year ELSE ? END WHERE id = ?`,
-			c.cited, c.year, c.year, c.id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE papers SET cited_year = ?, year = ? WHERE id = ?`, c.cited, c.year, c.id); err != nil {
 			return nil, fmt.Errorf("set cited years: %w", err)
 		}
-		if c.year >= 0 {
+		if c.year != c.shown {
 			changed = append(changed, c.ref)
 		}
 	}
