@@ -89,6 +89,21 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 	defer vr.Close()
 	lib := newLibrary(papers)
 	sources := map[string]source{}
+	// matchAgain matches a stored list again against lib, and counts it
+	// once among the lists rematched (unless it was read in this sync).
+	counted := map[string]bool{}
+	matchAgain := func(ref string, src source, lib *library) error {
+		if err := rematch(ctx, db, ref, src, lib); errors.Is(err, index.ErrNotFound) {
+			return nil // removed since the list of papers was read
+		} else if err != nil {
+			return fmt.Errorf("sync references of %s: %w", ref, err)
+		}
+		if !counted[ref] {
+			counted[ref] = true
+			st.Rematched = append(st.Rematched, ref)
+		}
+		return nil
+	}
 	for _, p := range papers {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -115,13 +130,11 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 				return st, fmt.Errorf("sync references: %w", err)
 			}
 			st.Scanned = append(st.Scanned, p.Ref)
+			counted[p.Ref] = true
 		case old.LibKey != lib.key:
-			if err := rematch(ctx, db, p.Ref, src, lib); errors.Is(err, index.ErrNotFound) {
-				continue
-			} else if err != nil {
-				return st, fmt.Errorf("sync references of %s: %w", p.Ref, err)
+			if err := matchAgain(p.Ref, src, lib); err != nil {
+				return st, err
 			}
-			st.Rematched = append(st.Rematched, p.Ref)
 		}
 	}
 	// A paper may now show the year the library cites it by; matching
@@ -137,17 +150,10 @@ func Sync(ctx context.Context, db *index.DB, vaultRoot string, opts Options) (St
 		}
 		lib = newLibrary(papers)
 		for _, p := range papers {
-			src, ok := sources[p.Ref]
-			if !ok {
-				continue
-			}
-			if err := rematch(ctx, db, p.Ref, src, lib); errors.Is(err, index.ErrNotFound) {
-				continue
-			} else if err != nil {
-				return st, fmt.Errorf("sync references of %s: %w", p.Ref, err)
-			}
-			if !slices.Contains(st.Scanned, p.Ref) && !slices.Contains(st.Rematched, p.Ref) {
-				st.Rematched = append(st.Rematched, p.Ref)
+			if src, ok := sources[p.Ref]; ok {
+				if err := matchAgain(p.Ref, src, lib); err != nil {
+					return st, err
+				}
 			}
 		}
 		if _, err := setCitedYears(ctx, db); err != nil {
