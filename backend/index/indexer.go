@@ -62,6 +62,11 @@ type SyncOptions struct {
 	Progress func(Progress) // called from the syncing goroutine; nil = none
 	Logger   *slog.Logger   // nil = discard
 	Now      func() time.Time
+	// Prepared, when set, returns a reading of a PDF with the given
+	// SHA-256 (hex) made before the sync (a PDF being added was read to
+	// name its folder), or nil; the PDF is then not extracted again.
+	// Called from the sync's workers.
+	Prepared func(sha string) *pdf.Document
 }
 
 // Indexer brings a DB in line with a vault. Sync calls are serialised.
@@ -312,6 +317,12 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 	if m := claim(sha); m != nil {
 		r.moved = m
 		return r
+	}
+	if ix.opts.Prepared != nil {
+		if doc := ix.opts.Prepared(sha); doc != nil {
+			r.doc = doc
+			return r
+		}
 	}
 	start := time.Now()
 	doc, err := ix.ex.ExtractFile(ctx, f.File)

@@ -23,32 +23,16 @@ import (
 // and the sync after it; past it, a PDF is simply extracted again.
 const maxHandoff = 64 << 20
 
-// handoff is the extractor the index reads with: the library's, with the
-// readings of PDFs being added waiting to be taken.
+// handoff holds the readings of PDFs being added until the index takes
+// them (index.SyncOptions.Prepared: the index looks them up by the hash it
+// computes of each PDF anyway).
 type handoff struct {
-	ex index.Extractor
+	ex index.Extractor // what adds read with
 
 	// mu guards the fields below; nothing blocks while holding it.
 	mu    sync.Mutex
 	docs  map[string]*pdf.Document // by the PDF's SHA-256 (hex)
 	bytes int                      // the text of docs
-}
-
-// ExtractFile returns the reading of a PDF with f's content handed over
-// by an add, else extracts f. f is read at offsets: its position is left
-// as it was.
-func (h *handoff) ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error) {
-	h.mu.Lock()
-	waiting := len(h.docs) > 0
-	h.mu.Unlock()
-	if waiting {
-		if sum, err := contentSum(ctx, f); err == nil {
-			if doc := h.take(sum); doc != nil {
-				return doc, nil
-			}
-		}
-	}
-	return h.ex.ExtractFile(ctx, f)
 }
 
 func (h *handoff) keep(sum string, doc *pdf.Document) bool {

@@ -40,7 +40,7 @@ type Library struct {
 	ix   *index.Indexer
 	opts Options
 	ex   *lazyExtractor
-	hand *handoff // the index's extractor: ex (or opts.Extract) and what adds read (handoff.go)
+	hand *handoff // what adds read, until the index takes it (handoff.go)
 
 	// syncMu serialises syncs (index and reference lists), which must not
 	// overlap for one vault; it is held for a whole sync.
@@ -96,9 +96,10 @@ func Open(root string, opts Options) (*Library, error) {
 		ex = l.ex
 	}
 	l.hand = &handoff{ex: ex}
-	l.ix = index.NewIndexer(db, l.hand, index.SyncOptions{
-		Workers: opts.Workers,
-		Logger:  opts.Logger,
+	l.ix = index.NewIndexer(db, ex, index.SyncOptions{
+		Workers:  opts.Workers,
+		Logger:   opts.Logger,
+		Prepared: l.hand.take,
 		Progress: func(p index.Progress) {
 			opts.Emit(events.IndexProgress, events.IndexProgressEvent{Done: p.Done, Total: p.Total, Current: p.Current})
 		},
