@@ -4,7 +4,6 @@ package index
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,21 +14,6 @@ import (
 	"github.com/agentero/agentero/backend/vault"
 	"github.com/google/go-cmp/cmp"
 )
-
-// readingExtractor returns a document whose one page is the file's bytes,
-// so a test sees exactly which file the extractor was handed.
-type readingExtractor struct{}
-
-func (readingExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, err
-	}
-	return &pdf.Document{Pages: []pdf.Page{{Number: 1, Text: string(data)}}}, nil
-}
 
 // cutExtractor returns pages the extractor cut at its caps.
 type cutExtractor struct{}

@@ -14,11 +14,12 @@ import (
 	"github.com/agentero/agentero/backend/vault"
 )
 
-// bytesExtractor reads a "PDF" as one page holding the file's bytes: a file
-// of spaces is a page without text (a scan), one of words a page of text.
-type bytesExtractor struct{}
+// readingExtractor returns a document whose one page is the file's bytes,
+// so a test sees exactly which file the extractor was handed; a file of
+// spaces is a page without text (a scan), one of words a page of text.
+type readingExtractor struct{}
 
-func (bytesExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
+func (readingExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func (v *metaVault) sync() {
 	if err != nil {
 		v.t.Fatal(err)
 	}
-	if _, err := NewIndexer(v.db, bytesExtractor{}, SyncOptions{}).Sync(v.t.Context(), snap); err != nil {
+	if _, err := NewIndexer(v.db, readingExtractor{}, SyncOptions{}).Sync(v.t.Context(), snap); err != nil {
 		v.t.Fatal(err)
 	}
 }
