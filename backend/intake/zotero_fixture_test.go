@@ -27,6 +27,15 @@ type zfix struct {
 	t   *testing.T
 	dir string
 	db  *sql.DB
+	lib *zoterotest.Lib
+}
+
+// lock holds the database at z.dir as a running Zotero does (zoterotest's
+// Lock) until the test ends.
+func (z *zfix) lock() {
+	z.t.Helper()
+	z.lib.Dir = z.dir
+	z.lib.Lock()
 }
 
 type zcreator struct {
@@ -38,7 +47,7 @@ type zcreator struct {
 func newZotero(t *testing.T) *zfix {
 	t.Helper()
 	l := zoterotest.New(t)
-	return &zfix{t: t, dir: l.Dir, db: l.DB}
+	return &zfix{t: t, dir: l.Dir, db: l.DB, lib: l}
 }
 
 func (z *zfix) exec(q string, args ...any) {

@@ -623,20 +623,7 @@ func TestZoteroNoRoomForCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	z.dir = odd
-	lock, err := sql.Open("sqlite3", "file:"+uriPath(filepath.Join(odd, "zotero.sqlite"))+"?_locking_mode=EXCLUSIVE")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	conn, err := lock.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	z.lock()
 	before := treeHash(t, odd)
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "no-such-folder"))
 	rep := importZ(t, odd, t.TempDir(), Options{})

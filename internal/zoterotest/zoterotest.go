@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver
@@ -178,11 +179,12 @@ func (l *Lib) Trash(item int64) { l.Exec(`INSERT INTO deletedItems (itemID) VALU
 
 // Lock holds the database as a running Zotero does: an exclusive lock, so
 // that no other connection can read it, until the test ends. It closes
-// the builder's own connection first.
+// the builder's own connection first. Dir may hold SQLite URI characters
+// (# ? %).
 func (l *Lib) Lock() {
 	l.t.Helper()
 	l.DB.Close()
-	lock, err := sql.Open("sqlite3", "file:"+filepath.Join(l.Dir, "zotero.sqlite")+"?_locking_mode=EXCLUSIVE")
+	lock, err := sql.Open("sqlite3", "file:"+uriPath(filepath.Join(l.Dir, "zotero.sqlite"))+"?_locking_mode=EXCLUSIVE")
 	if err != nil {
 		l.t.Fatal(err)
 	}
@@ -198,10 +200,15 @@ func (l *Lib) Lock() {
 		conn.Close()
 		lock.Close()
 	})
-	other, _ := sql.Open("sqlite3", "file:"+filepath.Join(l.Dir, "zotero.sqlite")+"?_busy_timeout=0")
+	other, _ := sql.Open("sqlite3", "file:"+uriPath(filepath.Join(l.Dir, "zotero.sqlite"))+"?_busy_timeout=0")
 	defer other.Close()
 	var n int
 	if err := other.QueryRow("SELECT count(*) FROM items").Scan(&n); err == nil {
 		l.t.Fatal("the database is not locked; the test would prove nothing")
 	}
+}
+
+// uriPath escapes a path for an SQLite URI filename.
+func uriPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(p))
 }
