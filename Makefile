@@ -147,7 +147,9 @@ test-package: package
 # Regenerates frontend/wailsjs (committed) after App's methods change.
 bindings: deps
 	GOBIN=$(CURDIR)/.tools/bin go install github.com/wailsapp/wails/v2/cmd/wails@v2.11.0
-	.tools/bin/wails generate module -tags $(TEST_TAGS)
+	@# The generator runs the app once, which needs a display: Xvfb when there is none.
+	if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then xvfb-run -a .tools/bin/wails generate module -tags $(TEST_TAGS); \
+	else .tools/bin/wails generate module -tags $(TEST_TAGS); fi
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html test-artifacts

@@ -236,6 +236,12 @@ func (a *App) Search(query string, limit int) ([]index.Hit, error) {
 	return on(a, func(ws *workspace.Workspace) ([]index.Hit, error) { return ws.Search(a.ctx, query, limit) })
 }
 
+// Locate finds where a citation's quote is on its page: the rectangles the
+// viewer marks, in PDF points from the page's top-left corner.
+func (a *App) Locate(uri string) (workspace.Location, error) {
+	return on(a, func(ws *workspace.Workspace) (workspace.Location, error) { return ws.Locate(a.ctx, uri) })
+}
+
 // Reindex rescans the open vault in the background.
 func (a *App) Reindex() error { return do(a, (*workspace.Workspace).Reindex) }
 

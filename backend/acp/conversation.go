@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/atomicfile"
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/vault"
@@ -32,6 +33,9 @@ type Message struct {
 	// tools returned that it does not (answers only).
 	Sources   []string `json:"sources,omitempty"`
 	Consulted []string `json:"consulted,omitempty"`
+	// Checks are the claim checks of the answer's citations (answers
+	// only), in the order the answer writes them.
+	Checks []citation.Check `json:"checks,omitempty"`
 	// Error is why the turn failed, shown with the message; ErrorCode its
 	// code (events.Code*).
 	Error     string `json:"error,omitempty"`

@@ -4,7 +4,10 @@
 // are domain:verb.
 package events
 
-import "github.com/agentero/agentero/backend/context/grant"
+import (
+	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/context/grant"
+)
 
 // Event names. Each carries the payload type named beside it.
 const (
@@ -189,8 +192,11 @@ type AgentCompletedEvent struct {
 	Content        string   `json:"content"`
 	Sources        []string `json:"sources"`   // the citations the answer uses
 	Consulted      []string `json:"consulted"` // what the tools returned that the answer does not use
-	StopReason     string   `json:"stopReason"`
-	Agent          string   `json:"agent"` // the agent that answered
+	// Checks are the claim checks of the answer's citations, one per
+	// citation the answer writes, in the order it writes them.
+	Checks     []citation.Check `json:"checks"`
+	StopReason string           `json:"stopReason"`
+	Agent      string           `json:"agent"` // the agent that answered
 }
 
 // AgentErrorEvent ends a failed turn. MessageID is empty when the turn

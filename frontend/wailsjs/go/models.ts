@@ -138,6 +138,7 @@ export namespace acp {
 	    content: string;
 	    sources?: string[];
 	    consulted?: string[];
+	    checks?: citation.Check[];
 	    error?: string;
 	    errorCode?: string;
 	    agent?: string;
@@ -159,6 +160,7 @@ export namespace acp {
 	        this.content = source["content"];
 	        this.sources = source["sources"];
 	        this.consulted = source["consulted"];
+	        this.checks = this.convertValues(source["checks"], citation.Check);
 	        this.error = source["error"];
 	        this.errorCode = source["errorCode"];
 	        this.agent = source["agent"];
@@ -427,6 +429,41 @@ export namespace acp {
 
 }
 
+export namespace citation {
+	
+	export class Check {
+	    uri: string;
+	    page: number;
+	    verdict: string;
+	    foundPage: number;
+	    quote: string;
+	    why: string;
+	    claim: string;
+	    line: number;
+	    start: number;
+	    end: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Check(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.page = source["page"];
+	        this.verdict = source["verdict"];
+	        this.foundPage = source["foundPage"];
+	        this.quote = source["quote"];
+	        this.why = source["why"];
+	        this.claim = source["claim"];
+	        this.line = source["line"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
+
+}
+
 export namespace compact {
 	
 	export class Result {
@@ -548,6 +585,7 @@ export namespace events {
 	    content: string;
 	    sources: string[];
 	    consulted: string[];
+	    checks: citation.Check[];
 	    stopReason: string;
 	    agent: string;
 	
@@ -563,9 +601,28 @@ export namespace events {
 	        this.content = source["content"];
 	        this.sources = source["sources"];
 	        this.consulted = source["consulted"];
+	        this.checks = this.convertValues(source["checks"], citation.Check);
 	        this.stopReason = source["stopReason"];
 	        this.agent = source["agent"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class AgentErrorEvent {
 	    conversationId: string;
@@ -1823,6 +1880,72 @@ export namespace workspace {
 	        this.collapsed = source["collapsed"];
 	    }
 	}
+	export class PageRects {
+	    page: number;
+	    rects: number[][];
+	
+	    static createFrom(source: any = {}) {
+	        return new PageRects(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.page = source["page"];
+	        this.rects = source["rects"];
+	    }
+	}
+	export class Location {
+	    uri: string;
+	    path: string;
+	    citedPage: number;
+	    page: number;
+	    rects: number[][];
+	    text: string;
+	    found: boolean;
+	    foundPage: number;
+	    next?: PageRects;
+	    width: number;
+	    height: number;
+	    why: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Location(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.path = source["path"];
+	        this.citedPage = source["citedPage"];
+	        this.page = source["page"];
+	        this.rects = source["rects"];
+	        this.text = source["text"];
+	        this.found = source["found"];
+	        this.foundPage = source["foundPage"];
+	        this.next = this.convertValues(source["next"], PageRects);
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.why = source["why"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LoopbackStatus {
 	    enabled: boolean;
 	    running: boolean;
@@ -1893,6 +2016,7 @@ export namespace workspace {
 		    return a;
 		}
 	}
+	
 	export class RecentVault {
 	    path: string;
 	    name: string;

@@ -76,6 +76,8 @@ export function Library():Promise<Array<index.Paper>>;
 
 export function ListContextDocs():Promise<workspace.ContextDocs>;
 
+export function Locate(arg1:string):Promise<workspace.Location>;
+
 export function LookupMetadata(arg1:boolean):Promise<workspace.OnlineReport>;
 
 export function LoopbackStatus():Promise<workspace.LoopbackStatus>;

@@ -130,6 +130,10 @@ export function ListContextDocs() {
   return window['go']['main']['App']['ListContextDocs']();
 }
 
+export function Locate(arg1) {
+  return window['go']['main']['App']['Locate'](arg1);
+}
+
 export function LookupMetadata(arg1) {
   return window['go']['main']['App']['LookupMetadata'](arg1);
 }
