@@ -58,12 +58,15 @@ type Result struct {
 
 // Hit is one page or text file that matches a query.
 type Hit struct {
-	Ref         string  `json:"ref"`            // the paper's ref, or a text file's paper folder ("" when none)
-	Path        string  `json:"path,omitempty"` // a text file's path
-	Title       string  `json:"title"`
-	Page        int     `json:"page"`
-	PageLabel   string  `json:"pageLabel"`
-	Snippet     string  `json:"snippet"` // matched terms between MarkStart and MarkEnd
+	Ref       string `json:"ref"`            // the paper's ref, or a text file's paper folder ("" when none)
+	Path      string `json:"path,omitempty"` // a text file's path
+	Title     string `json:"title"`
+	Page      int    `json:"page"`
+	PageLabel string `json:"pageLabel"`
+	Snippet   string `json:"snippet"` // matched terms between MarkStart and MarkEnd
+	// Quote is the snippet's words as the page has them, without marks or
+	// ellipses: what the viewer marks when the hit is opened.
+	Quote       string  `json:"quote"`
 	CitationURI string  `json:"citationUri"`
 	Score       float64 `json:"-"`
 	Rank        int     `json:"-"` // its place among the query's hits, from 0: the Offset that starts at it

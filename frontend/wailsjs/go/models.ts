@@ -1110,6 +1110,7 @@ export namespace index {
 	    page: number;
 	    pageLabel: string;
 	    snippet: string;
+	    quote: string;
 	    citationUri: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1124,6 +1125,7 @@ export namespace index {
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
 	        this.snippet = source["snippet"];
+	        this.quote = source["quote"];
 	        this.citationUri = source["citationUri"];
 	    }
 	}
