@@ -325,7 +325,8 @@ function openHit(hit: SearchHit, query: string): void {
     openCitation(hit.citationUri, hit.title);
     return;
   }
-  openCitation(formatCitation({ path: c.path, page: c.page, quote: c.quote || hitQuote(hit, query) }), hit.title);
+  // The hit's quote is the snippet's words as the page has them: the locator marks exactly those.
+  openCitation(formatCitation({ path: c.path, page: c.page, quote: hit.quote || c.quote || hitQuote(hit, query) }), hit.title);
 }
 
 /** openCitation follows a citation URI: a vault PDF opens in the viewer, doi.org / arxiv.org in the browser. */
@@ -341,7 +342,7 @@ function openCitation(uri: string, title = ""): void {
   }
   const paper = library.papers.find((p) => p.pdfPath === c.path);
   dispatchLibrary({ type: "select", ref: paper?.ref ?? null });
-  void viewer.open(c.path, { page: c.page, quote: c.quote, title: title || paper?.title || c.path });
+  void viewer.open(c.path, { page: c.page, locate: c.quote ? uri : "", title: title || paper?.title || c.path });
 }
 
 /**

@@ -41,6 +41,7 @@ const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
   content,
   sources: ["papers/bitcoin/bitcoin.pdf#page=2"],
   consulted: [],
+  checks: [],
   stopReason,
   agent: "builtin",
 });
@@ -60,7 +61,7 @@ function stored(messages: (Partial<StoredMessage> & Pick<StoredMessage, "id" | "
     sessionSeen: 0,
     createdAt: at,
     updatedAt: at,
-    messages: messages.map((m) => ({ sources: [], consulted: [], error: "", errorCode: "", agent: "", stopReason: "", plan: [], tools: [], permissions: [], at, ...m })),
+    messages: messages.map((m) => ({ sources: [], consulted: [], checks: [], error: "", errorCode: "", agent: "", stopReason: "", plan: [], tools: [], permissions: [], at, ...m })),
   };
 }
 
@@ -395,6 +396,7 @@ describe("which agent answered", () => {
       content: "answer",
       sources: [],
       consulted: [],
+      checks: [],
       stopReason: "end_turn",
       agent: "builtin",
     });

@@ -16,7 +16,7 @@
 // longer be answered and reads as cancelled.
 
 import { readable } from "../lib/sentence";
-import type { ContextRequest, Conversation, Failure } from "../lib/backend";
+import type { CitationCheck, ContextRequest, Conversation, Failure } from "../lib/backend";
 import {
   errorCode,
   type AgentChunkEvent,
@@ -109,6 +109,8 @@ export interface ChatMessage {
   sources: string[];
   /** Citations the tools returned that the answer does not use. */
   consulted: string[];
+  /** The claim check of each citation the answer writes, in the order it writes them (empty until the turn completed). */
+  checks: CitationCheck[];
   tools: ToolActivity[];
   permissions: PermissionRequest[];
   /** The agent's latest plan for this turn; each agent:plan replaces the whole list. */
@@ -180,6 +182,7 @@ function message(role: ChatMessage["role"], id: string, fields: Partial<ChatMess
     thought: "",
     sources: [],
     consulted: [],
+    checks: [],
     tools: [],
     permissions: [],
     plan: [],
@@ -255,6 +258,7 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
         content: event.content,
         sources: event.sources ?? [],
         consulted: event.consulted ?? [],
+        checks: event.checks ?? [],
         status: event.stopReason === "cancelled" ? "cancelled" : "done",
         agent: event.agent || undefined,
       });
@@ -427,6 +431,7 @@ export function fromStored(c: Conversation): ChatMessage[] {
         content: m.content,
         sources: m.sources,
         consulted: m.consulted,
+        checks: m.checks,
         ...cancelled,
         ...failed,
         agent: m.agent,

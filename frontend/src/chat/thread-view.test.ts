@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ContextRequest } from "../lib/backend";
+import type { CitationCheck, ContextRequest, Conversation, StoredMessage } from "../lib/backend";
 import { createThreadView, type ThreadDeps, type ThreadView } from "./thread-view";
 import type { SourceLink } from "./sources";
 import { reduceChats, type ChatEvent, type ChatsState, type Thread } from "./state";
@@ -18,6 +18,7 @@ const completed = (content: string, sources: string[] = [], consulted: string[] 
   content,
   sources,
   consulted,
+  checks: [],
   stopReason: "end_turn",
   agent: "peer",
 });
@@ -177,6 +178,147 @@ describe("answers as Markdown and math", () => {
   it("a chip of a source that is gone is marked", () => {
     show(sent, completed(markdown, ["papers/raft/raft.pdf#page=5"]), { type: "sources-checked", id, exists: { "papers/raft/raft.pdf#page=5": false } });
     expect(one('[data-testid="cite"]').classList.contains("missing")).toBe(true);
+  });
+});
+
+describe("the claim check on citation chips", () => {
+  const p1 = "papers/raft/raft.pdf#page=1";
+  const p5 = "papers/raft/raft.pdf#page=5";
+  const p6 = "papers/raft/raft.pdf#page=6";
+  const p9 = "papers/raft/raft.pdf#page=9";
+  const text = [
+    "Raft “uses randomized election timeouts” [papers/raft/raft.pdf#page=5].",
+    "",
+    "Election timeouts are “chosen randomly from a fixed interval (e.g., 150–300 ms)” [papers/raft/raft.pdf#page=1].",
+    "",
+    "Logs are compacted by snapshots [papers/raft/raft.pdf#page=9].",
+  ].join("\n");
+  const check = (uri: string, verdict: string, fields: Partial<CitationCheck> = {}): CitationCheck => ({
+    uri,
+    page: Number(/page=(\d+)/.exec(uri)?.[1] ?? 0),
+    verdict,
+    foundPage: 0,
+    quote: "",
+    why: "",
+    claim: "",
+    line: 1,
+    start: 0,
+    end: 0,
+    ...fields,
+  });
+  const checks = [
+    check(p5, "verified", { quote: "uses randomized election timeouts", why: "the quote is on page 5" }),
+    check(p1, "wrong-page", { foundPage: 6, quote: "chosen randomly from a fixed interval (e.g., 150–300 ms)", why: "page 1 has no 150; page 6 has the quote" }),
+    check(p9, "unsupported", { why: "no page of the paper has “snapshots”" }),
+  ];
+  const done = (content: string, list: CitationCheck[]): ChatEvent => ({ ...(completed(content, [p5, p1, p9]) as Extract<ChatEvent, { type: "completed" }>), checks: list });
+  const chips = () => all('[data-testid="answer-text"] [data-testid="cite"]');
+
+  it("each chip shows its verdict in words, with why, and none says more than was checked", () => {
+    show(sent, chunk("Raft"), done(text, checks));
+    const [verified, wrong, missing] = chips();
+    expect(chips().map((c) => c.dataset.verdict)).toEqual(["verified", "wrong-page", "unsupported"]);
+    expect(verified.title).toMatch(/^Quote found on p\. 5: the quote is on page 5\n/);
+    expect(verified.getAttribute("aria-label")).toMatch(/^p\. 5: Quote found on p\. 5 \(the quote is on page 5\)\. Open raft\.pdf, page 5/);
+    expect(verified.querySelector('[data-testid="cite-check"]')?.getAttribute("aria-hidden")).toBe("true");
+    expect(missing.title).toMatch(/^Not found in this paper: no page of the paper has “snapshots”/);
+    expect(missing.dataset.tone).toBe("missing");
+    for (const c of chips()) expect(c.title + c.getAttribute("aria-label")).not.toMatch(/\btrue\b|correct/i);
+    // A chip is still a button: reached by Tab, opened by Enter.
+    expect(chips().every((c) => c.tagName === "BUTTON")).toBe(true);
+    expect(wrong.textContent).toBe("p. 1↪found on p. 6");
+  });
+
+  it("a wrong-page chip reads “found on p. 6” and opens page 6 with the quote found there", () => {
+    show(sent, done(text, checks));
+    const wrong = chips()[1];
+    expect(wrong.querySelector(".cite-found")?.textContent).toBe("found on p. 6");
+    expect(wrong.getAttribute("aria-label")).toMatch(/^p\. 1, found on p\. 6: Found on p\. 6 \(page 1 has no 150; page 6 has the quote\)\. Opens page 6 and marks the quote there\.$/);
+    wrong.click();
+    expect(calls.opened).toHaveLength(1);
+    expect(calls.opened[0].target).toBe(`${p6}&quote=${encodeURIComponent("chosen randomly from a fixed interval (e.g., 150–300 ms)")}`);
+    // The other chips open the page they cite.
+    chips()[0].click();
+    expect(calls.opened[1].target).toBe(`${p5}&quote=${encodeURIComponent("uses randomized election timeouts")}`);
+  });
+
+  it("a one-line summary under the answer counts the verdicts", () => {
+    show(sent, done(text, checks));
+    const line = one('[data-testid="check-summary"]');
+    expect(line.textContent).toBe("3 citations: 1 quote found, 1 on another page, 1 not found");
+    expect(line.dataset.tone).toBe("missing");
+    // It comes before the sources.
+    expect(line.compareDocumentPosition(one('[data-testid="sources"]')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("checks that do not line up with the chips leave those chips without a badge", () => {
+    // The backend checked the page-5 citation twice (once for a sentence the thread does not draw as a chip).
+    show(sent, done(text, [checks[0], checks[0], checks[1], checks[2]]));
+    expect(chips().map((c) => c.dataset.verdict ?? "")).toEqual(["", "wrong-page", "unsupported"]);
+    expect(chips()[0].querySelector('[data-testid="cite-check"]')).toBeNull();
+    expect(chips()[0].title).not.toMatch(/found/i);
+  });
+
+  it("no checks (an older conversation, a streaming answer): no badges and no summary", () => {
+    show(sent, chunk(text));
+    expect(all('[data-testid="cite-check"]')).toHaveLength(0);
+    expect(all('[data-testid="check-summary"]')).toHaveLength(0);
+    show(done(text, []));
+    expect(chips()).toHaveLength(3);
+    expect(all('[data-testid="cite-check"]')).toHaveLength(0);
+    expect(all('[data-testid="check-summary"]')).toHaveLength(0);
+  });
+
+  it("drawn again (a source found gone), a chip keeps one badge", () => {
+    show(sent, done(text, checks));
+    show({ type: "sources-checked", id, exists: { [p9]: false } });
+    expect(all('[data-testid="cite-check"]')).toHaveLength(3);
+    expect(chips()[2].classList.contains("missing")).toBe(true);
+  });
+
+  it("a reopened conversation shows the stored checks", () => {
+    const at = "2026-11-29T10:00:00Z";
+    const message = (m: Partial<StoredMessage> & Pick<StoredMessage, "id" | "role" | "content">): StoredMessage => ({
+      sources: [],
+      consulted: [],
+      checks: [],
+      error: "",
+      errorCode: "",
+      agent: "",
+      stopReason: "",
+      plan: [],
+      tools: [],
+      permissions: [],
+      at,
+      ...m,
+    });
+    const conversation: Conversation = {
+      id,
+      surface: "sidebar",
+      agent: "",
+      runtimeId: "",
+      providerSessionId: "",
+      fingerprint: "",
+      sessionSeen: 0,
+      createdAt: at,
+      updatedAt: at,
+      title: "",
+      paper: "papers/raft",
+      messages: [message({ id: "q", role: "user", content: "Timeouts?" }), message({ id: "a", role: "assistant", content: text, sources: [p5, p1, p9], checks })],
+    };
+    show({ type: "loaded", id, conversation });
+    expect(chips().map((c) => c.dataset.verdict)).toEqual(["verified", "wrong-page", "unsupported"]);
+    expect(one('[data-testid="check-summary"]').textContent).toBe("3 citations: 1 quote found, 1 on another page, 1 not found");
+  });
+
+  it("the checks of a trailing list of sources (drawn under the answer) are not counted", () => {
+    const content = `${text}\n\nSources:\n- ${p5}\n- ${p1}\n- ${p9}\n`;
+    const bytes = (s: string) => new TextEncoder().encode(s).length;
+    const inList = (uri: string) => bytes(content.slice(0, content.lastIndexOf(uri)));
+    const listed = [p5, p1, p9].map((u) => check(u, "supported", { start: inList(u), end: inList(u) + bytes(u) }));
+    show(sent, done(content, [...checks.map((c) => ({ ...c, start: 1, end: 2 })), ...listed]));
+    expect(chips().map((c) => c.dataset.verdict)).toEqual(["verified", "wrong-page", "unsupported"]);
+    expect(one('[data-testid="check-summary"]').textContent).toBe("3 citations: 1 quote found, 1 on another page, 1 not found");
   });
 });
 

@@ -21,8 +21,11 @@ import { disclosure, remember, type Opened } from "./disclosure";
 import { describeError } from "./errors";
 import { answerExports, type Exporter } from "./export-actions";
 import { permissionCards } from "./permission-view";
+import { formatCitation } from "../lib/citation";
 import { cardQuotes, sourceLink, sourceLinks, withoutSourceList, type SourceLink } from "./sources";
 import { consultedLinks, sourceList } from "./sources-view";
+import { markChips, checkLine, type ChipCheck } from "./checks-view";
+import { shownChecks } from "./checks";
 import { canRetry, planProgress, waitingPermissions, type ChatMessage, type PlanEntry, type PlanStatus, type Thread, type ToolActivity } from "./state";
 import { toolActivity } from "./tool-view";
 
@@ -67,6 +70,8 @@ interface Drawn {
   /** The passages the message's tools returned, by page (cardQuotes), and the tool calls they were read from. */
   read: Map<string, string>;
   readFrom: ToolActivity[] | null;
+  /** The check each chip of the finished answer shows. */
+  chips: Map<HTMLElement, ChipCheck>;
   opened: Opened;
 }
 
@@ -96,6 +101,7 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
         links: new Map(),
         read: new Map(),
         readFrom: null,
+        chips: new Map(),
         opened: new Set(),
       };
       drawn.set(m.key, d);
@@ -116,10 +122,15 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
   }
 
   // openCitation follows a chip of a message's answer: with the quote the
-  // answer gives next to it, through the same path as its sources.
+  // answer gives next to it, through the same path as its sources. A chip
+  // whose claim was found on another page opens that page, with the quote
+  // the check found there.
   function openCitation(d: Drawn) {
-    return (target: CitationTarget) => {
-      const link = d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read);
+    return (target: CitationTarget, event: MouseEvent) => {
+      const chip = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-testid="cite"]') : null;
+      const checked = chip ? d.chips.get(chip) : undefined;
+      const elsewhere = checked && checked.view.opens > 0 ? formatCitation({ path: target.path, page: checked.view.opens, quote: checked.check.quote || target.quote }) : "";
+      const link = elsewhere ? sourceLink(elsewhere, "", d.read) : (d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read));
       if (link) void deps.openSource(link);
     };
   }
@@ -225,7 +236,7 @@ function userMessage(m: ChatMessage): HTMLElement {
 // answer draws an answer into its element: top holds who answered, the
 // turn's context, tool activity, plan and thoughts; then the rendered text;
 // bottom holds permission cards, progress, what went wrong and the sources.
-function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget) => void): void {
+function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget, event: MouseEvent) => void): void {
   if (d.el.dataset.testid !== "msg-assistant") {
     d.el = h("li", { "data-testid": "msg-assistant" }, d.top, d.bottom);
   }
@@ -273,6 +284,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
   if (m.status === "cancelled") bottom.push(h("p", { class: "msg-note" }, "Cancelled. What arrived before is kept."));
   if (retry) bottom.push(h("button", { type: "button", class: "msg-retry", "data-testid": "retry", onClick: () => deps.retry() }, "Retry"));
   if (m.status !== "streaming") {
+    bottom.push(checkLine(checksShown(m)));
     bottom.push(sourceList(links, consultedLinks(m.consulted, links, d.read), t.exists, d.opened, { titleOfPath: deps.titleOfPath, openSource: (l) => void deps.openSource(l) }));
   }
   if (deps.exporter && m.status === "done" && m.id) {
@@ -285,7 +297,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
 // answerText is the message's rendered answer: one view per message, updated
 // while it streams and finished once; a trailing list of the sources is
 // left out once it is finished (they are drawn under it).
-function answerText(m: ChatMessage, t: Thread, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget) => void): HTMLElement {
+function answerText(m: ChatMessage, t: Thread, d: Drawn, deps: ThreadDeps, openCitation: (target: CitationTarget, event: MouseEvent) => void): HTMLElement {
   if (!d.answer) {
     d.answer = createAnswerView({
       onCitation: openCitation,
@@ -302,11 +314,19 @@ function answerText(m: ChatMessage, t: Thread, d: Drawn, deps: ThreadDeps, openC
     if (d.finished !== text) view.finish(text);
     d.finished = text;
   }
-  for (const chip of view.element.querySelectorAll<HTMLElement>('[data-testid="cite"]')) {
+  const chips = Array.from(view.element.querySelectorAll<HTMLElement>('[data-testid="cite"]'));
+  for (const chip of chips) {
     const missing = t.exists[chip.dataset.uri ?? ""] === false;
     chip.classList.toggle("missing", missing);
   }
+  d.chips = markChips(chips, m.status === "streaming" ? [] : checksShown(m));
   return view.element;
+}
+
+// checksShown is the checks of the citations a finished answer draws (not
+// those of its trailing list of sources, drawn under it instead).
+function checksShown(m: ChatMessage) {
+  return shownChecks(m.checks, m.content, withoutSourceList(m.content));
 }
 
 function contextIndicator(m: ChatMessage, opened: Opened, deps: ThreadDeps): HTMLElement {

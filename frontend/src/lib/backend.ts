@@ -5,7 +5,7 @@
 // a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
-import type { acp, compact, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
+import type { acp, citation, compact, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 import { readable } from "./sentence";
@@ -117,6 +117,26 @@ export async function saveMetadata(ref: string, values: MetadataValues, fields: 
 
 export async function search(query: string, limit: number): Promise<SearchHit[]> {
   return (await App.Search(query, limit)) ?? [];
+}
+
+/**
+ * QuoteLocation is where the backend's locator found a citation's quote
+ * (App.Locate): rectangles in PDF points from the top-left corner of the
+ * page as shown, on page (the cited one, or foundPage when the quote is on
+ * another page), with the part that runs onto the next page in next.
+ */
+export type QuoteLocation = Omit<Data<workspace.Location>, "next"> & { next: Data<workspace.PageRects> | null };
+
+/** locate asks the backend where a citation URI's quote is; the viewer draws what it says and matches nothing itself. */
+export async function locate(uri: string): Promise<QuoteLocation> {
+  const l: Wire<workspace.Location> = await App.Locate(uri);
+  const next = l.next ? { page: l.next.page, rects: rectsOf(l.next.rects) } : null;
+  return { ...l, rects: rectsOf(l.rects), next, text: l.text ?? "", why: l.why ?? "" };
+}
+
+// rectsOf keeps the well-formed rectangles ([x0, y0, x1, y1]) of a list Go may send as null.
+function rectsOf(rects: (number[] | null)[] | null): number[][] {
+  return (rects ?? []).filter((r): r is number[] => Array.isArray(r) && r.length === 4 && r.every(Number.isFinite));
 }
 
 export async function reindex(): Promise<void> {
@@ -325,6 +345,9 @@ export type EvidenceCard = Data<plan.Card>;
 export type ContextPlan = Required<Data<plan.Plan>>;
 export type Completion = Required<Data<index.Completion>> & { kind: MentionKind };
 
+/** CitationCheck is the claim check of one citation an answer writes (SPEC §6), in the order the answer writes them. */
+export type CitationCheck = Data<citation.Check>;
+
 /** StoredMessage is a stored message with every list and optional field filled in. */
 export type StoredMessage = Required<Data<acp.Message>>;
 /** Conversation is a stored conversation as the thread reads it: everything Go stored, lists never null. */
@@ -363,6 +386,7 @@ export async function conversation(id: string): Promise<Conversation> {
       ...m,
       sources: m.sources ?? [],
       consulted: m.consulted ?? [],
+      checks: m.checks ?? [],
       error: m.error ?? "",
       errorCode: m.errorCode ?? "",
       agent: m.agent ?? "",

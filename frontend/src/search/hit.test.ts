@@ -30,7 +30,7 @@ describe("markedTerms", () => {
 });
 
 describe("hitQuote", () => {
-  const hit = (snippet: string): SearchHit => ({ ref: "papers/raft", title: "Raft", page: 3, pageLabel: "3", snippet, citationUri: "papers/raft/paper.pdf#page=3" });
+  const hit = (snippet: string): SearchHit => ({ ref: "papers/raft", title: "Raft", page: 3, pageLabel: "3", snippet, quote: "", citationUri: "papers/raft/paper.pdf#page=3" });
 
   it("uses the first marked passage", () => {
     expect(hitQuote(hit("a \u0002elections\u0003 b \u0002leader\u0003"), "election leader")).toBe("elections");

@@ -1,9 +1,11 @@
 // One page of the open PDF: a sized placeholder until it scrolls near the
 // viewport, then a canvas plus a selectable text layer; released again when
-// it is far away so long papers keep memory flat.
+// it is far away so long papers keep memory flat. The marks of a located
+// quote lie between the two (under the text, so selecting still works) and
+// stay while the page is released and drawn again.
 
 import { h } from "../lib/dom";
-import type { TextLayerContent } from "./highlight";
+import { drawMarks, type MarkBox } from "./marks";
 import { TextLayer, type PDFDocumentProxy, type RenderTask } from "./pdf";
 
 // WebKit refuses canvases much larger than this many pixels.
@@ -17,10 +19,6 @@ export interface PageSize {
 
 export class PageView {
   readonly el: HTMLElement;
-  /** The rendered text layer, or null until it is ready. */
-  text: TextLayerContent | null = null;
-  /** onText is called every time this page's text layer finishes rendering. */
-  onText: (page: PageView) => void = () => {};
 
   private size: PageSize;
   private exact = false;
@@ -30,6 +28,8 @@ export class PageView {
   private renderTask: RenderTask | null = null;
   private textLayer: InstanceType<typeof TextLayer> | null = null;
   private state: "empty" | "rendering" | "rendered" = "empty";
+  /** The layer of quote marks; null when the page has none. */
+  private marks: HTMLElement | null = null;
 
   constructor(readonly number: number, estimate: PageSize) {
     this.size = estimate;
@@ -49,6 +49,25 @@ export class PageView {
 
   get rendered(): boolean {
     return this.state !== "empty";
+  }
+
+  /** setMarks draws the boxes of a located quote on the page (none: clears them); it returns the marks drawn. */
+  setMarks(boxes: readonly MarkBox[]): HTMLElement[] {
+    if (boxes.length === 0) {
+      this.marks?.remove();
+      this.marks = null;
+      return [];
+    }
+    if (!this.marks) {
+      this.marks = h("div", { class: "quote-marks", "aria-hidden": "true" });
+      this.el.insertBefore(this.marks, this.el.querySelector(".textLayer"));
+    }
+    return drawMarks(this.marks, boxes);
+  }
+
+  /** firstMark is the first mark on the page, if any. */
+  get firstMark(): HTMLElement | null {
+    return this.marks?.querySelector<HTMLElement>(".quote-mark") ?? null;
   }
 
   /** layout sizes the placeholder for a scale (CSS px per point); returns the change in height. */
@@ -98,19 +117,17 @@ export class PageView {
       this.renderTask = null;
 
       const container = h("div", { class: "textLayer" });
-      this.el.replaceChildren(canvas, container);
+      this.el.replaceChildren(...[canvas, this.marks, container].filter((n): n is HTMLElement => n !== null));
       this.el.classList.remove("loading");
       this.textLayer = new TextLayer({ textContentSource: page.streamTextContent(), container, viewport });
       await this.textLayer.render();
       if (stale()) return;
-      this.text = { divs: this.textLayer.textDivs, items: this.textLayer.textContentItemsStr };
       this.state = "rendered";
-      this.onText(this);
     } catch (err) {
       if (stale() || (err as { name?: string })?.name === "RenderingCancelledException") return;
       this.state = "rendered"; // do not retry in a loop; a zoom or reopen tries again
       this.el.classList.remove("loading");
-      this.el.replaceChildren(h("p", { class: "page-error" }, `Page ${this.number} could not be drawn.`));
+      this.el.replaceChildren(...[h("p", { class: "page-error" }, `Page ${this.number} could not be drawn.`), this.marks].filter((n): n is HTMLElement => n !== null));
       console.error(`render page ${this.number}:`, err);
     }
   }
@@ -127,9 +144,8 @@ export class PageView {
       canvas.width = 0;
       canvas.height = 0;
     }
-    this.el.replaceChildren();
+    this.el.replaceChildren(...(this.marks ? [this.marks] : []));
     this.el.classList.remove("loading");
-    this.text = null;
     this.state = "empty";
   }
 }

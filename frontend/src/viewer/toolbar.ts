@@ -8,12 +8,18 @@ export interface ToolbarActions {
   zoom(direction: "in" | "out" | "fit"): void;
 }
 
+export interface NoticeAction {
+  label: string;
+  run(): void;
+}
+
 export interface Toolbar {
   el: HTMLElement;
   setTitle(title: string, path: string): void;
   setPage(page: number, total: number): void;
   setZoom(percent: number, fit: boolean): void;
-  setNotice(text: string): void;
+  /** setNotice says something about the open page; action, when given, is a button after it ("Show p. 6"). */
+  setNotice(text: string, action?: NoticeAction): void;
   setEnabled(enabled: boolean): void;
 }
 
@@ -34,7 +40,7 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
   const zoomIn = h("button", { type: "button", class: "icon", title: "Zoom in (Ctrl++)", "aria-label": "Zoom in", "data-testid": "zoom-in", onClick: () => actions.zoom("in") }, "+");
   const zoomLabel = h("span", { class: "zoom-label", "data-testid": "zoom-level" });
   const fit = h("button", { type: "button", class: "quiet", title: "Fit the page width to the window (Ctrl+0)", onClick: () => actions.zoom("fit") }, "Fit width");
-  const notice = h("span", { class: "viewer-notice", role: "status" });
+  const notice = h("span", { class: "viewer-notice", role: "status", "data-testid": "viewer-notice" });
 
   let current = 0;
   let total = 0;
@@ -84,8 +90,15 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
       zoomLabel.textContent = `${Math.round(percent)}%`;
       fit.classList.toggle("active", isFit);
     },
-    setNotice(text) {
-      notice.textContent = text;
+    setNotice(text, action) {
+      notice.replaceChildren(text);
+      notice.title = text;
+      if (action) {
+        notice.append(
+          " ",
+          h("button", { type: "button", class: "link notice-action", "data-testid": "viewer-notice-action", onClick: () => action.run() }, action.label),
+        );
+      }
     },
     setEnabled(enabled) {
       for (const c of controls) c.disabled = !enabled;

@@ -1,10 +1,12 @@
 // The PDF viewer in the main pane: continuous pages rendered lazily as they
 // near the viewport, page N of M, zoom, keyboard paging, and citation targets
-// (open at a page and highlight a quote on it).
+// (open at a page and mark a quote on it). Where a quote is comes from the
+// backend's locator (App.Locate), asked while the PDF loads; the viewer
+// draws the rectangles it returns and matches no text itself.
 
-import { vaultFileUrl } from "../lib/backend";
+import { errorText, locate, vaultFileUrl, type QuoteLocation } from "../lib/backend";
 import { h } from "../lib/dom";
-import { clearHighlights, highlightQuote } from "./highlight";
+import { locationNotice, markBoxes } from "./marks";
 import { PageView, type PageSize } from "./page";
 import { readSelection, type SelectedPassage } from "./selection";
 import { CssUnitsPerPoint, describeLoadError, loadDocument, type PDFDocumentProxy } from "./pdf";
@@ -13,11 +15,14 @@ import { clampZoom, nextZoom } from "./zoom";
 
 export interface OpenTarget {
   page: number;
-  /** Text to highlight on that page; "" for none. */
-  quote: string;
+  /** A citation URI with a quote (path#page=N&quote=…) for the backend to locate and the viewer to mark; "" for none. */
+  locate: string;
   /** Shown in the toolbar; defaults to the path. */
   title?: string;
 }
+
+/** Locator finds a citation's quote; App.Locate by default (tests give their own). */
+export type Locator = (uri: string) => Promise<QuoteLocation>;
 
 // Selections settle this long before they become an anchor (dragging fires many events).
 const SelectionSettleMs = 250;
@@ -27,7 +32,9 @@ const MaxRenderedPages = 8;
 // Horizontal room around pages when fitting the width.
 const FitMargin = 32;
 
-type Target = { page: number; quote: string; scrolled: boolean };
+// Target is where the viewer was asked to go, and what the locator said of
+// its quote: located (or failed) once it answered, shown once drawn.
+type Target = { page: number; locate: string; located: QuoteLocation | null; failed: string; shown: boolean };
 
 export class Viewer {
   private readonly toolbar: Toolbar;
@@ -51,13 +58,18 @@ export class Viewer {
   private fittedWidth = 0;
   private current = 0;
   private target: Target | null = null;
+  /** The pages that hold marks. */
+  private marked: PageView[] = [];
   private scrollQueued = false;
   private selectionTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** onSelect receives each passage selected on the open PDF's text layer. */
   onSelect: (path: string, passage: SelectedPassage) => void = () => {};
 
-  constructor(host: HTMLElement) {
+  constructor(
+    host: HTMLElement,
+    private readonly locator: Locator = locate,
+  ) {
     this.toolbar = createToolbar({
       goTo: (n) => this.goTo(n),
       step: (d) => this.goTo(this.current + d),
@@ -85,7 +97,9 @@ export class Viewer {
   async open(path: string, target: OpenTarget): Promise<void> {
     this.toolbar.setTitle(target.title || path, path);
     const same = path === this.path && this.destroyTask !== null;
-    this.target = { page: target.page, quote: target.quote, scrolled: false };
+    this.clearMarks();
+    this.target = { page: target.page, locate: target.locate, located: null, failed: "", shown: false };
+    if (target.locate) this.ask(this.target);
     if (same) {
       if (this.doc) this.navigate();
       return;
@@ -126,6 +140,7 @@ export class Viewer {
     this.observer = null;
     for (const page of this.pages) page.reset();
     this.pages = [];
+    this.marked = [];
     this.near.clear();
     this.pagesEl.replaceChildren();
     if (this.destroyTask) {
@@ -144,7 +159,7 @@ export class Viewer {
 
   goTo(n: number): void {
     if (!this.doc) return;
-    this.target = { page: n, quote: "", scrolled: true };
+    this.target = { page: n, locate: "", located: null, failed: "", shown: true };
     this.navigate();
   }
 
@@ -159,10 +174,10 @@ export class Viewer {
     this.relayout();
   }
 
-  /** clearHighlight removes the quote highlight and forgets it. */
+  /** clearHighlight removes the quote's marks and what the toolbar said of them. */
   clearHighlight(): void {
-    if (this.target) this.target.quote = "";
-    clearHighlights(this.pagesEl);
+    if (this.target) this.target.shown = true; // a late answer of the locator draws nothing now
+    this.clearMarks();
     this.toolbar.setNotice("");
   }
 
@@ -207,7 +222,7 @@ export class Viewer {
       this.zoom(zoomKeys[e.key]);
       return true;
     }
-    if (e.key === "Escape" && this.target?.quote) {
+    if (e.key === "Escape" && (this.marked.length > 0 || (this.target?.locate && !this.target.shown))) {
       this.clearHighlight();
       return true;
     }
@@ -216,11 +231,7 @@ export class Viewer {
 
   private build(count: number, estimate: PageSize): void {
     this.baseWidth = estimate.width;
-    this.pages = Array.from({ length: count }, (_, i) => {
-      const page = new PageView(i + 1, estimate);
-      page.onText = (p) => this.applyHighlight(p);
-      return page;
-    });
+    this.pages = Array.from({ length: count }, (_, i) => new PageView(i + 1, estimate));
     this.message.hidden = true;
     this.scroller.hidden = false;
     const scale = this.scale();
@@ -296,27 +307,85 @@ export class Viewer {
     const t = this.target;
     if (!t || this.pages.length === 0) return;
     t.page = Math.min(Math.max(1, Math.trunc(t.page) || 1), this.pages.length);
-    clearHighlights(this.pagesEl);
-    this.toolbar.setNotice("");
-    const page = this.pages[t.page - 1];
-    this.scroller.scrollTop = page.el.offsetTop - 8;
-    this.setCurrent(t.page);
-    if (page.text) this.applyHighlight(page);
+    if (t.locate) this.toolbar.setNotice("");
+    this.scrollToPage(t.page);
+    this.showLocation();
   }
 
-  private applyHighlight(page: PageView): void {
+  private scrollToPage(n: number): void {
+    this.scroller.scrollTop = this.pages[n - 1].el.offsetTop - 8;
+    this.setCurrent(n);
+  }
+
+  // ask asks the locator where the target's quote is; the answer is drawn
+  // once the pages are there (showLocation), unless another target came.
+  private ask(t: Target): void {
+    this.locator(t.locate).then(
+      (loc) => {
+        t.located = loc;
+        if (this.target === t) this.showLocation();
+      },
+      (err) => {
+        t.failed = errorText(err);
+        if (this.target === t) this.showLocation();
+      },
+    );
+  }
+
+  // showLocation draws the marks the locator returned for the target, once
+  // both the pages and the answer are there: on the cited page, scrolled
+  // into view; on another page that has the quote, with a notice that offers
+  // it; nowhere, with a notice, the cited page shown as asked.
+  private showLocation(): void {
     const t = this.target;
-    if (!t || !t.quote || t.page !== page.number || !page.text) return;
-    const found = highlightQuote(page.text, t.quote);
-    if (t.scrolled) return;
-    t.scrolled = true;
-    if (!found) {
-      this.toolbar.setNotice("The quoted passage isn’t on this page’s text layer; showing the page.");
+    if (!t || t.shown || !t.locate || this.pages.length === 0 || (!t.located && !t.failed)) return;
+    t.shown = true;
+    const loc = t.located;
+    if (!loc) {
+      this.toolbar.setNotice(`Couldn’t locate the quote: ${t.failed}`);
       return;
     }
-    if (found.match.partial) this.toolbar.setNotice("Highlighted the opening words of the quote.");
+    const drawn = this.drawLocation(loc);
+    const said = locationNotice(loc, t.page, drawn !== null);
+    if (said.show > 0) {
+      const p = said.show;
+      this.toolbar.setNotice(said.text, {
+        label: `Show p. ${p}`,
+        run: () => {
+          this.scrollToPage(p);
+          this.pages[p - 1]?.firstMark?.scrollIntoView({ block: "center" });
+          this.toolbar.setNotice("");
+        },
+      });
+      return;
+    }
+    this.toolbar.setNotice(said.text);
     // Only pull the view to the quote if the reader has not scrolled away meanwhile.
-    if (this.current === page.number) found.marks[0].scrollIntoView({ block: "center" });
+    const first = drawn?.firstMark;
+    if (first && loc.page === t.page && this.current === t.page) first.scrollIntoView({ block: "center" });
+  }
+
+  // drawLocation puts a location's marks on their pages (the quote's page,
+  // and the next one for a quote that runs onto it); it returns the page
+  // that holds the first marks, null when none were drawn.
+  private drawLocation(loc: QuoteLocation): PageView | null {
+    this.clearMarks();
+    const page = this.pages[loc.page - 1];
+    if (!page || loc.rects.length === 0) return null;
+    const put = (p: PageView, rects: number[][]) => {
+      // Rects are in the located page's points; the next page is taken to be
+      // the same size (the locator gives no second size).
+      if (p.setMarks(markBoxes(rects, loc.width, loc.height)).length > 0) this.marked.push(p);
+    };
+    put(page, loc.rects);
+    const next = loc.next ? this.pages[loc.next.page - 1] : undefined;
+    if (next && loc.next && next !== page) put(next, loc.next.rects);
+    return this.marked.includes(page) ? page : null;
+  }
+
+  private clearMarks(): void {
+    for (const p of this.marked) p.setMarks([]);
+    this.marked = [];
   }
 
   private queueScrollUpdate(): void {
