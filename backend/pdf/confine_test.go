@@ -25,6 +25,7 @@ func (f fakeReader) nextBookmark(bookmark) (bookmark, bool)          { return ni
 func (f fakeReader) bookmarkTitle(bookmark) string                   { return "" }
 func (f fakeReader) bookmarkPage(bookmark) int                       { return -1 }
 func (f fakeReader) chars(int, int, func(rune, float64, bool)) error { return nil }
+func (f fakeReader) charBoxes(int) (rawChars, error)                 { return rawChars{}, nil }
 func (f fakeReader) close()                                          {}
 
 func TestReadDocumentCapsText(t *testing.T) {

@@ -14,6 +14,8 @@ type Document struct {
 	Info           Info      // from the Info dictionary and the XMP metadata
 	Outline        []Section // bookmarks in document order, pages resolved to physical page numbers
 	FirstPageLines []Line    // page 1's text lines in reading order with their font size
+	// Chars holds the pages a Chars request asked for; nil otherwise.
+	Chars []PageChars
 }
 
 // Page is the text of one physical page.
@@ -97,6 +99,9 @@ type pdfReader interface {
 	// rendered size (0 for line breaks, spaces and PDFium's hyphen marker)
 	// and whether it is turned by about 90 degrees.
 	chars(i, max int, each func(r rune, size float64, vertical bool)) error
+	// charBoxes returns page i's text as pageText reads it, each rune with
+	// its loose box on the shown page, and the page's size.
+	charBoxes(i int) (rawChars, error)
 	close()
 }
 

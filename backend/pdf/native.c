@@ -27,6 +27,12 @@ static struct {
   unsigned int (*TextGetUnicode)(void *textPage, int index);
   double (*TextGetFontSize)(void *textPage, int index);
   int (*TextGetMatrix)(void *textPage, int index, agentero_matrix *matrix);
+  int (*TextGetLooseCharBox)(void *textPage, int index, agentero_rectf *rect);
+  int (*TextCharIndex)(void *textPage, int textIndex);
+  float (*GetPageWidthF)(void *page);
+  float (*GetPageHeightF)(void *page);
+  int (*PageToDevice)(void *page, int startX, int startY, int sizeX, int sizeY, int rotate, double pageX,
+                      double pageY, int *deviceX, int *deviceY);
   void *(*BookmarkFirstChild)(void *doc, void *bookmark);
   void *(*BookmarkNextSibling)(void *doc, void *bookmark);
   unsigned long (*BookmarkTitle)(void *bookmark, void *buffer, unsigned long buflen);
@@ -61,6 +67,11 @@ const char *agentero_pdfium_load(const char *path) {
   LOAD(TextGetUnicode, "FPDFText_GetUnicode");
   LOAD(TextGetFontSize, "FPDFText_GetFontSize");
   LOAD(TextGetMatrix, "FPDFText_GetMatrix");
+  LOAD(TextGetLooseCharBox, "FPDFText_GetLooseCharBox");
+  LOAD(TextCharIndex, "FPDFText_GetCharIndexFromTextIndex");
+  LOAD(GetPageWidthF, "FPDF_GetPageWidthF");
+  LOAD(GetPageHeightF, "FPDF_GetPageHeightF");
+  LOAD(PageToDevice, "FPDF_PageToDevice");
   LOAD(BookmarkFirstChild, "FPDFBookmark_GetFirstChild");
   LOAD(BookmarkNextSibling, "FPDFBookmark_GetNextSibling");
   LOAD(BookmarkTitle, "FPDFBookmark_GetTitle");
@@ -114,6 +125,21 @@ void agentero_char_size(void *textPage, int index, double *size, agentero_matrix
 }
 
 unsigned int agentero_unicode(void *textPage, int index) { return lib.TextGetUnicode(textPage, index); }
+
+int agentero_char_index(void *textPage, int textIndex) { return lib.TextCharIndex(textPage, textIndex); }
+
+int agentero_loose_box(void *textPage, int index, agentero_rectf *rect) {
+  return lib.TextGetLooseCharBox(textPage, index, rect);
+}
+
+void agentero_page_size(void *page, float *width, float *height) {
+  *width = lib.GetPageWidthF(page);
+  *height = lib.GetPageHeightF(page);
+}
+
+int agentero_page_to_device(void *page, int sizeX, int sizeY, double x, double y, int *dx, int *dy) {
+  return lib.PageToDevice(page, 0, 0, sizeX, sizeY, 0, x, y, dx, dy);
+}
 
 void *agentero_first_child(void *doc, void *bookmark) { return lib.BookmarkFirstChild(doc, bookmark); }
 void *agentero_next_sibling(void *doc, void *bookmark) { return lib.BookmarkNextSibling(doc, bookmark); }

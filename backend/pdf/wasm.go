@@ -3,8 +3,10 @@ package pdf
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/klippa-app/go-pdfium"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
@@ -178,4 +180,52 @@ func (w *wasmReader) chars(i, max int, each func(r rune, size float64, vertical 
 		each(r, size, vertical)
 	}
 	return nil
+}
+
+func (w *wasmReader) charBoxes(i int) (rawChars, error) {
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: w.doc, Index: i}}
+	text, err := w.pageText(i)
+	if err != nil {
+		return rawChars{}, err
+	}
+	tp, done, err := w.textPage(i)
+	if err != nil {
+		return rawChars{}, err
+	}
+	defer done()
+	wd, err := w.inst.FPDF_GetPageWidthF(&requests.FPDF_GetPageWidthF{Page: page})
+	if err != nil {
+		return rawChars{}, fmt.Errorf("page size: %w", err)
+	}
+	ht, err := w.inst.FPDF_GetPageHeightF(&requests.FPDF_GetPageHeightF{Page: page})
+	if err != nil {
+		return rawChars{}, fmt.Errorf("page size: %w", err)
+	}
+	width, height := float64(wd.PageWidth), float64(ht.PageHeight)
+	sizeX, sizeY := int(math.Round(width*deviceScale)), int(math.Round(height*deviceScale))
+	m, ok := pageTransform(func(x, y float64) (float64, float64, bool) {
+		d, err := w.inst.FPDF_PageToDevice(&requests.FPDF_PageToDevice{Page: page, SizeX: sizeX, SizeY: sizeY, PageX: x, PageY: y})
+		if err != nil {
+			return 0, 0, false
+		}
+		return float64(d.DeviceX), float64(d.DeviceY), true
+	})
+	return charsOf(utf16.Encode([]rune(text)), width, height, func(t int) (rune, [4]float64, bool) {
+		if !ok {
+			return 0, [4]float64{}, false
+		}
+		ci, err := w.inst.FPDFText_GetCharIndexFromTextIndex(&requests.FPDFText_GetCharIndexFromTextIndex{TextPage: tp, NTextIndex: t})
+		if err != nil || ci.CharIndex < 0 {
+			return 0, [4]float64{}, false
+		}
+		b, err := w.inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: ci.CharIndex})
+		if err != nil {
+			return 0, [4]float64{}, false
+		}
+		u, err := w.inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: ci.CharIndex})
+		if err != nil {
+			return 0, [4]float64{}, false
+		}
+		return rune(u.Unicode), m.box(float64(b.Rect.Left), float64(b.Rect.Top), float64(b.Rect.Right), float64(b.Rect.Bottom)), true
+	}), nil
 }
