@@ -25,7 +25,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { hostileAnswers, inertProblems, sampleAnswer, Sentinel } from "../../frontend/src/markdown/testdata/answers.mjs";
-import { guidance, repo, shot, start } from "./harness.mjs";
+import { fold, guidance, markedPages, markedText, repo, shot, start, waitForMarks } from "./harness.mjs";
 
 let env;
 let page;
@@ -251,20 +251,19 @@ test("research flow in a real browser", { timeout: 600_000 }, async (t) => {
       assert.ok(citedQuote, "the answer quotes the passage next to this source");
       await source.click();
       await page.waitForFunction((n) => document.querySelector('[data-testid="page-input"]')?.value === String(n), citedPage, { timeout: 20_000 });
-      const mark = page.locator(`[data-page="${citedPage}"] mark.quote-mark`).first();
-      await mark.waitFor({ timeout: 20_000 });
+      await waitForMarks(page, citedPage);
       const visible = await page.evaluate((n) => {
-        const m = document.querySelector(`[data-page="${n}"] mark.quote-mark`);
+        const m = document.querySelector(`[data-page="${n}"] .quote-mark`);
         const box = m.getBoundingClientRect();
         const view = document.querySelector(".viewer-scroll").getBoundingClientRect();
         return box.top >= view.top && box.bottom <= view.bottom && box.width > 0;
       }, citedPage);
       assert.ok(visible, "the highlighted quote is in view");
-      // What is marked is the quote, or its opening words when the page cuts it.
-      const marked = (await page.locator(`[data-page="${citedPage}"] mark.quote-mark`).allTextContents()).join(" ");
-      const fold = (s) => s.normalize("NFKD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+      // What is marked is the quote (the words under the marks, read from the text layer).
+      const marked = await markedText(page, citedPage);
       assert.ok(fold(marked).length >= 12, `a real passage is marked: ${marked}`);
-      assert.ok(fold(citedQuote).startsWith(fold(marked)), `marked “${marked}” is the quote “${citedQuote}”`);
+      assert.equal(fold(marked), fold(citedQuote), `marked “${marked}” is the quote “${citedQuote}”`);
+      assert.deepEqual(Object.keys(await markedPages(page)), [String(citedPage)], "nothing else is marked");
       await shot(page, "3-source-opened");
     }),
   );
@@ -1210,10 +1209,8 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
       await page.evaluate(() => (document.querySelector(".viewer-scroll").scrollTop = 0));
       await chip.click();
       await page.waitForFunction((n) => document.querySelector('[data-testid="page-input"]')?.value === String(n), cited, { timeout: 20_000 });
-      const mark = page.locator(`[data-page="${cited}"] mark.quote-mark`).first();
-      await mark.waitFor({ timeout: 20_000 });
-      const marked = (await page.locator(`[data-page="${cited}"] mark.quote-mark`).allTextContents()).join(" ");
-      const fold = (s) => s.normalize("NFKD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+      await waitForMarks(page, cited);
+      const marked = await markedText(page, cited);
       assert.ok(fold(marked).length >= 12, `a passage is marked: ${marked}`);
       // What is marked is the passage the search returned for that page: the answer quotes nothing there.
       const sources = answer.locator('[data-testid="sources"]');
@@ -1221,7 +1218,7 @@ test("answers from agents as they really behave", { timeout: 600_000 }, async (t
       const cards = await search.locator('[data-testid="tool-text"]').innerText();
       const snippet = JSON.parse(cards).cards.find((c) => c.citationUri === uri)?.snippet ?? "";
       assert.ok(quote && fold(snippet).includes(fold(quote)), `the quote “${quote}” is the card's snippet: ${snippet}`);
-      assert.ok(fold(quote).startsWith(fold(marked)), `marked “${marked}” is the quote “${quote}”`);
+      assert.equal(fold(marked), fold(quote), `marked “${marked}” is the quote “${quote}”`);
       await shot(page, "20-citation-link-opened");
       // The window keeps its layout at 1024×700: only the panes' own scrollers moved.
       assert.deepEqual(

@@ -197,3 +197,67 @@ export async function start(opts = {}) {
 export function shot(page, name) {
   return page.screenshot({ path: join(artifacts, `e2e-${name}.png`) });
 }
+
+/**
+ * markedText reads the words the viewer marks on a page: the characters of
+ * pdf.js's text layer whose middle lies inside one of the page's quote
+ * marks (the rectangles the backend located), in the text layer's order;
+ * characters of different text runs are joined by a space. It reads the
+ * geometry, not the marks' own content (they have none), so it says what a
+ * reader sees highlighted. The page's text layer must be drawn.
+ */
+export function markedText(page, pageNo) {
+  return page.evaluate((n) => {
+    const pageEl = document.querySelector(`[data-testid="viewer"] [data-page="${n}"]`);
+    if (!pageEl) return "";
+    const marks = [...pageEl.querySelectorAll(".quote-mark")].map((m) => m.getBoundingClientRect());
+    const layer = pageEl.querySelector(".textLayer");
+    if (!layer || marks.length === 0) return "";
+    const walker = document.createTreeWalker(layer, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let out = "";
+    let last = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.data.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        const x = r.left + r.width / 2;
+        const y = r.top + r.height / 2;
+        if (!marks.some((m) => x >= m.left && x <= m.right && y >= m.top && y <= m.bottom)) continue;
+        if (last !== null && last !== node) out += " ";
+        out += node.data[i];
+        last = node;
+      }
+    }
+    return out;
+  }, pageNo);
+}
+
+/** markedPages lists the pages that hold quote marks in the viewer, with how many each. */
+export function markedPages(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const m of document.querySelectorAll('[data-testid="viewer"] .quote-mark')) {
+      const n = Number(m.closest("[data-page]")?.dataset.page ?? 0);
+      out[n] = (out[n] ?? 0) + 1;
+    }
+    return out;
+  });
+}
+
+/** waitForMarks waits until page pageNo of the viewer shows quote marks over its whole text layer. */
+export async function waitForMarks(page, pageNo, timeout = 20_000) {
+  await page.waitForFunction(
+    (n) => {
+      const el = document.querySelector(`[data-testid="viewer"] [data-page="${n}"]`);
+      return el?.dataset.text === "ready" && el.querySelector(".quote-mark");
+    },
+    pageNo,
+    { timeout },
+  );
+}
+
+/** fold is how the tests compare words: letters and digits only, lower case, ligatures and accents undone. */
+export const fold = (s) => s.normalize("NFKD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");

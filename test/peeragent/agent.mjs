@@ -25,6 +25,8 @@
 //   PEER_READ    with PEER_STYLE=claude: report a Read of the first card's PDF page (a tool call
 //                of kind read whose location is in the vault), as allowed before
 //   PEER_QUERY   with PEER_STYLE: what to search for (default: the question)
+//   PEER_ANSWER  answer every turn with exactly this text ("\n" for a line break): an answer
+//                citing what a test needs, such as a quote cited with the wrong page
 import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
@@ -169,6 +171,10 @@ const app = agent()
       const blocks = (params.prompt || []).filter((b) => b.type === "text");
       const question = blocks.length ? blocks[blocks.length - 1].text : "";
       await styled.turn(client, params.sessionId, process.env.PEER_QUERY || question, signal);
+      return { stopReason: signal.aborted ? "cancelled" : "end_turn" };
+    }
+    if (process.env.PEER_ANSWER) {
+      await say(client, params.sessionId, process.env.PEER_ANSWER.replaceAll("\\n", "\n"));
       return { stopReason: signal.aborted ? "cancelled" : "end_turn" };
     }
     const burst = Number(process.env.PEER_BURST || 0);

@@ -123,6 +123,7 @@ export class PageView {
       await this.textLayer.render();
       if (stale()) return;
       this.state = "rendered";
+      this.el.dataset.text = "ready"; // its text layer is whole (tests read words from it)
     } catch (err) {
       if (stale() || (err as { name?: string })?.name === "RenderingCancelledException") return;
       this.state = "rendered"; // do not retry in a loop; a zoom or reopen tries again
@@ -146,6 +147,7 @@ export class PageView {
     }
     this.el.replaceChildren(...(this.marks ? [this.marks] : []));
     this.el.classList.remove("loading");
+    delete this.el.dataset.text;
     this.state = "empty";
   }
 }
