@@ -161,6 +161,16 @@ test("evidence checked and located", { timeout: 600_000 }, async (t) => {
       assert.equal(await answer.locator('[data-testid="check-summary"]').innerText(), "2 citations: 1 with its words on the page, 1 on another page");
       await wrong.scrollIntoViewIfNeeded();
       await shot(page, "evidence-3-wrong-page-chip");
+      // In the dark theme the verdict keeps its colour, the theme's own.
+      const colours = async () =>
+        wrong.evaluate((el) => [getComputedStyle(el.querySelector(".cite-found")).color, getComputedStyle(el.closest(".chat-thread")).backgroundColor]);
+      const light = await colours();
+      await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+      const dark = await colours();
+      assert.equal(dark[0], "rgb(242, 178, 92)", "the dark theme's warning colour");
+      assert.notDeepEqual(dark, light);
+      await shot(page, "evidence-3-wrong-page-chip-dark");
+      await page.evaluate(() => delete document.documentElement.dataset.theme);
 
       // By keyboard: the chip is a button.
       await wrong.focus();

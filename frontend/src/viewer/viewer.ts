@@ -157,10 +157,10 @@ export class Viewer {
     this.toolbar.setEnabled(false);
   }
 
+  /** goTo shows page n; a quote still being located is marked when it is (without pulling the view back to it). */
   goTo(n: number): void {
-    if (!this.doc) return;
-    this.target = { page: n, locate: "", located: null, failed: "", shown: true };
-    this.navigate();
+    if (!this.doc || this.pages.length === 0) return;
+    this.scrollToPage(Math.min(Math.max(1, Math.trunc(n) || 1), this.pages.length));
   }
 
   zoom(direction: "in" | "out" | "fit"): void {
