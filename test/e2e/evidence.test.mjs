@@ -240,9 +240,11 @@ test("evidence checked and located", { timeout: 600_000 }, async (t) => {
       const answer = await emitCompleted(raftChat, "nowhere-1", `Not there [${uri}].`, []);
       await answer.locator('[data-testid="answer-text"] [data-testid="cite"]').click();
       await atPage(3);
-      await page.waitForFunction(() => /^Not marked: .*; showing p\. 3\.$/.test(document.querySelector('[data-testid="viewer-notice"]')?.textContent ?? ""), null, {
+      await page.waitForFunction(() => document.querySelector('[data-testid="viewer-notice"]')?.textContent === "Couldn’t find the quote in this paper; showing p. 3.", null, {
         timeout: 20_000,
       });
+      // The locator's own reason is the notice's tooltip.
+      assert.match((await page.locator('[data-testid="viewer-notice"]').getAttribute("title")) ?? "", /not on page 3, nor on any other page/);
       assert.deepEqual(await markedPages(page), {});
     }),
   );
@@ -264,6 +266,7 @@ test("evidence checked and located", { timeout: 600_000 }, async (t) => {
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
       await openInSidebar(raft, /Consensus/);
+      assert.equal(await page.locator('[data-testid="viewer-notice"]').innerText(), "", "what was said of the last quote went with it");
       await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="agent-picker"] option[value="misciting"]`), sidebar);
       await page.locator(`${sidebar} [data-testid="agent-picker"]`).selectOption("misciting");
       const answers = page.locator(`${sidebar} [data-testid="msg-assistant"]`);

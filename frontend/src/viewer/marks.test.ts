@@ -53,22 +53,22 @@ describe("drawMarks", () => {
 
 describe("locationNotice", () => {
   it("says nothing when the quote is marked on the page asked for", () => {
-    expect(locationNotice({ found: true, foundPage: 0, page: 6, why: "the quote is on page 6" }, 6, true)).toEqual({ text: "", show: 0 });
+    expect(locationNotice({ found: true, foundPage: 0, page: 6, why: "the quote is on page 6" }, 6, true)).toMatchObject({ text: "", show: 0 });
   });
 
   it("says which page has the quote when it is another, and offers it", () => {
-    expect(locationNotice({ found: false, foundPage: 6, page: 6, why: "" }, 1, true)).toEqual({ text: "The quote is on p. 6, not p. 1 —", show: 6 });
+    const why = "the quote is not on page 1; it is on page 6";
+    expect(locationNotice({ found: false, foundPage: 6, page: 6, why }, 1, true)).toEqual({ text: "The quote is on p. 6, not p. 1 —", show: 6, detail: why });
     // Known to be there, though it could not be marked: the page is still offered.
-    expect(locationNotice({ found: false, foundPage: 6, page: 6, why: "" }, 1, false)).toEqual({ text: "The quote is on p. 6, not p. 1 —", show: 6 });
+    expect(locationNotice({ found: false, foundPage: 6, page: 1, why }, 1, false)).toMatchObject({ text: "The quote is on p. 6, not p. 1 —", show: 6 });
   });
 
-  it("says when the quote is nowhere, in the locator's words, and shows the page asked for", () => {
+  it("says when the quote could not be found, with the locator's reason in the tooltip, and shows the page asked for", () => {
     const why = "the quote is not on page 3, nor on any other page of this paper";
-    expect(locationNotice({ found: false, foundPage: 0, page: 3, why }, 3, false)).toEqual({ text: `Not marked: ${why}; showing p. 3.`, show: 0 });
-    expect(locationNotice({ found: false, foundPage: 0, page: 3, why: "the citation's quote is too short to be found" }, 3, false).text).toBe(
-      "Not marked: the citation's quote is too short to be found; showing p. 3.",
+    expect(locationNotice({ found: false, foundPage: 0, page: 3, why }, 3, false)).toEqual({ text: "Couldn’t find the quote in this paper; showing p. 3.", show: 0, detail: why });
+    expect(locationNotice({ found: false, foundPage: 0, page: 3, why: "the citation's quote is too short to be found" }, 3, false).detail).toBe(
+      "the citation's quote is too short to be found",
     );
-    expect(locationNotice({ found: false, foundPage: 0, page: 3, why: "" }, 3, false).text).toBe("The quote isn’t in this paper’s text; showing p. 3.");
   });
 
   it("says when the quote is on the page but could not be marked", () => {

@@ -65,18 +65,17 @@ export function drawMarks(layer: HTMLElement, boxes: readonly MarkBox[]): HTMLEl
 /**
  * locationNotice is what the toolbar says of a located quote, asked for on
  * page asked: nothing when it is marked there; where it is instead, with
- * that page to offer (show), when another page has it; that it is nowhere
- * otherwise. drawn tells whether its marks could be drawn.
+ * that page to offer (show), when another page has it; that it could not be
+ * found otherwise. drawn tells whether its marks could be drawn. detail is
+ * the locator's own sentence (why), for the notice's tooltip.
  */
-export function locationNotice(loc: Pick<QuoteLocation, "found" | "foundPage" | "page" | "why">, asked: number, drawn: boolean): { text: string; show: number } {
+export function locationNotice(loc: Pick<QuoteLocation, "found" | "foundPage" | "page" | "why">, asked: number, drawn: boolean): { text: string; show: number; detail: string } {
+  const detail = loc.why.trim();
   const elsewhere = drawn ? (loc.page !== asked ? loc.page : 0) : loc.found ? 0 : loc.foundPage;
-  if (elsewhere > 0) return { text: `The quote is on p. ${elsewhere}, not p. ${asked} —`, show: elsewhere };
-  if (drawn) return { text: "", show: 0 };
-  if (loc.found) return { text: `The quote is on p. ${asked}, but where on the page could not be marked.`, show: 0 };
-  // The locator's own words say why (not on any page, too short to look for).
-  const why = loc.why.trim().replace(/[.\s]+$/, "");
-  const said = why ? `Not marked: ${why}` : "The quote isn’t in this paper’s text";
-  return { text: `${said}; showing p. ${asked}.`, show: 0 };
+  if (elsewhere > 0) return { text: `The quote is on p. ${elsewhere}, not p. ${asked} —`, show: elsewhere, detail };
+  if (drawn) return { text: "", show: 0, detail };
+  if (loc.found) return { text: `The quote is on p. ${asked}, but where on the page could not be marked.`, show: 0, detail };
+  return { text: `Couldn’t find the quote in this paper; showing p. ${asked}.`, show: 0, detail };
 }
 
 function clamp(v: number, lo: number, hi: number): number {

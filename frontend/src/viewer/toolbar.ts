@@ -18,8 +18,11 @@ export interface Toolbar {
   setTitle(title: string, path: string): void;
   setPage(page: number, total: number): void;
   setZoom(percent: number, fit: boolean): void;
-  /** setNotice says something about the open page; action, when given, is a button after it ("Show p. 6"). */
-  setNotice(text: string, action?: NoticeAction): void;
+  /**
+   * setNotice says something about the open page; action, when given, is a
+   * button after it ("Show p. 6"); detail is the notice's tooltip (the text by default).
+   */
+  setNotice(text: string, action?: NoticeAction, detail?: string): void;
   setEnabled(enabled: boolean): void;
 }
 
@@ -90,9 +93,9 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
       zoomLabel.textContent = `${Math.round(percent)}%`;
       fit.classList.toggle("active", isFit);
     },
-    setNotice(text, action) {
+    setNotice(text, action, detail) {
       notice.replaceChildren(text);
-      notice.title = text;
+      notice.title = detail || text;
       if (action) {
         notice.append(
           " ",

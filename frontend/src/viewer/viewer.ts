@@ -98,6 +98,7 @@ export class Viewer {
     this.toolbar.setTitle(target.title || path, path);
     const same = path === this.path && this.destroyTask !== null;
     this.clearMarks();
+    this.toolbar.setNotice("");
     this.target = { page: target.page, locate: target.locate, located: null, failed: "", shown: false };
     if (target.locate) this.ask(this.target);
     if (same) {
@@ -307,7 +308,6 @@ export class Viewer {
     const t = this.target;
     if (!t || this.pages.length === 0) return;
     t.page = Math.min(Math.max(1, Math.trunc(t.page) || 1), this.pages.length);
-    if (t.locate) this.toolbar.setNotice("");
     this.scrollToPage(t.page);
     this.showLocation();
   }
@@ -349,17 +349,21 @@ export class Viewer {
     const said = locationNotice(loc, t.page, drawn !== null);
     if (said.show > 0) {
       const p = said.show;
-      this.toolbar.setNotice(said.text, {
-        label: `Show p. ${p}`,
-        run: () => {
-          this.scrollToPage(p);
-          this.pages[p - 1]?.firstMark?.scrollIntoView({ block: "center" });
-          this.toolbar.setNotice("");
+      this.toolbar.setNotice(
+        said.text,
+        {
+          label: `Show p. ${p}`,
+          run: () => {
+            this.scrollToPage(p);
+            this.pages[p - 1]?.firstMark?.scrollIntoView({ block: "center" });
+            this.toolbar.setNotice("");
+          },
         },
-      });
+        said.detail,
+      );
       return;
     }
-    this.toolbar.setNotice(said.text);
+    this.toolbar.setNotice(said.text, undefined, said.detail);
     // Only pull the view to the quote if the reader has not scrolled away meanwhile.
     const first = drawn?.firstMark;
     if (first && loc.page === t.page && this.current === t.page) first.scrollIntoView({ block: "center" });
