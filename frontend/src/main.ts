@@ -26,7 +26,6 @@ import { mountMetadataEditor } from "./metadata/view";
 import { initialProgress, reduceProgress, type ProgressEvent, type ProgressState } from "./progress/state";
 import { mountProgress } from "./progress/view";
 import { mountRelations } from "./relations/view";
-import { hitQuote } from "./search/hit";
 import { mountSearch } from "./search/view";
 import { mountSettings } from "./settings/view";
 import { startTheme } from "./settings/theme";
@@ -319,14 +318,14 @@ function openRelated(ref: string, path: string): void {
   else console.warn("not a paper Agentero can open:", ref);
 }
 
-function openHit(hit: SearchHit, query: string): void {
+function openHit(hit: SearchHit): void {
   const c = parseCitation(hit.citationUri);
   if (c?.kind !== "vault") {
     openCitation(hit.citationUri, hit.title);
     return;
   }
   // The hit's quote is the snippet's words as the page has them: the locator marks exactly those.
-  openCitation(formatCitation({ path: c.path, page: c.page, quote: hit.quote || c.quote || hitQuote(hit, query) }), hit.title);
+  openCitation(formatCitation({ path: c.path, page: c.page, quote: hit.quote || c.quote }), hit.title);
 }
 
 /** openCitation follows a citation URI: a vault PDF opens in the viewer, doi.org / arxiv.org in the browser. */

@@ -1,5 +1,6 @@
 // One conversation's messages: questions, answers rendered as Markdown and
-// math while they stream (inline citations are source chips), the tool
+// math while they stream (inline citations are source chips, each with its
+// claim check once the turn ended, summed up under the answer), the tool
 // activity as ACP describes it and the agent's plan, permission cards for
 // what the agent asks, the per-turn context indicator, errors that say what
 // happened, and the sources as clickable locations. Messages are immutable,
@@ -12,20 +13,20 @@
 // drawing never waits on a layout).
 
 import "./activity.css";
+import { formatCitation } from "../lib/citation";
 import { h } from "../lib/dom";
 import type { ErrorCode } from "../lib/events";
 import { createAnswerView, type AnswerView, type CitationTarget } from "../markdown/answer";
 import { agentLabel } from "./agent-choice";
+import { shownChecks } from "./checks";
+import { checkLine, markChips, type ChipCheck } from "./checks-view";
 import { grantChanged, sessionText, summarize } from "./context";
 import { disclosure, remember, type Opened } from "./disclosure";
 import { describeError } from "./errors";
 import { answerExports, type Exporter } from "./export-actions";
 import { permissionCards } from "./permission-view";
-import { formatCitation } from "../lib/citation";
 import { cardQuotes, sourceLink, sourceLinks, withoutSourceList, type SourceLink } from "./sources";
 import { consultedLinks, sourceList } from "./sources-view";
-import { markChips, checkLine, type ChipCheck } from "./checks-view";
-import { shownChecks } from "./checks";
 import { canRetry, planProgress, waitingPermissions, type ChatMessage, type PlanEntry, type PlanStatus, type Thread, type ToolActivity } from "./state";
 import { toolActivity } from "./tool-view";
 

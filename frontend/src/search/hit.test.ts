@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SearchHit } from "../lib/backend";
-import { hitQuote, markedTerms, pageText, snippetHtml } from "./hit";
+import { pageText, snippetHtml } from "./hit";
 
 describe("snippetHtml", () => {
   const cases = [
@@ -21,24 +20,6 @@ describe("snippetHtml", () => {
   for (const c of cases) {
     it(c.name, () => expect(snippetHtml(c.in)).toBe(c.want));
   }
-});
-
-describe("markedTerms", () => {
-  it("lists marked text in order", () => {
-    expect(markedTerms("\u0002Leader\u0003 and \u0002log  replication\u0003 \u0002 \u0003")).toEqual(["Leader", "log  replication"]);
-  });
-});
-
-describe("hitQuote", () => {
-  const hit = (snippet: string): SearchHit => ({ ref: "papers/raft", title: "Raft", page: 3, pageLabel: "3", snippet, quote: "", citationUri: "papers/raft/paper.pdf#page=3" });
-
-  it("uses the first marked passage", () => {
-    expect(hitQuote(hit("a \u0002elections\u0003 b \u0002leader\u0003"), "election leader")).toBe("elections");
-  });
-
-  it("falls back to the query without search syntax", () => {
-    expect(hitQuote(hit("no markers"), '"leader election" AND log*')).toBe("leader election log");
-  });
 });
 
 describe("pageText", () => {

@@ -1,5 +1,6 @@
-// Pure helpers for search hits: the snippet as safe HTML, the page label and
-// the quote to highlight when the hit is opened.
+// Pure helpers for search hits: the snippet as safe HTML and the page label.
+// What a hit marks when it is opened is its quote (the backend's: the
+// snippet's words as the page has them), located by the backend.
 
 import type { SearchHit } from "../lib/backend";
 
@@ -46,33 +47,6 @@ function escapeChar(ch: string): string {
       // Other control characters have no business in the page.
       return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(ch) ? "" : ch;
   }
-}
-
-/** markedTerms lists the text the backend marked as matching, in order. */
-export function markedTerms(snippet: string): string[] {
-  const terms: string[] = [];
-  const re = /\u0002([^\u0002\u0003]*)\u0003/g;
-  for (let m = re.exec(snippet); m !== null; m = re.exec(snippet)) {
-    const term = m[1].trim();
-    if (term) terms.push(term);
-  }
-  return terms;
-}
-
-/**
- * hitQuote picks the text to highlight when a hit is opened: the first
- * passage the backend marked (it is the page's own wording, so it is found
- * on the text layer even when the query was stemmed), else the query words
- * without search syntax.
- */
-export function hitQuote(hit: SearchHit, query: string): string {
-  const [first] = markedTerms(hit.snippet);
-  if (first) return first;
-  return query
-    .replace(/["()*^:]/g, " ")
-    .split(/\s+/)
-    .filter((w) => w && !/^(AND|OR|NOT|NEAR)$/.test(w))
-    .join(" ");
 }
 
 /** pageText is how a hit names its page: the printed label, plus the physical page when they differ. */

@@ -63,12 +63,13 @@ describe("locationNotice", () => {
     expect(locationNotice({ found: false, foundPage: 6, page: 1, why }, 1, false)).toMatchObject({ text: "The quote is on p. 6, not p. 1 —", show: 6 });
   });
 
-  it("says when the quote could not be found, with the locator's reason in the tooltip, and shows the page asked for", () => {
+  it("says when the quote could not be found, in the locator's words, and shows the page asked for", () => {
     const why = "the quote is not on page 3, nor on any other page of this paper";
-    expect(locationNotice({ found: false, foundPage: 0, page: 3, why }, 3, false)).toEqual({ text: "Couldn’t find the quote in this paper; showing p. 3.", show: 0, detail: why });
-    expect(locationNotice({ found: false, foundPage: 0, page: 3, why: "the citation's quote is too short to be found" }, 3, false).detail).toBe(
-      "the citation's quote is too short to be found",
+    expect(locationNotice({ found: false, foundPage: 0, page: 3, why }, 3, false)).toEqual({ text: `Not marked: ${why}.`, show: 0, detail: why });
+    expect(locationNotice({ found: false, foundPage: 0, page: 3, why: "the citation's quote is too short to be found" }, 3, false).text).toBe(
+      "Not marked: the citation's quote is too short to be found.",
     );
+    expect(locationNotice({ found: false, foundPage: 0, page: 3, why: "" }, 3, false).text).toBe("Not marked: the quote was not found in this paper.");
   });
 
   it("says when the quote is on the page but could not be marked", () => {

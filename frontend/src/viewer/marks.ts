@@ -66,8 +66,8 @@ export function drawMarks(layer: HTMLElement, boxes: readonly MarkBox[]): HTMLEl
  * locationNotice is what the toolbar says of a located quote, asked for on
  * page asked: nothing when it is marked there; where it is instead, with
  * that page to offer (show), when another page has it; that it could not be
- * found otherwise. drawn tells whether its marks could be drawn. detail is
- * the locator's own sentence (why), for the notice's tooltip.
+ * found otherwise, in the locator's own words (why, also the notice's
+ * tooltip, detail). drawn tells whether its marks could be drawn.
  */
 export function locationNotice(loc: Pick<QuoteLocation, "found" | "foundPage" | "page" | "why">, asked: number, drawn: boolean): { text: string; show: number; detail: string } {
   const detail = loc.why.trim();
@@ -75,7 +75,9 @@ export function locationNotice(loc: Pick<QuoteLocation, "found" | "foundPage" | 
   if (elsewhere > 0) return { text: `The quote is on p. ${elsewhere}, not p. ${asked} —`, show: elsewhere, detail };
   if (drawn) return { text: "", show: 0, detail };
   if (loc.found) return { text: `The quote is on p. ${asked}, but where on the page could not be marked.`, show: 0, detail };
-  return { text: `Couldn’t find the quote in this paper; showing p. ${asked}.`, show: 0, detail };
+  // Not found (or not looked for: too short): the locator's own sentence says which.
+  const why = detail.replace(/[.\s]+$/, "");
+  return { text: why ? `Not marked: ${why}.` : "Not marked: the quote was not found in this paper.", show: 0, detail };
 }
 
 function clamp(v: number, lo: number, hi: number): number {

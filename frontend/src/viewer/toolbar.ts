@@ -94,7 +94,7 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
       fit.classList.toggle("active", isFit);
     },
     setNotice(text, action, detail) {
-      notice.replaceChildren(text);
+      notice.replaceChildren(...(text ? [text] : []));
       notice.title = detail || text;
       if (action) {
         notice.append(

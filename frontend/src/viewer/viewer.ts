@@ -1,7 +1,7 @@
 // The PDF viewer in the main pane: continuous pages rendered lazily as they
 // near the viewport, page N of M, zoom, keyboard paging, and citation targets
 // (open at a page and mark a quote on it). Where a quote is comes from the
-// backend's locator (App.Locate), asked while the PDF loads; the viewer
+// backend's locator (App.Locate), asked once the PDF is loaded; the viewer
 // draws the rectangles it returns and matches no text itself.
 
 import { errorText, locate, vaultFileUrl, type QuoteLocation } from "../lib/backend";
@@ -21,9 +21,6 @@ export interface OpenTarget {
   title?: string;
 }
 
-/** Locator finds a citation's quote; App.Locate by default (tests give their own). */
-export type Locator = (uri: string) => Promise<QuoteLocation>;
-
 // Selections settle this long before they become an anchor (dragging fires many events).
 const SelectionSettleMs = 250;
 
@@ -33,8 +30,9 @@ const MaxRenderedPages = 8;
 const FitMargin = 32;
 
 // Target is where the viewer was asked to go, and what the locator said of
-// its quote: located (or failed) once it answered, shown once drawn.
-type Target = { page: number; locate: string; located: QuoteLocation | null; failed: string; shown: boolean };
+// its quote: asked once the document is there, located (or failed) once it
+// answered, shown once drawn.
+type Target = { page: number; locate: string; asked: boolean; located: QuoteLocation | null; failed: string; shown: boolean };
 
 export class Viewer {
   private readonly toolbar: Toolbar;
@@ -66,10 +64,7 @@ export class Viewer {
   /** onSelect receives each passage selected on the open PDF's text layer. */
   onSelect: (path: string, passage: SelectedPassage) => void = () => {};
 
-  constructor(
-    host: HTMLElement,
-    private readonly locator: Locator = locate,
-  ) {
+  constructor(host: HTMLElement) {
     this.toolbar = createToolbar({
       goTo: (n) => this.goTo(n),
       step: (d) => this.goTo(this.current + d),
@@ -99,8 +94,7 @@ export class Viewer {
     const same = path === this.path && this.destroyTask !== null;
     this.clearMarks();
     this.toolbar.setNotice("");
-    this.target = { page: target.page, locate: target.locate, located: null, failed: "", shown: false };
-    if (target.locate) this.ask(this.target);
+    this.target = { page: target.page, locate: target.locate, asked: false, located: null, failed: "", shown: false };
     if (same) {
       if (this.doc) this.navigate();
       return;
@@ -309,6 +303,7 @@ export class Viewer {
     if (!t || this.pages.length === 0) return;
     t.page = Math.min(Math.max(1, Math.trunc(t.page) || 1), this.pages.length);
     this.scrollToPage(t.page);
+    if (t.locate && !t.asked) this.ask(t);
     this.showLocation();
   }
 
@@ -318,9 +313,14 @@ export class Viewer {
   }
 
   // ask asks the locator where the target's quote is; the answer is drawn
-  // once the pages are there (showLocation), unless another target came.
+  // (showLocation) unless another target came meanwhile. It is asked only
+  // once the PDF is read whole: the locator's first call starts the
+  // backend's PDF workers, and a process started while WebKit still streams
+  // a response inherits that response's pipe (Wails opens it without
+  // close-on-exec), so the PDF would never finish loading.
   private ask(t: Target): void {
-    this.locator(t.locate).then(
+    t.asked = true;
+    locate(t.locate).then(
       (loc) => {
         t.located = loc;
         if (this.target === t) this.showLocation();
