@@ -66,6 +66,9 @@ const (
 	// supportedAt is the least score of a page that supports a claim
 	// (with every number of it).
 	supportedAt = 0.6
+	// minWords is the least share of a claim's content words a page that
+	// supports it holds close together, whatever their weights.
+	minWords = 0.6
 	// weakAt is the least score of a page that holds part of a claim.
 	weakAt = 0.35
 	// clearly is how much more another page must score than the cited

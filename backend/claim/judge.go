@@ -226,7 +226,11 @@ func (j judge) words(t terms) (citation.Verdict, int, string) {
 			best = i
 		}
 	}
-	supports := func(s score) bool { return s.value >= supportedAt && len(s.missing) == 0 }
+	// A page supports a claim when it holds most of its weight close
+	// together, most of its words, and all its numbers.
+	supports := func(s score) bool {
+		return s.value >= supportedAt && float64(s.words+len(s.nums)) >= minWords*float64(wt.words+len(s.nums)+len(s.missing)) && len(s.missing) == 0
+	}
 	if j.src.textual || j.page == 0 {
 		b := scores[best]
 		desc := describe(b, wt, j.src.textual)

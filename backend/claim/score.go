@@ -2,6 +2,7 @@ package claim
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -11,6 +12,11 @@ import (
 // together: within a passage about twice as long as the claim, which may
 // run onto the start of the next page. A page that holds the words
 // scattered about scores lower than one that holds them in a passage.
+
+// numberReach is how many tokens before or after the passage a number of
+// the claim may be, and how near a number of one digit must be to a term
+// it is next to in the claim.
+const numberReach = 8
 
 // posting is where a term is: a page (its index) and a token on it.
 type posting struct{ page, pos int }
@@ -107,6 +113,7 @@ type weighed struct {
 	req   float64     // the weight of the required terms
 	span  int         // how many tokens a passage that holds the claim may take
 	pairs [][2]int    // keys of words next to each other in the claim
+	near  [][]int     // for a number: the keys next to it in the claim
 }
 
 // weigh weighs each term by its rarity among the paper's pages, as BM25's
@@ -152,12 +159,25 @@ func (pw *paperWords) weigh(t terms) *weighed {
 	for _, k := range t.nums {
 		add("#"+k, false, true)
 	}
+	for _, k := range t.softNums {
+		add("#"+k, true, true)
+	}
 	index := map[string]int{}
 	for i, k := range wt.keys {
 		index[k] = i
 	}
 	for _, p := range t.pairs {
 		wt.pairs = append(wt.pairs, [2]int{index[p[0]], index[p[1]]})
+	}
+	wt.near = make([][]int, len(wt.keys))
+	for i, k := range wt.keys {
+		if wt.num[i] {
+			for _, n := range t.near[k[1:]] {
+				if j, ok := index[n]; ok && !wt.num[j] {
+					wt.near[i] = append(wt.near[i], j)
+				}
+			}
+		}
 	}
 	mean, known := 0.0, 0
 	for i := 0; i < wt.words; i++ {
@@ -292,12 +312,21 @@ func (pw *paperWords) score(wt *weighed, i int) score {
 	}
 	sc.value = 0.8*best + 0.2*whole/(wt.req+wholeSoft)
 
-	// Which words and numbers the passage holds; numbers may sit a
-	// little before or after it.
+	// Which words and numbers the passage holds. A number may sit a
+	// little before or after it; one of a single digit, which any page
+	// holds somewhere, must sit next to a term it is next to in the claim.
 	near := func(k, from, to int) bool {
 		for _, o := range occ {
-			if o.key == k && o.pos >= from && o.pos <= to {
+			if o.key != k || o.pos < from || o.pos > to {
+				continue
+			}
+			if !wt.num[k] || len(wt.keys[k]) > 2 || len(wt.near[k]) == 0 {
 				return true
+			}
+			for _, n := range occ {
+				if n.pos >= o.pos-numberReach && n.pos <= o.pos+numberReach && slices.Contains(wt.near[k], n.key) {
+					return true
+				}
 			}
 		}
 		return false
@@ -314,9 +343,9 @@ func (pw *paperWords) score(wt *weighed, i int) score {
 	for k := range wt.keys {
 		switch {
 		case wt.num[k]:
-			if near(k, lo-wt.span/2, hi+wt.span/2) {
+			if near(k, lo-numberReach, hi+numberReach) {
 				sc.nums = append(sc.nums, wt.keys[k][1:])
-			} else {
+			} else if !wt.soft[k] {
 				sc.missing = append(sc.missing, wt.keys[k][1:])
 			}
 		case !wt.soft[k] && near(k, lo, hi):
@@ -329,7 +358,7 @@ func (pw *paperWords) score(wt *weighed, i int) score {
 func numbersOf(wt *weighed) []string {
 	var out []string
 	for k, key := range wt.keys {
-		if wt.num[k] {
+		if wt.num[k] && !wt.soft[k] {
 			out = append(out, key[1:])
 		}
 	}

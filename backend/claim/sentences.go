@@ -156,21 +156,27 @@ func quoteSpans(mask []byte, s, e int) [][2]int {
 		}
 		out = append(out, [2]int{s + a, s + b})
 	}
-	pairs := []struct{ open, close string }{{"“", "”"}, {"«", "»"}, {"„", "“"}}
+	// Typographic marks nest: “… “best” …” is one quotation.
+	pairs := []struct{ open, close string }{{"“", "”"}, {"«", "»"}}
 	for _, p := range pairs {
+		depth, a := 0, 0
 		for i := 0; i < len(seg); {
-			a := strings.Index(seg[i:], p.open)
-			if a < 0 {
-				break
+			switch {
+			case strings.HasPrefix(seg[i:], p.open):
+				if depth == 0 {
+					a = i
+				}
+				depth++
+				i += len(p.open)
+			case strings.HasPrefix(seg[i:], p.close) && depth > 0:
+				depth--
+				i += len(p.close)
+				if depth == 0 {
+					add(a, i)
+				}
+			default:
+				i++
 			}
-			a += i
-			b := strings.Index(seg[a+len(p.open):], p.close)
-			if b < 0 {
-				break
-			}
-			b += a + len(p.open) + len(p.close)
-			add(a, b)
-			i = b
 		}
 	}
 	// Straight quotes pair in order.

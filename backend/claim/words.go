@@ -2,6 +2,7 @@ package claim
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -177,6 +178,7 @@ var (
 	authorParenR = regexp.MustCompile(`\((?:see\s+|e\.g\.,?\s+|cf\.\s+)?[A-Z][^()]{0,120}?\b(?:19|20)[0-9]{2}[a-z]?\b[^()]{0,120}\)`)
 	authorYearRE = regexp.MustCompile(`\b[A-Z][\p{L}'’-]+(?:\s+(?:and|&)\s+[A-Z][\p{L}'’-]+|\s+et\s+al\.?)?,?\s*[\(\[](?:19|20)[0-9]{2}[a-z]?[\)\]]`)
 	authorBrRE   = regexp.MustCompile(`\[[A-Z][^\[\]]{0,80}?(?:19|20)[0-9]{2}[a-z]?\]`)
+	enumRE       = regexp.MustCompile(`(^|[\s:;])\(?(?:[0-9]{1,2}|[a-z]|[ivx]{1,4})\)\s`)
 	urlRE        = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://\S+`)
 )
 
@@ -185,6 +187,7 @@ var (
 // figures, tables, sections and the like (their words stay).
 func cleanClaim(s string) string {
 	s = urlRE.ReplaceAllString(s, " ")
+	s = enumRE.ReplaceAllString(s, "$1 ")
 	s = authorParenR.ReplaceAllString(s, " ")
 	s = authorYearRE.ReplaceAllString(s, " ")
 	s = authorBrRE.ReplaceAllString(s, " ")
@@ -199,20 +202,27 @@ func cleanClaim(s string) string {
 
 // terms is what a claim asks of a page.
 type terms struct {
-	words []string    // stems of its content words, distinct
-	soft  []string    // stems of words that may name the source (title, authors): counted when found
-	nums  []string    // its numbers, distinct
-	pairs [][2]string // stems of content words next to each other in the claim
-	size  int         // its words, stop words included: how wide a passage it is
+	words []string // stems of its content words, distinct
+	soft  []string // stems of words that may name the source (title, authors): counted when found
+	nums  []string // its numbers, distinct
+	// softNums are small numbers written as words: counted when found.
+	softNums []string
+	pairs    [][2]string // stems of content words next to each other in the claim
+	// near are, for each number, the terms next to it in the claim
+	// ("#" and a number, or a stem): a number of one digit must sit next
+	// to one of them on the page too.
+	near map[string][]string
+	size int // its words, stop words included: how wide a passage it is
 }
 
 // claimTerms reads a claim. Words of the paper's title and its authors'
 // names (known) may only name the source; a number that is the paper's
 // year too.
 func claimTerms(claim string, known map[string]bool, year string, st *stems) terms {
-	var t terms
+	t := terms{near: map[string][]string{}}
 	seen := map[string]bool{}
 	toks := tokenize(cleanClaim(claim))
+	var order []string // the content terms in order, numbers as "#n"
 	prev := ""
 	pair := func(s string) {
 		if prev != "" && prev != s {
@@ -232,14 +242,24 @@ func claimTerms(claim string, known map[string]bool, year string, st *stems) ter
 			if tok.num == year {
 				continue
 			}
-			if !seen["#"+tok.num] {
-				seen["#"+tok.num] = true
-				t.nums = append(t.nums, tok.num)
+			order = append(order, "#"+tok.num)
+			if seen["#"+tok.num] {
+				continue
 			}
+			seen["#"+tok.num] = true
+			// A small number written out is as often grammar ("the
+			// two") as a claim: counted where the page has it, not
+			// asked for.
+			if v, err := strconv.Atoi(tok.num); err == nil && tok.word != "" && v < 13 {
+				t.softNums = append(t.softNums, tok.num)
+				continue
+			}
+			t.nums = append(t.nums, tok.num)
 		case ignored(tok.word):
 		default:
 			s := st.stem(tok.word)
 			pair(s)
+			order = append(order, s)
 			if seen[s] {
 				continue
 			}
@@ -248,6 +268,16 @@ func claimTerms(claim string, known map[string]bool, year string, st *stems) ter
 				t.soft = append(t.soft, s)
 			} else {
 				t.words = append(t.words, s)
+			}
+		}
+	}
+	for i, k := range order {
+		if !strings.HasPrefix(k, "#") {
+			continue
+		}
+		for _, j := range []int{i - 1, i + 1} {
+			if j >= 0 && j < len(order) && order[j] != k {
+				t.near[k[1:]] = append(t.near[k[1:]], order[j])
 			}
 		}
 	}
