@@ -74,6 +74,10 @@ const (
 	// clearly is how much more another page must score than the cited
 	// one to be the page the claim is on.
 	clearly = 0.15
+	// nearlyAsGood is how much less than the best page another page that
+	// supports a claim may score and still be the one named (the nearest
+	// the cited page).
+	nearlyAsGood = 0.05
 	// minQuoteWords is the fewest words a quotation has to be checked as
 	// one; shorter ones ("the “leader”") are words of the sentence.
 	minQuoteWords = 3

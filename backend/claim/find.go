@@ -166,7 +166,8 @@ func citedExt(p string) bool {
 
 // looksCited reports whether dest is meant as a citation of the vault: an
 // agentero:// link, or a relative path; bare (not a link's destination),
-// only a path with a folder and a file's ending, or an agentero:// link.
+// only a path with a folder and a file's ending, a path under papers/ (a
+// paper's folder) or under .agentero/, or an agentero:// link.
 // Other links (https://…, mailto:) are not citations of the vault.
 func looksCited(dest string, bare bool) bool {
 	if dest == "" || !utf8.ValidString(dest) {
@@ -182,5 +183,8 @@ func looksCited(dest string, bare bool) bool {
 		return !strings.HasPrefix(dest, "#") // a link to a heading of the same text
 	}
 	p, _, _ := strings.Cut(dest, "#")
-	return strings.Contains(p, "/") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") && citedExt(p)
+	if !strings.Contains(p, "/") || strings.HasPrefix(p, "/") {
+		return false
+	}
+	return citedExt(p) || strings.HasPrefix(p, vault.PapersDir+"/") || strings.HasPrefix(p, vault.StateDir+"/")
 }

@@ -231,6 +231,16 @@ func (j judge) words(t terms) (citation.Verdict, int, string) {
 	supports := func(s score) bool {
 		return s.value >= supportedAt && float64(s.words+len(s.nums)) >= minWords*float64(wt.words+len(s.nums)+len(s.missing)) && len(s.missing) == 0
 	}
+	// Of pages that hold the claim about as well as the best, the one
+	// nearest the cited page: an agent that mis-pages is off by a little.
+	if j.page > 0 && supports(scores[best]) {
+		rank := func(s score) float64 { return s.value + 0.15*s.pairs }
+		for i, s := range scores {
+			if supports(s) && rank(s) >= rank(scores[best])-nearlyAsGood && dist(s.page, j.page) < dist(scores[best].page, j.page) {
+				best = i
+			}
+		}
+	}
 	if j.src.textual || j.page == 0 {
 		b := scores[best]
 		desc := describe(b, wt, j.src.textual)

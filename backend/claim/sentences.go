@@ -2,6 +2,7 @@ package claim
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -217,6 +218,7 @@ func quoteSpans(mask []byte, s, e int) [][2]int {
 			j = b
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
 }
 
@@ -338,6 +340,12 @@ func startsSentence(mask []byte, i, end int) bool {
 // abbreviated reports whether the full stop at i ends an abbreviation or
 // an initial rather than a sentence.
 func abbreviated(mask []byte, start, i int) bool {
+	if i == start {
+		return false
+	}
+	if r, _ := utf8.DecodeLastRune(mask[start:i]); !unicode.IsLetter(r) {
+		return false // after a bracket, a quotation mark, a number
+	}
 	j := i
 	for j > start && !unicode.IsSpace(rune(mask[j-1])) && mask[j-1] != '(' {
 		j--
