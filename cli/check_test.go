@@ -133,3 +133,38 @@ func TestCheckRefuses(t *testing.T) {
 		t.Errorf("check made a vault of %s", notVault)
 	}
 }
+
+// `ask --json` prints the claim check of each citation of the answer
+// (SPEC §12), here of the built-in agent's quotes of Raft.
+func TestAskPrintsChecks(t *testing.T) {
+	root := corpustest.Vault(t, "in-search-of-an-understandable-consensus-algorithm.pdf")
+	req := filepath.Join(t.TempDir(), "req.json")
+	os.WriteFile(req, []byte(`{"surface":"sidebar","currentPaper":"papers/in-search-of-an-understandable-consensus-algorithm"}`), 0o644)
+	out, errOut, code := run(t, "ask", root, "--request", req, "--json", "How does Raft elect a leader?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Content string           `json:"content"`
+		Sources []string         `json:"sources"`
+		Checks  []citation.Check `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Checks) == 0 || len(got.Sources) == 0 {
+		t.Fatalf("checks %v, sources %v:\n%s", got.Checks, got.Sources, got.Content)
+	}
+	cited := map[string]bool{}
+	for _, c := range got.Checks {
+		cited[c.URI] = true
+		if c.Verdict != citation.Verified && c.Verdict != citation.Supported || c.Line < 1 {
+			t.Errorf("%s (line %d): %s, %s", c.URI, c.Line, c.Verdict, c.Why)
+		}
+	}
+	for _, s := range got.Sources {
+		if !cited[s] {
+			t.Errorf("source %s has no check", s)
+		}
+	}
+}
