@@ -91,6 +91,7 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 	cites, code := findCitations(md)
 	ps := passages(md, cites, code)
 	c := &checker{lib: lib, opts: opts, sources: map[string]*source{}, st: stems{}}
+	c.rd = newReadings(&c.st)
 	if opts.Vault != "" {
 		c.vaultReal = realPath(opts.Vault)
 	}
@@ -157,6 +158,7 @@ type checker struct {
 	vaultReal string
 	sources   map[string]*source // by vault path
 	st        stems
+	rd        *readings
 }
 
 // target is what a citation names.
@@ -243,7 +245,7 @@ func (c *checker) check(ctx context.Context, f found, p passage) (ch citation.Ch
 			claim += " " + name
 		}
 	}
-	j := judge{src: src, page: t.page, st: &c.st}
+	j := judge{src: src, page: t.page, st: &c.st, rd: c.rd}
 	ch.Verdict, ch.FoundPage, ch.Why = j.verdict(claim, quotes)
 	return ch, false, nil
 }
@@ -353,16 +355,28 @@ func (c *checker) read(ctx context.Context, p string) (*source, error) {
 	return s, nil
 }
 
-// read prepares the pages for the locator and the scorer.
+// read prepares the pages for the locator, which folds each page when a
+// quote is looked for on it; the scorer reads them when a claim's words
+// are to be weighed (scorer).
 func (s *source) read(st *stems) {
 	qp := make([]quote.Page, len(s.pages))
-	numbers, texts := make([]int, len(s.pages)), make([]string, len(s.pages))
 	for i, pg := range s.pages {
 		qp[i] = quote.Page{Number: pg.Number, Text: pg.Text}
-		numbers[i], texts[i] = pg.Number, pg.Text
 	}
-	s.words = readPages(numbers, texts, st)
 	s.doc = quote.NewPaper(qp)
+}
+
+// scorer is the pages read for weighing words, read on first use: a
+// citation whose quote is on its page needs none.
+func (s *source) scorer(rd *readings) *paperWords {
+	if s.words == nil {
+		numbers, texts := make([]int, len(s.pages)), make([]string, len(s.pages))
+		for i, pg := range s.pages {
+			numbers[i], texts[i] = pg.Number, pg.Text
+		}
+		s.words = readPages(numbers, texts, rd)
+	}
+	return s.words
 }
 
 // paperOf is the paper a vault path names: its PDF, or its folder; nil

@@ -14,6 +14,7 @@ type judge struct {
 	src  *source
 	page int // the cited page; 0 for the whole paper or file
 	st   *stems
+	rd   *readings
 }
 
 // verdict checks the quotations first: on the cited page they are the
@@ -216,7 +217,7 @@ func clip(q string) string {
 
 // words judges the sentence's words and numbers against the pages.
 func (j judge) words(t terms) (citation.Verdict, int, string) {
-	pw := j.src.words
+	pw := j.src.scorer(j.rd)
 	wt := pw.weigh(t)
 	scores := make([]score, len(pw.numbers))
 	best := -1

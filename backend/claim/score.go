@@ -26,32 +26,72 @@ type posting struct{ page, pos int }
 type paperWords struct {
 	numbers []int // the pages' numbers, in order
 	sizes   []int // tokens on each page
-	at      map[string][]posting
-	vocab   []string // the stems of at, sorted, for words that differ by an ending
+	dict    *dict
+	post    [][]posting // by the key's id in dict
+	vocab   []string    // the stems on the pages, sorted, for words that differ by an ending
 }
 
-func readPages(numbers []int, texts []string, st *stems) *paperWords {
-	pw := &paperWords{numbers: numbers, sizes: make([]int, len(texts)), at: map[string][]posting{}}
+// dict numbers the keys (stems, "#" and numbers) of one check's papers.
+type dict struct {
+	ids  map[string]int32
+	keys []string
+}
+
+func (d *dict) id(key string) int32 {
+	if id, ok := d.ids[key]; ok {
+		return id
+	}
+	id := int32(len(d.keys))
+	d.ids[key] = id
+	d.keys = append(d.keys, key)
+	return id
+}
+
+// at is where a key is on the pages.
+func (pw *paperWords) at(key string) []posting {
+	if id, ok := pw.dict.ids[key]; ok && int(id) < len(pw.post) {
+		return pw.post[id]
+	}
+	return nil
+}
+
+func readPages(numbers []int, texts []string, rd *readings) *paperWords {
+	pw := &paperWords{numbers: numbers, sizes: make([]int, len(texts)), dict: rd.dict}
+	add := func(id int32, p posting) {
+		for int(id) >= len(pw.post) {
+			pw.post = append(pw.post, nil)
+		}
+		pw.post[id] = append(pw.post[id], p)
+	}
 	for i, txt := range texts {
-		add := func(key string, pos int) { pw.at[key] = append(pw.at[key], posting{i, pos}) }
-		for pos, tok := range tokenize(txt) {
+		pos := 0
+		scan(txt, func(tok token) {
 			if tok.word != "" {
-				add(st.stem(tok.word), pos)
+				r := rd.of(tok.word)
+				if r.stem >= 0 {
+					add(r.stem, posting{i, pos})
+				}
+				if r.num >= 0 {
+					add(r.num, posting{i, pos})
+				}
 				for _, a := range tok.alt {
-					add(st.stem(a), pos)
+					if id := rd.of(a).stem; id >= 0 {
+						add(id, posting{i, pos})
+					}
 				}
 			}
 			if tok.num != "" {
-				add("#"+tok.num, pos)
+				add(rd.number(tok.num), posting{i, pos})
 			}
 			if tok.joined != "" {
-				add("#"+tok.joined, pos)
+				add(rd.number(tok.joined), posting{i, pos})
 			}
-			pw.sizes[i] = pos + 1
-		}
+			pos++
+		})
+		pw.sizes[i] = pos
 	}
-	for k := range pw.at {
-		if !strings.HasPrefix(k, "#") {
+	for id, ps := range pw.post {
+		if k := pw.dict.keys[id]; len(ps) > 0 && !strings.HasPrefix(k, "#") {
 			pw.vocab = append(pw.vocab, k)
 		}
 	}
@@ -72,14 +112,14 @@ const (
 // that are it with another ending.
 func (pw *paperWords) postings(key string) []posting {
 	if strings.HasPrefix(key, "#") || len(key) < minPrefix {
-		return pw.at[key]
+		return pw.at(key)
 	}
 	var out []posting
 	seen := map[string]bool{}
 	add := func(k string) {
 		if !seen[k] {
 			seen[k] = true
-			out = append(out, pw.at[k]...)
+			out = append(out, pw.at(k)...)
 		}
 	}
 	add(key)
@@ -89,7 +129,7 @@ func (pw *paperWords) postings(key string) []posting {
 		}
 	}
 	for n := max(minPrefix, len(key)-maxExtra); n < len(key); n++ {
-		if _, ok := pw.at[key[:n]]; ok {
+		if len(pw.at(key[:n])) > 0 {
 			add(key[:n])
 		}
 	}

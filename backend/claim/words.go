@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentero/agentero/backend/text"
 )
@@ -32,90 +33,141 @@ var spelled = map[string]string{
 	"hundred": "100", "thousand": "1000", "twice": "2", "double": "2", "half": "0.5",
 }
 
-// tokenize reads s as words and numbers. A number is a run of digits with
-// a decimal point or thousands commas inside it ("1,000.50" is 1000.5; a
-// comma before anything but three digits separates numbers); a letter
-// next to a digit starts a new token ("300ms" is 300 and ms).
+// tokenize reads s as words (folded) and numbers, for a claim.
 func tokenize(s string) []token {
 	var out []token
-	r := []rune(s)
-	for i := 0; i < len(r); {
-		c := r[i]
-		switch {
-		case unicode.IsDigit(c):
-			j := i
-			for j < len(r) && (unicode.IsDigit(r[j]) || j > i && (r[j] == '.' && j+1 < len(r) && unicode.IsDigit(r[j+1]) || r[j] == ',' && group(r, j+1))) {
-				j++
-			}
-			t := token{num: normNumber(string(r[i:j]))}
-			if j-i <= 3 && j+1 < len(r) && (r[j] == ' ' || r[j] == '\u00a0' || r[j] == '\u2009' || r[j] == '\u202f') && group(r, j+1) {
-				t.joined = normNumber(string(r[i:j]) + string(r[j+1:j+4]))
-			}
-			out = append(out, t)
-			i = j
-		case text.IsWordRune(c):
-			j := i
-			for j < len(r) && (text.IsWordRune(r[j]) && !unicode.IsDigit(r[j]) || r[j] == '\u00ad') {
-				j++
-			}
-			w := strings.ReplaceAll(string(r[i:j]), "\u00ad", "")
-			t := token{word: text.Fold(w)}
-			// A word hyphenated at a line's end: read it whole, and keep
-			// its halves (a compound like "first-\ncome" is two words).
-			if k := hyphenBreak(r, j); k > 0 {
-				e := k
-				for e < len(r) && text.IsWordRune(r[e]) && !unicode.IsDigit(r[e]) {
-					e++
-				}
-				if e > k && unicode.IsLower(r[k]) {
-					second := text.Fold(string(r[k:e]))
-					t.alt = []string{t.word, second}
-					t.word += second
-					j = e
-				}
+	scan(s, func(t token) {
+		if t.word != "" {
+			t.word = text.Fold(strings.ReplaceAll(t.word, "\u00ad", ""))
+			for i, a := range t.alt {
+				t.alt[i] = text.Fold(a)
 			}
 			t.num = spelled[t.word]
-			out = append(out, t)
-			i = j
-		default:
-			i++
 		}
-	}
+		out = append(out, t)
+	})
 	return out
 }
 
-// group reports whether r[i:] starts with exactly three digits: a
-// thousands group.
-func group(r []rune, i int) bool {
-	if i+3 > len(r) {
-		return false
-	}
-	for k := i; k < i+3; k++ {
-		if !unicode.IsDigit(r[k]) {
-			return false
+// scan calls emit with each word (as written) and number of s, in order.
+// A number is a run of digits with a decimal point or thousands commas
+// inside it ("1,000.50" is 1000.5; a comma before anything but three
+// digits separates numbers); a letter next to a digit starts a new token
+// ("300ms" is 300 and ms). A word hyphenated at a line's end is read
+// whole, with its halves in alt (a compound like "first-\ncome" is two
+// words).
+func scan(s string, emit func(token)) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if isDigit(c) {
+			j := i + 1
+			for j < len(s) && (isDigit(s[j]) || s[j] == '.' && j+1 < len(s) && isDigit(s[j+1]) || s[j] == ',' && group(s, j+1)) {
+				j++
+			}
+			t := token{num: normNumber(s[i:j])}
+			if j-i <= 3 {
+				if n := spaceAt(s, j); n > 0 && group(s, j+n) {
+					t.joined = normNumber(s[i:j] + s[j+n:j+n+3])
+				}
+			}
+			emit(t)
+			i = j
+			continue
 		}
+		r, n := rune(c), 1
+		if c >= 0x80 {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if !text.IsWordRune(r) {
+			i += n
+			continue
+		}
+		j := wordEnd(s, i+n)
+		t := token{word: s[i:j]}
+		if k := hyphenBreak(s, j); k > 0 {
+			if r2, _ := utf8.DecodeRuneInString(s[k:]); unicode.IsLower(r2) {
+				e := wordEnd(s, k)
+				t.alt = []string{t.word, s[k:e]}
+				t.word += s[k:e]
+				j = e
+			}
+		}
+		emit(t)
+		i = j
 	}
-	return i+3 == len(r) || !unicode.IsDigit(r[i+3]) && !(r[i+3] == '.' && i+4 < len(r) && unicode.IsDigit(r[i+4]))
 }
 
-// hyphenBreak returns where the next line's text starts when r[j:] is a
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// wordEnd is where the word whose letters go on at i ends: at a
+// separator or an ASCII digit. A soft hyphen is part of the word.
+func wordEnd(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		if c < 0x80 {
+			if isDigit(c) || !text.IsWordRune(rune(c)) {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !text.IsWordRune(r) && r != '\u00ad' {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+// spaceAt is the length of the one space (or no-break or thin space) at
+// s[i], 0 when there is none.
+func spaceAt(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	if s[i] == ' ' {
+		return 1
+	}
+	for _, sp := range []string{"\u00a0", "\u2009", "\u202f"} {
+		if strings.HasPrefix(s[i:], sp) {
+			return len(sp)
+		}
+	}
+	return 0
+}
+
+// group reports whether s[i:] starts with exactly three digits: a
+// thousands group.
+func group(s string, i int) bool {
+	if i+3 > len(s) || !isDigit(s[i]) || !isDigit(s[i+1]) || !isDigit(s[i+2]) {
+		return false
+	}
+	return i+3 == len(s) || !isDigit(s[i+3]) && !(s[i+3] == '.' && i+4 < len(s) && isDigit(s[i+4]))
+}
+
+// hyphenBreak returns where the next line's text starts when s[j:] is a
 // hyphen that ends a line; 0 when it is not.
-func hyphenBreak(r []rune, j int) int {
-	if j >= len(r) || r[j] != '-' && r[j] != '\u2010' {
+func hyphenBreak(s string, j int) int {
+	switch {
+	case strings.HasPrefix(s[j:], "-"):
+		j++
+	case strings.HasPrefix(s[j:], "\u2010"):
+		j += len("\u2010")
+	default:
 		return 0
 	}
-	k := j + 1
-	for k < len(r) && (r[k] == ' ' || r[k] == '\t' || r[k] == '\r') {
-		k++
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r') {
+		j++
 	}
-	if k >= len(r) || r[k] != '\n' {
+	if j >= len(s) || s[j] != '\n' {
 		return 0
 	}
-	k++
-	for k < len(r) && (r[k] == ' ' || r[k] == '\t') {
-		k++
+	j++
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
 	}
-	return k
+	return j
 }
 
 // normNumber writes a number one way: thousands commas out, leading
@@ -284,7 +336,8 @@ func claimTerms(claim string, known map[string]bool, year string, st *stems) ter
 	return t
 }
 
-// stems memoizes text.Stem: a paper's pages repeat their words.
+// stems memoizes text.Stem of folded words, and the reading of words as
+// a page writes them: its pages repeat their words.
 type stems map[string]string
 
 func (st *stems) stem(w string) string {
@@ -295,6 +348,41 @@ func (st *stems) stem(w string) string {
 	(*st)[w] = s
 	return s
 }
+
+// reading is a word of a page as the scorer keys it: its stem's id (-1
+// for a word no claim asks for), and the id of the number it writes out
+// (-1 when none).
+type reading struct{ stem, num int32 }
+
+// readings memoizes the reading of words as written, and numbers the
+// keys of the papers one check reads.
+type readings struct {
+	dict  *dict
+	words map[string]reading
+	st    *stems
+}
+
+func newReadings(st *stems) *readings {
+	return &readings{dict: &dict{ids: map[string]int32{}}, words: map[string]reading{}, st: st}
+}
+
+func (rd *readings) of(raw string) reading {
+	if r, ok := rd.words[raw]; ok {
+		return r
+	}
+	w := text.Fold(strings.ReplaceAll(raw, "\u00ad", ""))
+	r := reading{stem: -1, num: -1}
+	if !ignored(w) { // no claim asks for a stop word: not kept
+		r.stem = rd.dict.id(rd.st.stem(w))
+	}
+	if n := spelled[w]; n != "" {
+		r.num = rd.dict.id("#" + n)
+	}
+	rd.words[raw] = r
+	return r
+}
+
+func (rd *readings) number(n string) int32 { return rd.dict.id("#" + n) }
 
 // knownWords are the stems of a paper's title and its authors' names.
 func knownWords(title string, authors []string, st *stems) map[string]bool {
