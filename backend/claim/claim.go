@@ -61,6 +61,13 @@ type Options struct {
 	Grant *grant.Grant
 }
 
+// MaxCitations is the most citations one text may have checked: far more
+// than an answer or a paper's notes hold.
+const MaxCitations = 5000
+
+// ErrTooMany is a text with more than MaxCitations citations.
+var ErrTooMany = errors.New("too many citations to check")
+
 // Thresholds of a page's score (see score).
 const (
 	// supportedAt is the least score of a page that supports a claim
@@ -89,6 +96,9 @@ const (
 // only when the index cannot be read or ctx ends.
 func Check(ctx context.Context, md string, lib Library, opts Options) ([]citation.Check, error) {
 	cites, code := findCitations(md)
+	if len(cites) > MaxCitations {
+		return nil, fmt.Errorf("%w: %d citations, at most %d are checked in one text", ErrTooMany, len(cites), MaxCitations)
+	}
 	ps := passages(md, cites, code)
 	c := &checker{lib: lib, opts: opts, sources: map[string]*source{}, st: stems{}}
 	c.rd = newReadings(&c.st)
@@ -118,17 +128,20 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 	// A citation beside no words (a list of sources) takes the verdict of
 	// the same page cited with words elsewhere in the text; else there is
 	// nothing but the page to check, and the page is there.
+	withWords := map[citation.Key]int{}
+	for i := len(out) - 1; i >= 0; i-- {
+		if !alone[i] {
+			withWords[keyOf(out[i].URI)] = i
+		}
+	}
 	for i := range out {
 		if !alone[i] {
 			continue
 		}
-		key := keyOf(out[i].URI)
-		for j, o := range out {
-			if !alone[j] && keyOf(o.URI) == key {
-				out[i].Verdict, out[i].FoundPage = o.Verdict, o.FoundPage
-				out[i].Why = "as where it is cited with words: " + o.Why
-				break
-			}
+		if j, ok := withWords[keyOf(out[i].URI)]; ok {
+			o := out[j]
+			out[i].Verdict, out[i].FoundPage = o.Verdict, o.FoundPage
+			out[i].Why = "as where it is cited with words: " + o.Why
 		}
 		if out[i].Verdict == "" {
 			out[i].Verdict = citation.Supported

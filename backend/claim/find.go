@@ -2,6 +2,7 @@ package claim
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -41,29 +42,36 @@ const bareStops = "<>()[]{}\"“”‘’«»|*`"
 func findCitations(text string) ([]found, [][2]int) {
 	code := fences(text)
 	var out []found
-	taken := func(s, e int) bool {
-		for _, c := range code {
-			if s < c[1] && e > c[0] {
-				return true
-			}
+	used := make([]bool, len(text)) // bytes of code blocks and of citations found
+	for _, c := range code {
+		for i := c[0]; i < c[1]; i++ {
+			used[i] = true
 		}
-		for _, f := range out {
-			if s < f.end && e > f.start {
+	}
+	taken := func(s, e int) bool {
+		for i := s; i < e; i++ {
+			if used[i] {
 				return true
 			}
 		}
 		return false
+	}
+	take := func(f found) {
+		for i := f.start; i < f.end; i++ {
+			used[i] = true
+		}
+		out = append(out, f)
 	}
 	for _, m := range linkRE.FindAllStringSubmatchIndex(text, -1) {
 		dest := strings.TrimSuffix(strings.TrimPrefix(text[m[4]:m[5]], "<"), ">")
 		if taken(m[0], m[1]) || !looksCited(dest, false) {
 			continue
 		}
-		out = append(out, found{start: m[0], end: m[1], raw: dest, text: text[m[2]:m[3]]})
+		take(found{start: m[0], end: m[1], raw: dest, text: text[m[2]:m[3]]})
 	}
 	for _, m := range autoRE.FindAllStringSubmatchIndex(text, -1) {
 		if dest := text[m[2]:m[3]]; !taken(m[0], m[1]) && looksCited(dest, true) {
-			out = append(out, found{start: m[0], end: m[1], raw: dest})
+			take(found{start: m[0], end: m[1], raw: dest})
 		}
 	}
 	for _, m := range bracketRE.FindAllStringSubmatchIndex(text, -1) {
@@ -71,24 +79,16 @@ func findCitations(text string) ([]found, [][2]int) {
 			continue // a link's text, or a reference-style link
 		}
 		if dest := text[m[2]:m[3]]; !taken(m[0], m[1]) && looksCited(dest, true) {
-			out = append(out, found{start: m[0], end: m[1], raw: dest})
+			take(found{start: m[0], end: m[1], raw: dest})
 		}
 	}
 	for _, b := range bareTokens(text) {
 		if !taken(b[0], b[1]) && looksCited(text[b[0]:b[1]], true) {
-			out = append(out, found{start: b[0], end: b[1], raw: text[b[0]:b[1]], bare: true})
+			take(found{start: b[0], end: b[1], raw: text[b[0]:b[1]], bare: true})
 		}
 	}
-	sortFound(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out, code
-}
-
-func sortFound(fs []found) {
-	for i := 1; i < len(fs); i++ {
-		for j := i; j > 0 && fs[j].start < fs[j-1].start; j-- {
-			fs[j], fs[j-1] = fs[j-1], fs[j]
-		}
-	}
 }
 
 // fences returns the byte ranges of fenced code blocks.

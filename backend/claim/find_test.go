@@ -141,3 +141,43 @@ func TestTokenizePage(t *testing.T) {
 		t.Errorf("numbers (-want +got):\n%s", diff)
 	}
 }
+
+// FuzzRead checks what the check relies on, whatever the text: each
+// citation lies in the text, in order, without overlap; a bare one is its
+// URI as written; and reading its claim's terms does not fail.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		"Raft [p. 6](papers/raft/paper.pdf#page=6). “A quote here is long” papers/x/y.pdf#page=2",
+		"> quote\n> — [x](papers/a/b.pdf)\n\n- item <papers/a/b.pdf#page=1>\n```\npapers/c.pdf\n```",
+		"“nested “quotes” and ‘single’ ones” «guillemets» \"straight\" [a](agentero://open?vault=/v&ref=papers/a&page=2)",
+		"1,000 and 1 000 and 3.5% and GPT-3,1 and con-\nsensus (Ongaro et al., 2014) [12] p. 6 pp. 3–4 Figure 2",
+		"[[1]](papers/a/b.pdf#page=1) [](papers/x.pdf) [x](<papers/a b/c.pdf>) ``` ~~~ | a | b |\n|---|---|",
+		"e.g. i.e. J. Smith. [papers/a/b.pdf]. — “x.” —\n—",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		cites, code := findCitations(md)
+		ps := passages(md, cites, code)
+		if len(ps) != len(cites) {
+			t.Fatalf("%d passages for %d citations", len(ps), len(cites))
+		}
+		end := 0
+		for i, c := range cites {
+			if c.start < end || c.end <= c.start || c.end > len(md) {
+				t.Fatalf("citation %d at %d..%d after %d in %d bytes", i, c.start, c.end, end, len(md))
+			}
+			if c.bare && md[c.start:c.end] != c.raw {
+				t.Fatalf("bare citation %q written %q", c.raw, md[c.start:c.end])
+			}
+			end = c.end
+			st := stems{}
+			claimTerms(ps[i].claim, nil, "", &st)
+			for _, q := range ps[i].quotes {
+				claimTerms(q, nil, "", &st)
+			}
+		}
+		st := stems{}
+		readPages([]int{1}, []string{md}, newReadings(&st))
+	})
+}

@@ -145,39 +145,64 @@ func (j judge) find(n int, q string) (quote.Match, bool) {
 	if m, ok := doc.Find(n, q); ok {
 		return m, true
 	}
+	// The longest run of the quote's first words on the page (found by
+	// halving: a run found means every shorter one is), then the rest
+	// just after it, past a mark.
 	words := strings.Fields(q)
-	pages := doc.Pages()
-	for k := len(words) - 1; k > 0; k-- {
+	lo, hi := 0, len(words) // words[:lo] is found, words[:hi] is not
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		a := strings.Join(words[:mid], " ")
+		if len(quote.Fold(a)) < quote.MinQuote {
+			lo = mid
+			continue
+		}
+		if _, ok := doc.Find(n, a); ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	for k := lo; k > 0 && k >= lo-1; k-- {
 		a, b := strings.Join(words[:k], " "), strings.Join(words[k:], " ")
 		if len(quote.Fold(a)) < quote.MinQuote || len(quote.Fold(b)) < 3 {
 			continue
 		}
-		ma, ok := doc.Find(n, a)
-		if !ok {
-			continue
+		if m, ok := j.after(n, a, b); ok {
+			return m, true
 		}
-		end := ma.Spans[len(ma.Spans)-1]
-		var text []rune
-		for _, p := range pages {
-			if p.Number == end.Page {
-				text = []rune(p.Text)
-			}
-		}
-		if end.To > len(text) {
-			continue
-		}
-		rest := string(text[end.To:min(len(text), end.To+maxMark+4*len(b))])
-		mb, ok := quote.NewPaper([]quote.Page{{Number: end.Page, Text: rest}}).Find(end.Page, b)
-		if !ok || mb.Pieces != 1 || mb.Spans[0].From > maxMark || strings.ContainsFunc(string([]rune(rest)[:mb.Spans[0].From]), unicode.IsLetter) {
-			continue
-		}
-		for _, s := range mb.Spans {
-			ma.Spans = append(ma.Spans, quote.Span{Page: s.Page, From: s.From + end.To, To: s.To + end.To})
-		}
-		ma.Pieces++
-		return ma, true
 	}
 	return quote.Match{}, false
+}
+
+// after finds a on page n and b just after it, with at most a mark or a
+// number between them.
+func (j judge) after(n int, a, b string) (quote.Match, bool) {
+	doc := j.src.doc
+	ma, ok := doc.Find(n, a)
+	if !ok {
+		return quote.Match{}, false
+	}
+	end := ma.Spans[len(ma.Spans)-1]
+	var text []rune
+	for _, p := range doc.Pages() {
+		if p.Number == end.Page {
+			text = []rune(p.Text)
+		}
+	}
+	if end.To > len(text) {
+		return quote.Match{}, false
+	}
+	rest := text[end.To:min(len(text), end.To+maxMark+4*len(b))]
+	mb, ok := quote.NewPaper([]quote.Page{{Number: end.Page, Text: string(rest)}}).Find(end.Page, b)
+	if !ok || mb.Pieces != 1 || mb.Spans[0].From > maxMark || strings.ContainsFunc(string(rest[:mb.Spans[0].From]), unicode.IsLetter) {
+		return quote.Match{}, false
+	}
+	for _, s := range mb.Spans {
+		ma.Spans = append(ma.Spans, quote.Span{Page: s.Page, From: s.From + end.To, To: s.To + end.To})
+	}
+	ma.Pieces++
+	return ma, true
 }
 
 // search finds a quotation on every page it starts on.

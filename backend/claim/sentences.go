@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/text"
 )
 
@@ -73,13 +74,12 @@ func layout(src string, code [][2]int) ([]byte, []block) {
 		blocks = append(blocks, block{kind: k, start: s, end: e})
 		cur = len(blocks) - 1
 	}
+	next := 0 // code blocks are in order, as lines are
 	inCode := func(s int) bool {
-		for _, c := range code {
-			if s >= c[0] && s < c[1] {
-				return true
-			}
+		for next < len(code) && code[next][1] <= s {
+			next++
 		}
-		return false
+		return next < len(code) && s >= code[next][0]
 	}
 	for _, ln := range lines(src) {
 		s, e := ln[0], ln[1]
@@ -149,11 +149,15 @@ func layout(src string, code [][2]int) ([]byte, []block) {
 func quoteSpans(mask []byte, s, e int) [][2]int {
 	var out [][2]int
 	seg := string(mask[s:e])
+	used := make([]bool, len(seg))
 	add := func(a, b int) {
-		for _, q := range out {
-			if a < q[1] && b > q[0] {
+		for i := a; i < b; i++ {
+			if used[i] {
 				return
 			}
+		}
+		for i := a; i < b; i++ {
+			used[i] = true
 		}
 		out = append(out, [2]int{s + a, s + b})
 	}
@@ -237,10 +241,15 @@ var abbreviations = map[string]bool{
 // abbreviation or an initial, nor inside a quotation or a citation; and
 // before a line that starts with a dash naming the source.
 func sentences(mask []byte, b block, protected [][2]int) [][2]int {
+	sort.Slice(protected, func(a, b int) bool { return protected[a][0] < protected[b][0] })
+	next := 0 // protected spans are read in order, as i grows
 	inside := func(i int) (int, bool) {
-		for _, p := range protected {
-			if i >= p[0] && i < p[1] {
-				return p[1], true
+		for next < len(protected) && protected[next][1] <= i {
+			next++
+		}
+		for k := next; k < len(protected) && protected[k][0] <= i; k++ {
+			if i < protected[k][1] {
+				return protected[k][1], true
 			}
 		}
 		return 0, false
@@ -361,6 +370,21 @@ func abbreviated(mask []byte, start, i int) bool {
 	return n == len(w) && unicode.IsLetter(r) // an initial: "J. Smith"
 }
 
+// within returns the citations (in order of start) that start in [s, e).
+func within(cites []found, s, e int) []found {
+	a := sort.Search(len(cites), func(i int) bool { return cites[i].start >= s })
+	b := sort.Search(len(cites), func(i int) bool { return cites[i].start >= e })
+	return cites[a:max(a, b)]
+}
+
+// maxCitation is the longest citation a text may write: a link's text and
+// a URI with its quote (citation.MaxLength).
+const maxCitation = citation.MaxLength + 1024
+
+// maxClaim is the most bytes before a citation its claim may take: a
+// "sentence" longer is no sentence (a table, a list run together).
+const maxClaim = 2000
+
 // passages returns what each citation vouches for: the sentence that
 // holds it (or the part of it since the citation before), or, for one
 // that stands alone, the sentence or block quote before it.
@@ -377,10 +401,8 @@ func passages(src string, cites []found, code [][2]int) []passage {
 		qs := quoteSpans(mask, b.start, b.end)
 		quotes = append(quotes, qs...)
 		prot := append([][2]int(nil), qs...)
-		for _, c := range cites {
-			if c.start >= b.start && c.end <= b.end {
-				prot = append(prot, [2]int{c.start, c.end})
-			}
+		for _, c := range within(cites, b.start, b.end) {
+			prot = append(prot, [2]int{c.start, c.end})
 		}
 		if b.kind == blockQuote {
 			units = append(units, unit{bi, b.start, b.end})
@@ -391,15 +413,22 @@ func passages(src string, cites []found, code [][2]int) []passage {
 		}
 	}
 	// content reports whether mask[s:e] holds words of its own, once
-	// citations, attributions and markup are out.
+	// citations, attributions and markup are out; a unit is read once.
+	memo := map[[2]int]bool{}
 	content := func(s, e int) bool {
-		return hasContent(blankCites(mask, s, e, cites))
+		k := [2]int{s, e}
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		v := hasContent(blankCites(mask, s, min(e, s+maxClaim), cites))
+		memo[k] = v
+		return v
 	}
+	clauses := map[int]map[int][2]int{} // by unit: each citation's clause
 	unitOf := func(at int) int {
-		for i, u := range units {
-			if at >= u.s && at < u.e {
-				return i
-			}
+		i := sort.Search(len(units), func(i int) bool { return units[i].e > at })
+		if i < len(units) && at >= units[i].s {
+			return i
 		}
 		return -1
 	}
@@ -415,8 +444,8 @@ func passages(src string, cites []found, code [][2]int) []passage {
 			// In a block quote, a citation vouches for the quoted text
 			// since the citation before it.
 			s = u.s
-			for _, o := range cites[:ci] {
-				if o.end <= c.start && o.start >= u.s && content(o.end, c.start) {
+			for _, o := range within(cites, u.s, c.start) {
+				if o.end <= c.start && content(o.end, c.start) {
 					s = o.end
 				}
 			}
@@ -446,7 +475,24 @@ func passages(src string, cites []found, code [][2]int) []passage {
 				}
 			}
 		default:
-			s, e = clause(mask, cites, ci, u.s, u.e)
+			if clauses[ui] == nil {
+				clauses[ui] = clause(mask, cites, u.s, u.e)
+			}
+			if r, ok := clauses[ui][ci]; ok {
+				s, e = r[0], r[1]
+			}
+		}
+		if s < c.start-maxClaim {
+			s = c.start - maxClaim
+			for s < c.start && !utf8.RuneStart(mask[s]) {
+				s++
+			}
+		}
+		if e > c.end+maxClaim {
+			e = c.end + maxClaim
+			for e > c.end && e < len(mask) && !utf8.RuneStart(mask[e]) {
+				e--
+			}
 		}
 		out[ci] = buildPassage(mask, s, e, cites, quotes, blocks[u.block].kind == blockQuote || quotedBlockAt(blocks, s))
 	}
@@ -455,55 +501,57 @@ func passages(src string, cites []found, code [][2]int) []passage {
 
 // quotedBlockAt reports whether the byte s starts a block quote.
 func quotedBlockAt(blocks []block, s int) bool {
-	for _, b := range blocks {
-		if b.kind == blockQuote && s >= b.start && s < b.end {
-			return true
-		}
-	}
-	return false
+	i := sort.Search(len(blocks), func(i int) bool { return blocks[i].end > s })
+	return i < len(blocks) && blocks[i].kind == blockQuote && s >= blocks[i].start
 }
 
 // clause narrows a sentence that carries several groups of citations, each
-// after words of its own ("A [1], while B [2]."), to the words before the
+// after words of its own ("A [1], while B [2]."), to the words before each
 // citation's group, since the group before it; a group that has fewer
-// than two words of its own vouches for the whole sentence.
-func clause(mask []byte, cites []found, ci, s, e int) (int, int) {
-	var in []int
-	for i, c := range cites {
-		if c.start >= s && c.start < e {
-			in = append(in, i)
-		}
-	}
+// than two words of its own vouches for the whole sentence. It returns
+// the range of each citation (by index) of the sentence mask[s:e].
+func clause(mask []byte, cites []found, s, e int) map[int][2]int {
+	out := map[int][2]int{}
+	first := sort.Search(len(cites), func(i int) bool { return cites[i].start >= s })
 	type group struct{ first, last int }
 	var groups []group
-	for _, i := range in {
-		if n := len(groups); n > 0 && !hasContent(strings.Trim(string(mask[cites[groups[n-1].last].end:cites[i].start]), " ,;:\n\t")) {
+	for i := first; i < len(cites) && cites[i].start < e; i++ {
+		out[i] = [2]int{s, e}
+		if n := len(groups); n > 0 && gap(mask, cites[groups[n-1].last].end, cites[i].start) {
 			groups[n-1].last = i
 			continue
 		}
 		groups = append(groups, group{i, i})
 	}
 	if len(groups) < 2 {
-		return s, e
+		return out
 	}
 	from := s
 	for _, g := range groups {
-		if ci >= g.first && ci <= g.last {
-			to := cites[g.first].start
-			if contentWords(blankCites(mask, from, to, cites)) >= 2 {
-				return from, to
+		to := cites[g.first].start
+		if to-from <= maxClaim && contentWords(blankCites(mask, from, to, cites)) >= 2 {
+			for i := g.first; i <= g.last; i++ {
+				out[i] = [2]int{from, to}
 			}
-			return s, e
 		}
 		from = cites[g.last].end
 	}
-	return s, e
+	return out
+}
+
+// gap reports whether mask[s:e], between two citations, holds no words
+// of its own: they cite one claim.
+func gap(mask []byte, s, e int) bool {
+	if e-s > maxClaim {
+		return false
+	}
+	return !hasContent(strings.Trim(string(mask[s:e]), " ,;:\n\t"))
 }
 
 // blankCites is mask[s:e] with the citations in it blanked.
 func blankCites(mask []byte, s, e int, cites []found) string {
 	b := append([]byte(nil), mask[s:e]...)
-	for _, c := range cites {
+	for _, c := range within(cites, max(0, s-maxCitation), e) {
 		for i := max(c.start, s); i < min(c.end, e); i++ {
 			b[i-s] = ' '
 		}
@@ -532,13 +580,14 @@ func contentWords(s string) int {
 // quote), the link texts of its citations and its attributions.
 func buildPassage(mask []byte, s, e int, cites []found, quotes [][2]int, quoted bool) passage {
 	var p passage
-	for _, c := range cites {
+	near := within(cites, max(0, s-maxCitation), e)
+	for _, c := range near {
 		if c.start >= s && c.end <= e && strings.TrimSpace(c.text) != "" {
 			p.names = append(p.names, c.text)
 		}
 	}
 	raw := append([]byte(nil), mask[s:e]...)
-	for _, c := range cites {
+	for _, c := range near {
 		for i := max(c.start, s); i < min(c.end, e); i++ {
 			raw[i-s] = ' '
 		}
@@ -555,8 +604,12 @@ func buildPassage(mask []byte, s, e int, cites []found, quotes [][2]int, quoted 
 		}
 		return p
 	}
-	for _, q := range quotes {
-		if q[0] >= s && q[1] <= e {
+	first := sort.Search(len(quotes), func(i int) bool { return quotes[i][0] >= s })
+	for _, q := range quotes[first:] {
+		if q[0] >= e {
+			break
+		}
+		if q[1] <= e {
 			inner := strings.Join(strings.Fields(string(mask[q[0]:q[1]])), " ")
 			inner = strings.TrimSpace(strings.Trim(inner, `“”"«»‘’„`))
 			if len(text.Split(inner)) >= minQuoteWords {
