@@ -57,42 +57,66 @@ func (pw *paperWords) at(key string) []posting {
 
 func readPages(numbers []int, texts []string, rd *readings) *paperWords {
 	pw := &paperWords{numbers: numbers, sizes: make([]int, len(texts)), dict: rd.dict}
-	add := func(id int32, p posting) {
-		for int(id) >= len(pw.post) {
-			pw.post = append(pw.post, nil)
-		}
-		pw.post[id] = append(pw.post[id], p)
+	// Every key's place, in page and token order, then grouped by key in
+	// one allocation.
+	type entry struct {
+		id       int32
+		page, at int32
 	}
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	entries := make([]entry, 0, size/5)
 	for i, txt := range texts {
-		pos := 0
+		pos := int32(0)
+		page := int32(i)
 		scan(txt, func(tok token) {
 			if tok.word != "" {
 				r := rd.of(tok.word)
 				if r.stem >= 0 {
-					add(r.stem, posting{i, pos})
+					entries = append(entries, entry{r.stem, page, pos})
 				}
 				if r.num >= 0 {
-					add(r.num, posting{i, pos})
+					entries = append(entries, entry{r.num, page, pos})
 				}
 				for _, a := range tok.alt {
 					if id := rd.of(a).stem; id >= 0 {
-						add(id, posting{i, pos})
+						entries = append(entries, entry{id, page, pos})
 					}
 				}
 			}
 			if tok.num != "" {
-				add(rd.number(tok.num), posting{i, pos})
+				entries = append(entries, entry{rd.number(tok.num), page, pos})
 			}
 			if tok.joined != "" {
-				add(rd.number(tok.joined), posting{i, pos})
+				entries = append(entries, entry{rd.number(tok.joined), page, pos})
 			}
 			pos++
 		})
-		pw.sizes[i] = pos
+		pw.sizes[i] = int(pos)
 	}
-	for id, ps := range pw.post {
-		if k := pw.dict.keys[id]; len(ps) > 0 && !strings.HasPrefix(k, "#") {
-			pw.vocab = append(pw.vocab, k)
+	n := len(pw.dict.keys)
+	start := make([]int, n+1)
+	for _, e := range entries {
+		start[e.id+1]++
+	}
+	for id := 0; id < n; id++ {
+		start[id+1] += start[id]
+	}
+	backing := make([]posting, len(entries))
+	next := append([]int(nil), start[:n]...)
+	for _, e := range entries {
+		backing[next[e.id]] = posting{int(e.page), int(e.at)}
+		next[e.id]++
+	}
+	pw.post = make([][]posting, n)
+	for id := 0; id < n; id++ {
+		if start[id] < start[id+1] {
+			pw.post[id] = backing[start[id]:start[id+1]:start[id+1]]
+			if k := pw.dict.keys[id]; !strings.HasPrefix(k, "#") {
+				pw.vocab = append(pw.vocab, k)
+			}
 		}
 	}
 	sort.Strings(pw.vocab)
