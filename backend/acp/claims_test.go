@@ -2,10 +2,13 @@ package acp_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/claim"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/google/go-cmp/cmp"
 )
@@ -85,5 +88,47 @@ func TestTurnWithoutCitations(t *testing.T) {
 	r := ask(t, h, "none", "", nothing, "What is proof of work?")
 	if r.Completed.Checks == nil || len(r.Completed.Checks) != 0 {
 		t.Errorf("checks = %#v, want an empty list:\n%s", r.Completed.Checks, r.Completed.Content)
+	}
+}
+
+// An agent's answer is checked whatever it cites: a page outside the
+// turn's grant is outside, a figure on another page is wrong-page, a URI
+// that does not open is broken. An answer the check cannot take (more
+// citations than a text may have checked) still ends its turn, without
+// checks.
+func TestTurnChecksAnAgentsAnswer(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf", "in-search-of-an-understandable-consensus-algorithm.pdf")
+	const raft = "papers/in-search-of-an-understandable-consensus-algorithm/in-search-of-an-understandable-consensus-algorithm.pdf"
+	answer := filepath.Join(t.TempDir(), "answer.md")
+	os.WriteFile(answer, []byte("Raft's election timeouts are 150–300 ms ["+raft+"#page=1].\n\n"+
+		"Proof-of-work is essentially one-CPU-one-vote [papers/bitcoin/bitcoin.pdf#page=3].\n\n"+
+		"See also [the appendix](papers/ghost/ghost.pdf#page=2).\n"), 0o644)
+	ag, _ := peer(t, "peer", "", "")
+	ag.Env["PEER_ANSWER_FILE"] = answer
+	h := newHost(t, root, db, ag)
+	req := plan.Request{Surface: "sidebar", CurrentPaper: "papers/in-search-of-an-understandable-consensus-algorithm"}
+	r := ask(t, h, "peer", "peer", req, "How long are Raft's election timeouts?")
+	type verdict struct {
+		Page      int
+		Verdict   citation.Verdict
+		FoundPage int
+	}
+	var got []verdict
+	for _, c := range r.Completed.Checks {
+		got = append(got, verdict{c.Page, c.Verdict, c.FoundPage})
+	}
+	want := []verdict{{1, citation.WrongPage, 6}, {3, citation.Outside, 0}, {2, citation.Broken, 0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("checks (-want +got):\n%s", diff)
+	}
+
+	var many strings.Builder
+	for range claim.MaxCitations + 1 {
+		many.WriteString("Raft [" + raft + "#page=6]\n")
+	}
+	os.WriteFile(answer, []byte(many.String()), 0o644)
+	r = ask(t, h, "peer-many", "peer", req, "Cite everything")
+	if r.Completed.StopReason != "end_turn" || r.Completed.Checks == nil || len(r.Completed.Checks) != 0 {
+		t.Errorf("an answer the check cannot take: stop %q, checks %d", r.Completed.StopReason, len(r.Completed.Checks))
 	}
 }
