@@ -107,6 +107,7 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 	}
 	out := []citation.Check{}
 	alone := map[int]bool{} // checks of citations beside no words
+	line, counted := 1, 0   // the line of byte counted
 	for i, f := range cites {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -118,7 +119,9 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 		if skip {
 			continue
 		}
-		ch.Line = 1 + strings.Count(md[:f.start], "\n")
+		line += strings.Count(md[counted:f.start], "\n")
+		counted = f.start
+		ch.Line = line
 		ch.Start, ch.End = f.start, f.end
 		if ch.Verdict == "" {
 			alone[len(out)] = true

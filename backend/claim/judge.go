@@ -360,8 +360,11 @@ func describe(s score, wt *weighed, textual bool) string {
 // describeOther says what the better page holds, next to what the cited
 // one does: "page 6 has them all".
 func describeOther(b, c score, wt *weighed) string {
-	if b.words == wt.words && len(b.missing) == 0 {
+	switch {
+	case b.words == wt.words && len(b.missing) == 0:
 		return fmt.Sprintf("page %d has them all", b.page)
+	case b.words <= c.words:
+		return describe(b, wt, false) + ", the rarer of them close together"
 	}
 	return describe(b, wt, false)
 }

@@ -597,7 +597,7 @@ func buildPassage(mask []byte, s, e int, cites []found, quotes [][2]int, quoted 
 		p.names = append(p.names, m[len(lead):])
 		return lead + strings.Repeat(" ", len(m)-len(lead))
 	})
-	p.claim = strings.Join(strings.Fields(claim), " ")
+	p.claim = tidy(claim)
 	if quoted {
 		if q := strings.Join(strings.Fields(claim), " "); q != "" {
 			p.quotes = append(p.quotes, strings.Trim(q, `“”"«»‘’„ `))
@@ -618,4 +618,20 @@ func buildPassage(mask []byte, s, e int, cites []found, quotes [][2]int, quoted 
 		}
 	}
 	return p
+}
+
+var (
+	spaceBeforeRE = regexp.MustCompile(`\s+([.,;:!?])`)
+	emptyRE       = regexp.MustCompile(`[(\[]\s*[)\]]`)
+	doubledRE     = regexp.MustCompile(`[,;:]+([.!?])`)
+)
+
+// tidy writes a claim as a sentence once its citations are out: white
+// space collapsed, no space before punctuation, no empty brackets.
+func tidy(s string) string {
+	s = emptyRE.ReplaceAllString(s, "")
+	s = strings.Join(strings.Fields(s), " ")
+	s = spaceBeforeRE.ReplaceAllString(s, "$1")
+	s = doubledRE.ReplaceAllString(s, "$1")
+	return strings.TrimLeft(s, ",;: ")
 }
