@@ -25,6 +25,8 @@ type found struct {
 var (
 	linkRE     = regexp.MustCompile(`\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+"[^"\n]*")?\s*\)`)
 	autoRE     = regexp.MustCompile(`<([^<>\s]+)>`)
+	refRE      = regexp.MustCompile(`\[([^\[\]\n]+)\](?:\[([^\[\]\n]*)\])?`)
+	defRE      = regexp.MustCompile(`(?m)^[ \t]{0,3}\[([^\[\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)[^\n]*$`)
 	bracketRE  = regexp.MustCompile(`\[([^\[\]\s]+)\]`)
 	schemeRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 	fenceRE    = regexp.MustCompile("^ {0,3}(```+|~~~+)")
@@ -41,6 +43,11 @@ const bareStops = "<>()[]{}\"“”‘’«»|*`"
 // the byte ranges of its fenced code blocks (which hold none).
 func findCitations(text string) ([]found, [][2]int) {
 	code := fences(text)
+	defs, defLines := definitions(text, code)
+	if len(defLines) > 0 {
+		code = append(code, defLines...)
+		sort.Slice(code, func(i, j int) bool { return code[i][0] < code[j][0] })
+	}
 	var out []found
 	used := make([]bool, len(text)) // bytes of code blocks and of citations found
 	for _, c := range code {
@@ -69,6 +76,21 @@ func findCitations(text string) ([]found, [][2]int) {
 		}
 		take(found{start: m[0], end: m[1], raw: dest, text: text[m[2]:m[3]]})
 	}
+	// Reference links: [text][label], [label][] and [label], when the
+	// text defines the label ("[1]: papers/raft/paper.pdf#page=6").
+	if len(defs) > 0 {
+		for _, m := range refRE.FindAllStringSubmatchIndex(text, -1) {
+			label := text[m[2]:m[3]]
+			if m[4] >= 0 && m[5] > m[4] {
+				label = text[m[4]:m[5]]
+			}
+			dest, ok := defs[normLabel(label)]
+			if !ok || taken(m[0], m[1]) || m[1] < len(text) && text[m[1]] == '(' || !looksCited(dest, false) {
+				continue
+			}
+			take(found{start: m[0], end: m[1], raw: dest, text: text[m[2]:m[3]]})
+		}
+	}
 	for _, m := range autoRE.FindAllStringSubmatchIndex(text, -1) {
 		if dest := text[m[2]:m[3]]; !taken(m[0], m[1]) && looksCited(dest, true) {
 			take(found{start: m[0], end: m[1], raw: dest})
@@ -90,6 +112,34 @@ func findCitations(text string) ([]found, [][2]int) {
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out, code
 }
+
+// definitions reads the link reference definitions of a text
+// ("[label]: destination"), outside code blocks: the destination of each
+// label, and the byte ranges of the definitions' lines, which are no
+// sentences of the text.
+func definitions(text string, code [][2]int) (map[string]string, [][2]int) {
+	defs := map[string]string{}
+	var lines [][2]int
+	for _, m := range defRE.FindAllStringSubmatchIndex(text, -1) {
+		inCode := false
+		for _, c := range code {
+			inCode = inCode || m[0] >= c[0] && m[0] < c[1]
+		}
+		if inCode {
+			continue
+		}
+		dest := strings.TrimSuffix(strings.TrimPrefix(text[m[4]:m[5]], "<"), ">")
+		if label := normLabel(text[m[2]:m[3]]); defs[label] == "" {
+			defs[label] = dest
+		}
+		lines = append(lines, [2]int{m[0], m[1]})
+	}
+	return defs, lines
+}
+
+// normLabel is a reference label as Markdown matches it: case and inner
+// white space do not matter.
+func normLabel(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // fences returns the byte ranges of fenced code blocks.
 func fences(text string) [][2]int {

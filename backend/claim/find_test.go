@@ -63,6 +63,8 @@ func TestFindCitations(t *testing.T) {
 			[]cited{{URI: raft, Claim: "Raft picks timeouts at random"}, {URI: "papers/paxos/paxos.pdf#page=10", Claim: "while Paxos elects a distinguished proposer"}}},
 		{"two citations of one claim", "Raft picks timeouts at random [" + raft + "], [papers/raft/paper.pdf#page=7].",
 			[]cited{{URI: raft, Claim: "Raft picks timeouts at random."}, {URI: "papers/raft/paper.pdf#page=7", Claim: "Raft picks timeouts at random."}}},
+		{"reference links", "Raft picks timeouts at random [1]. Logs only grow [Raft][r].\n\n[1]: " + raft + "\n[r]: <papers/raft/paper.pdf#page=7> \"Raft\"\n",
+			[]cited{{URI: raft, Claim: "Raft picks timeouts at random."}, {URI: "papers/raft/paper.pdf#page=7", Claim: "Logs only grow."}}},
 		{"a bullet", "- Raft picks timeouts at random " + raft + "\n- Logs only grow",
 			[]cited{{URI: raft, Claim: "Raft picks timeouts at random"}}},
 		{"a quotation", "The paper says “Raft uses randomized election timeouts. Split votes are rare.” [" + raft + "]",
