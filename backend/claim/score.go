@@ -180,9 +180,11 @@ type weighed struct {
 	near  [][]int     // for a number: the keys next to it in the claim
 }
 
-// weigh weighs each term by its rarity among the paper's pages, as BM25's
-// idf does: ln(1 + (N - n + 0.5)/(n + 0.5)) for a term on n of N pages,
-// at least 0.2. A term on no page of the paper cannot tell pages apart and
+// weigh weighs each term by its rarity among the paper's pages: the square
+// root of BM25's idf, ln(1 + (N - n + 0.5)/(n + 0.5)) for a term on n of N
+// pages, at least 0.2. The root keeps an ordinary word that a paper
+// happens to use on one page ("relies") from outweighing the rest of a
+// claim written in other words. A term on no page of the paper cannot tell pages apart and
 // its rarity is unknown: it weighs as the claim's average word that the
 // paper has. A number weighs at least as much: numbers are what a claim
 // is most often wrong in.
@@ -205,7 +207,7 @@ func (pw *paperWords) weigh(t terms) *weighed {
 		}
 		w := -1.0
 		if df > 0 {
-			w = math.Max(math.Log(1+(float64(n-df)+0.5)/(float64(df)+0.5)), 0.2)
+			w = math.Sqrt(math.Max(math.Log(1+(float64(n-df)+0.5)/(float64(df)+0.5)), 0.2))
 		}
 		wt.keys = append(wt.keys, key)
 		wt.w = append(wt.w, w)
