@@ -3,8 +3,8 @@ package workspace
 import (
 	"context"
 	"os"
-	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/vault"
 )
@@ -32,22 +32,20 @@ func (w *Workspace) Complete(ctx context.Context, query string, limit int) ([]in
 }
 
 // SourceExists reports whether a citation URI still opens: its file is in
-// the vault. External DOI and arXiv links always "exist".
+// the vault. External DOI and arXiv links always "exist"; what is not a
+// citation URI does not.
 func (w *Workspace) SourceExists(uri string) bool {
-	if IsExternal(uri) {
+	u, err := citation.Parse(uri)
+	if err != nil {
+		return false
+	}
+	if u.External() {
 		return true
 	}
-	file, _, _ := strings.Cut(uri, "#")
-	abs, err := vault.Resolve(w.Root(), file)
+	abs, err := vault.Resolve(w.Root(), u.Path)
 	if err != nil {
 		return false
 	}
 	st, err := os.Stat(abs)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// IsExternal reports whether uri is one of the external links a card may
-// carry (SPEC §1): a DOI or an arXiv page.
-func IsExternal(uri string) bool {
-	return strings.HasPrefix(uri, "https://doi.org/") || strings.HasPrefix(uri, "https://arxiv.org/abs/")
 }
