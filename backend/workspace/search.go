@@ -31,6 +31,15 @@ func (w *Workspace) Complete(ctx context.Context, query string, limit int) ([]in
 	})
 }
 
+// PageLabel is the printed label of a page of a paper ("" when the page
+// has none): how exports name the pages they cite.
+func (w *Workspace) PageLabel(ctx context.Context, ref string, page int) (string, error) {
+	return call(ctx, w, func(ctx context.Context) (string, error) {
+		_, label, err := w.lib.DB().PageText(ctx, ref, page)
+		return label, err
+	})
+}
+
 // SourceExists reports whether a citation URI still opens: its file is in
 // the vault. External DOI and arXiv links always "exist"; what is not a
 // citation URI does not.
