@@ -31,6 +31,7 @@ const Usage = `usage:
                                               (--base-dir: Zotero's Linked Attachment Base Directory)
   agentero search DIR QUERY [--limit N] [--json]
                                               search the whole vault
+  agentero locate DIR URI [--json]            where a citation's quote is on its page (rectangles in PDF points)
   agentero plan DIR --request FILE [--runtime-id ID] [--json]
                                               the context plan of a request
   agentero ask DIR [--agent NAME | --agent-cmd CMD] [--conversation ID] [--request FILE] [--json] QUESTION
@@ -64,6 +65,7 @@ var commands = map[string]func(ctx context.Context, env Env, args []string) erro
 	"add":                    runAdd,
 	"import":                 runImport,
 	"search":                 runSearch,
+	"locate":                 runLocate,
 	"plan":                   runPlan,
 	"ask":                    runAsk,
 	"relations":              runRelations,

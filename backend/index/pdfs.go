@@ -20,3 +20,16 @@ func (db *DB) IsPaperPDF(ctx context.Context, rel string) (bool, error) {
 	}
 	return true, nil
 }
+
+// PaperByPDF returns the paper whose PDF is rel (vault-relative, slash
+// separated); ErrNotFound when no paper's PDF is.
+func (db *DB) PaperByPDF(ctx context.Context, rel string) (Paper, error) {
+	p, err := scanPaper(db.sql.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE pdf_path = ?`, rel))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, ErrNotFound
+	}
+	if err != nil {
+		return p, fmt.Errorf("look up pdf: %w", err)
+	}
+	return p, nil
+}

@@ -250,12 +250,21 @@ type lazyExtractor struct {
 }
 
 func (z *lazyExtractor) ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error) {
+	return z.start().ExtractFile(ctx, f)
+}
+
+// Chars reads the characters of pages of f (pdf.Extractor.Chars).
+func (z *lazyExtractor) Chars(ctx context.Context, f *os.File, pages []int) ([]pdf.PageChars, error) {
+	return z.start().Chars(ctx, f, pages)
+}
+
+func (z *lazyExtractor) start() *pdf.Extractor {
 	z.once.Do(func() {
 		z.mu.Lock()
 		z.ex = pdf.NewExtractor(z.opts)
 		z.mu.Unlock()
 	})
-	return z.ex.ExtractFile(ctx, f)
+	return z.ex
 }
 
 func (z *lazyExtractor) Close() error {

@@ -3,7 +3,7 @@
 package pdf
 
 /*
-#cgo LDFLAGS: -ldl
+#cgo LDFLAGS: -ldl -lm
 #include <stdlib.h>
 #include "native.h"
 */
@@ -12,6 +12,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -127,14 +128,20 @@ func (n *nativeReader) pageText(i int) (string, error) {
 		return "", err
 	}
 	defer done()
+	return string(utf16.Decode(textUnits(tp))), nil
+}
+
+// textUnits is a text page's text as FPDFText_GetText gives it: UTF-16
+// code units, one per text index.
+func textUnits(tp unsafe.Pointer) []uint16 {
 	count := int(C.agentero_count_chars(tp))
 	if count <= 0 {
-		return "", nil
+		return nil
 	}
 	buf := make([]uint16, count+1)
 	got := int(C.agentero_get_text(tp, C.int(count), (*C.ushort)(unsafe.Pointer(&buf[0]))))
 	if got <= 0 {
-		return "", nil
+		return nil
 	}
 	if got > len(buf) {
 		got = len(buf)
@@ -142,7 +149,7 @@ func (n *nativeReader) pageText(i int) (string, error) {
 	if buf[got-1] == 0 {
 		got--
 	}
-	return string(utf16.Decode(buf[:got])), nil
+	return buf[:got]
 }
 
 func (n *nativeReader) firstBookmark(parent bookmark) (bookmark, bool) {
@@ -169,29 +176,85 @@ func (n *nativeReader) bookmarkPage(bm bookmark) int {
 	return int(C.agentero_bookmark_page(n.doc, bm.(unsafe.Pointer)))
 }
 
-func (n *nativeReader) chars(i, max int, each func(r rune, size float64, vertical bool)) error {
+func (n *nativeReader) chars(i, max int, each func(r rune, size float64, weight int, vertical bool)) error {
 	tp, done, err := n.textPage(i)
 	if err != nil {
 		return err
 	}
 	defer done()
 	count := min(int(C.agentero_count_chars(tp)), max)
+	if count <= 0 {
+		return nil
+	}
+	// One call for the whole page: a call into C per character costs more
+	// than PDFium's answer.
+	unicode := make([]C.uint, count)
+	sizes := make([]C.double, count)
+	weights := make([]C.int, count)
+	vertical := make([]C.uchar, count)
+	count = int(C.agentero_char_props(tp, C.int(count), &unicode[0], &sizes[0], &weights[0], &vertical[0]))
 	for k := range count {
-		r := rune(C.agentero_unicode(tp, C.int(k)))
-		if unsized(r) {
-			each(r, 0, false)
-			continue
-		}
-		var fontSize C.double
-		var m C.agentero_matrix
-		var hasMatrix C.int
-		C.agentero_char_size(tp, C.int(k), &fontSize, &m, &hasMatrix)
-		var a, b, c, d float64
-		if hasMatrix != 0 {
-			a, b, c, d = float64(m.a), float64(m.b), float64(m.c), float64(m.d)
-		}
-		size, vertical := renderedSize(float64(fontSize), a, b, c, d)
-		each(r, size, vertical)
+		size := math.Round(float64(sizes[k])*10) / 10
+		each(rune(unicode[k]), size, int(weights[k]), vertical[k] != 0)
 	}
 	return nil
+}
+
+func (n *nativeReader) charBoxes(i int) (rawChars, error) {
+	var page unsafe.Pointer
+	tp := C.agentero_text_page(n.doc, C.int(i), &page)
+	if tp == nil {
+		return rawChars{}, errNoTextPage
+	}
+	defer C.agentero_close_text_page(page, tp)
+	var w, h C.float
+	C.agentero_page_size(page, &w, &h)
+	sizeX, sizeY := C.int(math.Round(float64(w)*deviceScale)), C.int(math.Round(float64(h)*deviceScale))
+	m, ok := pageTransform(func(x, y float64) (float64, float64, bool) {
+		var dx, dy C.int
+		if C.agentero_page_to_device(page, sizeX, sizeY, C.double(x), C.double(y), &dx, &dy) == 0 {
+			return 0, 0, false
+		}
+		return float64(dx), float64(dy), true
+	})
+	count := int(C.agentero_count_chars(tp))
+	return charsOf(textUnits(tp), float64(w), float64(h), func(t int) (rune, [4]float64, bool) {
+		ci := int(C.agentero_char_index(tp, C.int(t)))
+		if !ok || ci < 0 || ci >= count {
+			return 0, [4]float64{}, false
+		}
+		var r C.agentero_rectf
+		if C.agentero_loose_box(tp, C.int(ci), &r) == 0 {
+			return 0, [4]float64{}, false
+		}
+		return rune(C.agentero_unicode(tp, C.int(ci))), m.box(float64(r.left), float64(r.top), float64(r.right), float64(r.bottom)), true
+	}), nil
+}
+
+func (n *nativeReader) pageLayout(i int) (string, rawLayout, error) {
+	tp, done, err := n.textPage(i)
+	if err != nil {
+		return "", rawLayout{}, err
+	}
+	defer done()
+	text := string(utf16.Decode(textUnits(tp)))
+	count := min(int(C.agentero_count_chars(tp)), maxLineChars)
+	if count <= 0 {
+		return text, rawLayout{}, nil
+	}
+	unicode := make([]C.uint, count)
+	sizes := make([]C.double, count)
+	weights := make([]C.int, count)
+	vertical := make([]C.uchar, count)
+	count = int(C.agentero_layout(tp, C.int(count), lineHead, bodySample, &unicode[0], &sizes[0], &weights[0], &vertical[0]))
+	l := rawLayout{runes: make([]rune, count), props: make([]charProp, count)}
+	for k := range count {
+		l.runes[k] = rune(unicode[k])
+		if sizes[k] < 0 {
+			l.props[k].size = -1
+			continue
+		}
+		l.props[k] = charProp{size: math.Round(float64(sizes[k])*10) / 10, weight: int(weights[k]), vertical: vertical[k] != 0}
+	}
+	return text, l, nil
 }

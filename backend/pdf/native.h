@@ -3,6 +3,10 @@ typedef struct {
   float a, b, c, d, e, f;
 } agentero_matrix;
 
+typedef struct {
+  float left, top, right, bottom;
+} agentero_rectf;
+
 const char *agentero_pdfium_load(const char *path);
 void *agentero_open(const char *path, unsigned long *err);
 void agentero_close(void *doc);
@@ -19,3 +23,9 @@ void *agentero_first_child(void *doc, void *bookmark);
 void *agentero_next_sibling(void *doc, void *bookmark);
 unsigned long agentero_bookmark_title(void *bookmark, void *buffer, unsigned long buflen);
 int agentero_bookmark_page(void *doc, void *bookmark);
+int agentero_loose_box(void *textPage, int index, agentero_rectf *rect);
+void agentero_page_size(void *page, float *width, float *height);
+int agentero_page_to_device(void *page, int sizeX, int sizeY, double x, double y, int *dx, int *dy);
+int agentero_char_index(void *textPage, int textIndex);
+int agentero_char_props(void *textPage, int max, unsigned int *unicode, double *size, int *weight, unsigned char *vertical);
+int agentero_layout(void *textPage, int max, int head, int every, unsigned int *unicode, double *size, int *weight, unsigned char *vertical);

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentero/agentero/backend/text"
 )
@@ -71,4 +72,108 @@ func FuzzNormalize(f *testing.F) {
 			t.Errorf("output %q holds more than two blank lines in a row", got)
 		}
 	})
+}
+
+// FuzzNormalizeMapped checks that NormalizeMapped gives Normalize's text
+// (and Normalize the text of the line-by-line version it replaced), and
+// that every rune of it maps to the rune it came from.
+func FuzzNormalizeMapped(f *testing.F) {
+	for _, s := range []string{"", "a\r\nb", "x\uFFFEy", "z\u0002\r\n w", "\uFB03\n\n\n\n.", " \u00AD \n", "a\r\r\nb\tc\u00A0d  \n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		runes := []rune(s)
+		got, from := NormalizeMapped(runes)
+		if want := normalizeBefore(s); got != want {
+			t.Fatalf("NormalizeMapped(%q) = %q, the line-by-line Normalize gave %q", s, got, want)
+		}
+		if n := Normalize(s); n != got {
+			t.Fatalf("Normalize(%q) = %q, NormalizeMapped %q", s, n, got)
+		}
+		out := []rune(got)
+		if len(from) != len(out) {
+			t.Fatalf("%d positions for %d runes", len(from), len(out))
+		}
+		for k, r := range out {
+			switch at := from[k]; {
+			case at < 0:
+				if r != '\n' {
+					t.Fatalf("rune %d %q maps nowhere", k, r)
+				}
+			case at >= len(runes):
+				t.Fatalf("rune %d maps past the input", k)
+			case runes[at] == r, r == ' ' && (runes[at] == '\t' || runes[at] == '\u00A0' || runes[at] == '\u2007' || runes[at] == '\u202F'):
+			case strings.ContainsRune(text.Ligature(runes[at]), r):
+			default:
+				t.Fatalf("rune %d %q maps to %q", k, r, runes[at])
+			}
+		}
+	})
+}
+
+func normalizeBefore(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+
+	var out strings.Builder
+	out.Grow(len(s))
+	var line strings.Builder
+	blank := 0 // blank lines seen since the last line with text
+	started := false
+
+	flush := func() {
+		text := strings.TrimRight(line.String(), " ")
+		line.Reset()
+		if text == "" {
+			blank++
+			return
+		}
+		if started {
+			out.WriteByte('\n')
+			for range min(blank, maxBlankLines) {
+				out.WriteByte('\n')
+			}
+		}
+		out.WriteString(text)
+		started = true
+		blank = 0
+	}
+
+	runes := []rune(s)
+	for i := 0; i < len(runes); i++ {
+		r := runes[i]
+		switch {
+		case r == '\n':
+			flush()
+		case r == hyphenMarker || r == textHyphenMarker || r == softHyphen:
+			// A break marker followed (after optional spaces) by a line end
+			// joins the word with the next line; anywhere else it is dropped.
+			j := i + 1
+			for j < len(runes) && (runes[j] == ' ' || runes[j] == '\t') {
+				j++
+			}
+			if j < len(runes) && runes[j] == '\n' {
+				j++
+				for j < len(runes) && (runes[j] == ' ' || runes[j] == '\t') {
+					j++
+				}
+				i = j - 1
+			}
+		case r == '\t' || r == '\u00A0' || r == '\u2007' || r == '\u202F':
+			line.WriteByte(' ')
+		case unicode.IsControl(r):
+			// Dropped: control characters carry no text.
+		default:
+			if lig := text.Ligature(r); lig != "" {
+				line.WriteString(lig) // so that "ﬁnd" is found by a search for "find"
+			} else {
+				line.WriteRune(r)
+			}
+		}
+	}
+	flush()
+	return out.String()
 }

@@ -3,8 +3,10 @@ package pdf
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/klippa-app/go-pdfium"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
@@ -66,6 +68,11 @@ func (w *wasmReader) pageText(i int) (string, error) {
 		return "", err
 	}
 	defer done()
+	return w.textOf(tp)
+}
+
+// textOf is a loaded text page's text.
+func (w *wasmReader) textOf(tp references.FPDF_TEXTPAGE) (string, error) {
 	n, err := w.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
 	if err != nil {
 		return "", fmt.Errorf("count chars: %w", err)
@@ -145,12 +152,17 @@ func (w *wasmReader) bookmarkPage(b bookmark) int {
 	return idx.Index
 }
 
-func (w *wasmReader) chars(i, max int, each func(r rune, size float64, vertical bool)) error {
+func (w *wasmReader) chars(i, max int, each func(r rune, size float64, weight int, vertical bool)) error {
 	tp, done, err := w.textPage(i)
 	if err != nil {
 		return err
 	}
 	defer done()
+	return w.charsOf(tp, max, each)
+}
+
+// charsOf is chars on a loaded text page.
+func (w *wasmReader) charsOf(tp references.FPDF_TEXTPAGE, max int, each func(r rune, size float64, weight int, vertical bool)) error {
 	n, err := w.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
 	if err != nil {
 		return err
@@ -162,20 +174,101 @@ func (w *wasmReader) chars(i, max int, each func(r rune, size float64, vertical 
 		}
 		r := rune(u.Unicode)
 		if unsized(r) {
-			each(r, 0, false)
+			each(r, 0, 0, false)
 			continue
 		}
 		fs, err := w.inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: k})
 		if err != nil {
-			each(r, 0, false)
+			each(r, 0, 0, false)
 			continue
+		}
+		weight := 0
+		if fw, err := w.inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: k}); err == nil {
+			weight = fw.FontWeight
 		}
 		var a, b, c, d float64
 		if m, err := w.inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp, Index: k}); err == nil {
 			a, b, c, d = float64(m.Matrix.A), float64(m.Matrix.B), float64(m.Matrix.C), float64(m.Matrix.D)
 		}
 		size, vertical := renderedSize(fs.FontSize, a, b, c, d)
-		each(r, size, vertical)
+		each(r, size, weight, vertical)
 	}
 	return nil
+}
+
+func (w *wasmReader) charBoxes(i int) (rawChars, error) {
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: w.doc, Index: i}}
+	text, err := w.pageText(i)
+	if err != nil {
+		return rawChars{}, err
+	}
+	tp, done, err := w.textPage(i)
+	if err != nil {
+		return rawChars{}, err
+	}
+	defer done()
+	wd, err := w.inst.FPDF_GetPageWidthF(&requests.FPDF_GetPageWidthF{Page: page})
+	if err != nil {
+		return rawChars{}, fmt.Errorf("page size: %w", err)
+	}
+	ht, err := w.inst.FPDF_GetPageHeightF(&requests.FPDF_GetPageHeightF{Page: page})
+	if err != nil {
+		return rawChars{}, fmt.Errorf("page size: %w", err)
+	}
+	width, height := float64(wd.PageWidth), float64(ht.PageHeight)
+	sizeX, sizeY := int(math.Round(width*deviceScale)), int(math.Round(height*deviceScale))
+	m, ok := pageTransform(func(x, y float64) (float64, float64, bool) {
+		d, err := w.inst.FPDF_PageToDevice(&requests.FPDF_PageToDevice{Page: page, SizeX: sizeX, SizeY: sizeY, PageX: x, PageY: y})
+		if err != nil {
+			return 0, 0, false
+		}
+		return float64(d.DeviceX), float64(d.DeviceY), true
+	})
+	return charsOf(utf16.Encode([]rune(text)), width, height, func(t int) (rune, [4]float64, bool) {
+		if !ok {
+			return 0, [4]float64{}, false
+		}
+		ci, err := w.inst.FPDFText_GetCharIndexFromTextIndex(&requests.FPDFText_GetCharIndexFromTextIndex{TextPage: tp, NTextIndex: t})
+		if err != nil || ci.CharIndex < 0 {
+			return 0, [4]float64{}, false
+		}
+		b, err := w.inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: ci.CharIndex})
+		if err != nil {
+			return 0, [4]float64{}, false
+		}
+		u, err := w.inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: ci.CharIndex})
+		if err != nil {
+			return 0, [4]float64{}, false
+		}
+		return rune(u.Unicode), m.box(float64(b.Rect.Left), float64(b.Rect.Top), float64(b.Rect.Right), float64(b.Rect.Bottom)), true
+	}), nil
+}
+
+func (w *wasmReader) pageLayout(i int) (string, rawLayout, error) {
+	tp, done, err := w.textPage(i)
+	if err != nil {
+		return "", rawLayout{}, err
+	}
+	defer done()
+	text, err := w.textOf(tp)
+	if err != nil {
+		return "", rawLayout{}, err
+	}
+	var l rawLayout
+	seen := 0
+	err = w.charsOf(tp, maxLineChars, func(r rune, size float64, weight int, vertical bool) {
+		p := charProp{size: -1}
+		switch {
+		case r == '\n' || r == '\r':
+			seen = 0
+		case !unsized(r):
+			seen++
+			if seen <= lineHead || len(l.runes)%bodySample == 0 {
+				p = charProp{size: size, weight: weight, vertical: vertical}
+			}
+		}
+		l.runes = append(l.runes, r)
+		l.props = append(l.props, p)
+	})
+	return text, l, err
 }

@@ -46,6 +46,7 @@ type (
 		// (see fdpass_*.go); elsewhere the file comes over the socket.
 		Path   string
 		Region *regionRequest // nil: extract the whole document
+		Chars  *charsRequest  // nil: not a characters request
 		// Head asks for page 1, the Info dictionary and XMP only
 		// (Extractor.ExtractHead).
 		Head bool
@@ -162,6 +163,10 @@ func serveWorker(in io.Reader, out io.Writer, cacheDir, nativePath string, log *
 			if p, err = wasm(); err == nil {
 				doc, err = regionText(p, f, *req.Region)
 			}
+		case req.Chars != nil && native:
+			doc, err = charsFile(nil, f, req.Chars.Pages)
+		case req.Chars != nil:
+			doc, err = charsFile(pool, f, req.Chars.Pages)
 		case native:
 			doc, err = extractFile(nil, f, req.Head, log)
 		default:
@@ -303,6 +308,37 @@ func readWasmFile(pool pdfium.Pool, f *os.File, size int64, head bool, log *slog
 	}
 	defer r.close()
 	return readPages(r, log, head)
+}
+
+// charsFile reads the characters of pages of f with the worker's
+// WebAssembly instance from pool, or with the native PDFium when pool is nil.
+func charsFile(pool pdfium.Pool, f *os.File, pages []int) (doc *Document, err error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("open pdf: %w", err)
+	}
+	if pool == nil {
+		r, err := openNative(nativePath(f))
+		if err != nil {
+			return nil, err
+		}
+		defer r.close()
+		return readChars(r, pages)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("open pdf: %w", err)
+	}
+	inst, err := pool.GetInstanceWithContext(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("get pdfium instance: %w", err)
+	}
+	defer func() { releaseInstance(inst, err, nil) }()
+	r, err := openWasm(inst, f, st.Size())
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	return readChars(r, pages)
 }
 
 // readNative reads the open PDF f with the native PDFium.

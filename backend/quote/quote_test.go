@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,4 +128,33 @@ func TestRects(t *testing.T) {
 	if got := Rects(boxes, 0, 2); len(got) != 2 {
 		t.Errorf("Rects across columns = %v, want 2 rectangles", got)
 	}
+}
+
+// FuzzFind: whatever the page and the quote, Find does not fail, and what
+// it finds is the quote: its spans lie in the pages' texts, and their
+// folded text is the quote's.
+func FuzzFind(f *testing.F) {
+	f.Add(left+caption+right, nextPage, "Each candidate restarts its randomized election timeout")
+	f.Add("a-\nb c\n\nd", "e f", "ab c d e f")
+	f.Add("ﬁ 3.5 … x", "", "fi 3.5 ... x")
+	f.Fuzz(func(t *testing.T, page, next, q string) {
+		p := NewPaper([]Page{{Number: 1, Text: page}, {Number: 2, Text: next}})
+		m, ok := p.Find(1, q)
+		if !ok {
+			return
+		}
+		texts := map[int][]rune{1: []rune(page), 2: []rune(next)}
+		for _, s := range m.Spans {
+			if s.From < 0 || s.From >= s.To || s.To > len(texts[s.Page]) {
+				t.Fatalf("span %+v outside page %d of %d runes", s, s.Page, len(texts[s.Page]))
+			}
+		}
+		var folded []string
+		for _, seg := range segments(q) {
+			folded = append(folded, seg)
+		}
+		if got, want := Fold(p.Text(m)), strings.Join(folded, ""); got != want {
+			t.Fatalf("found %q for the quote %q", got, want)
+		}
+	})
 }
