@@ -137,8 +137,8 @@ type sourcer struct {
 // file, the citation names. A passage is credited to one citation: a page
 // of a paper before a text file, a text file before a whole paper, a whole
 // paper before a file of data; a passage that is only a paper's title
-// names the paper and is no quote. A URI naming another page of a paper the turn
-// could cite is a source too; a URI of anything else is not.
+// names the paper and is no quote. A URI naming another page of a paper
+// the turn could cite is a source too; a URI of anything else is not.
 //
 // The sources are precise: one per file and page, whatever the quotes; a
 // whole paper only when the answer cites no page of it; a file of data
@@ -169,14 +169,15 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 			used[k] = use{at, uri}
 		}
 	}
-	files := map[string][]candidate{}
+	files := map[citation.Key][]candidate{} // by file (or link), whatever the page
+	fileOf := func(k citation.Key) citation.Key { return citation.Key{Path: k.Path, URL: k.URL} }
 	for _, c := range cands {
-		files[c.key.Path+c.key.URL] = append(files[c.key.Path+c.key.URL], c)
+		files[fileOf(c.key)] = append(files[fileOf(c.key)], c)
 	}
 	cited := citation.Find(answer)
 	for _, m := range cited {
 		k := keyOf(m.URI)
-		same := files[k.Path+k.URL]
+		same := files[fileOf(k)]
 		if len(same) == 0 {
 			continue // not something this turn could cite
 		}
@@ -189,7 +190,7 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 			// The page is now something the answer's quotes may be from.
 			if cd, ok := newCandidate(uri, ref, ""); ok {
 				cands = append(cands, cd)
-				files[k.Path] = append(files[k.Path], cd)
+				files[fileOf(k)] = append(files[fileOf(k)], cd)
 			}
 		}
 	}
@@ -199,7 +200,7 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 			if q.names(qt.text) {
 				continue
 			}
-			if c, ok := q.holder(qt.text); ok {
+			if c, ok := q.holder(ctx, qt.text); ok {
 				best, _ := bestFor(cands, c.key)
 				mark(c.key, qt.at, best.uri)
 			}
@@ -284,7 +285,6 @@ func (s sourcer) pageOf(ctx context.Context, same []candidate, k citation.Key) (
 // quoter finds the passages an answer quotes in what its candidates name,
 // through the one locator. Texts are read once each, when first needed.
 type quoter struct {
-	ctx    context.Context
 	s      sourcer
 	cands  []candidate
 	papers map[citation.Key][]*quote.Paper // the texts of each key: its page, file or paper, and its cards' quotes
@@ -292,7 +292,7 @@ type quoter struct {
 }
 
 func (s sourcer) quoter(ctx context.Context, cands []candidate) *quoter {
-	q := &quoter{ctx: ctx, s: s, cands: cands}
+	q := &quoter{s: s, cands: cands, papers: map[citation.Key][]*quote.Paper{}}
 	seen := map[string]bool{}
 	for _, c := range cands {
 		if c.ref == "" || !c.cite.IsPDF() || seen[c.ref] {
@@ -320,13 +320,13 @@ func (q *quoter) names(passage string) bool {
 
 // holder is the candidate a passage is credited to: the first, in the
 // turn's order, of the first kind that holds it.
-func (q *quoter) holder(passage string) (candidate, bool) {
+func (q *quoter) holder(ctx context.Context, passage string) (candidate, bool) {
 	for k := pageKind; k <= dataKind; k++ {
 		for _, c := range q.cands {
 			if c.kind() != k {
 				continue
 			}
-			for _, p := range q.texts(c) {
+			for _, p := range q.texts(ctx, c) {
 				if _, ok := p.Find(p.Pages()[0].Number, passage); ok {
 					return c, true
 				}
@@ -339,15 +339,12 @@ func (q *quoter) holder(passage string) (candidate, bool) {
 // texts are what a candidate's key stands for, ready for the locator:
 // its page (with the next, for a passage that runs over), its file, or
 // its paper's title and abstract; and the quotes of its cards.
-func (q *quoter) texts(c candidate) []*quote.Paper {
-	if q.papers == nil {
-		q.papers = map[citation.Key][]*quote.Paper{}
-	}
+func (q *quoter) texts(ctx context.Context, c candidate) []*quote.Paper {
 	if ps, ok := q.papers[c.key]; ok {
 		return ps
 	}
 	var ps []*quote.Paper
-	if pages := q.s.textOf(q.ctx, c); len(pages) > 0 {
+	if pages := q.s.textOf(ctx, c); len(pages) > 0 {
 		ps = append(ps, quote.NewPaper(pages))
 	}
 	for _, o := range q.cands {

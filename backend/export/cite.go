@@ -25,15 +25,19 @@ func (lib Library) linkify(text string, checks []citation.Check, notes *footnote
 	var b strings.Builder
 	at := 0
 	for _, c := range found {
-		b.WriteString(text[at:c.Start])
-		at = c.End
 		s := lib.source(c.URI)
 		link := ""
 		if !c.URI.External() {
 			link = lib.Link(s)
 		}
+		start, end := c.Start, c.End
+		if link != "" && start > 0 && end < len(text) && text[start-1] == '`' && text[end] == '`' {
+			start, end = start-1, end+1 // a path in a code span: the link replaces the span
+		}
+		b.WriteString(text[at:start])
+		at = end
 		if link == "" {
-			b.WriteString(text[c.Start:c.End])
+			b.WriteString(text[start:end])
 		} else {
 			fmt.Fprintf(&b, "[%s](%s)", escapeLink(lib.name(s)), link)
 		}

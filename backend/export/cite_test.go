@@ -33,7 +33,7 @@ func TestLiveCitations(t *testing.T) {
 	content := "Raft elects leaders with randomized timeouts [p. 6](" + raft + "#page=6&quote=randomized+election+timeouts).\n" +
 		"Terms act as a logical clock [" + raft + "#page=8].\n" +
 		"- Attention needs no recurrence <" + attn + "#page=2>.\n" +
-		"- Logs are replicated " + raft + "#page=1, and the paper says so " + raft + ".\n" +
+		"- Logs are replicated " + raft + "#page=1, and the paper says so `" + raft + "`.\n" +
 		"- See also [the notes](notes/raft.md) and https://doi.org/10.5555/2643634.2643666.\n"
 	at := func(s string) (int, int) {
 		i := strings.Index(content, s)
@@ -87,7 +87,11 @@ func TestLiveCitations(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the links of the answer (-want +got):\n%s", diff)
 	}
-	// Nothing is left as a dead path; what is not a library paper stays.
+	// Nothing is left as a dead path (nor a link in a code span, where it
+	// would not be one); what is not a library paper stays.
+	if strings.Contains(text, "`[") {
+		t.Error("a citation written as code became a link inside the code span")
+	}
 	if dead := regexp.MustCompile(`papers/\S*\.pdf`).FindString(mdLink.ReplaceAllString(text, "")); dead != "" {
 		t.Errorf("%q is left as dead text", dead)
 	}
