@@ -60,11 +60,11 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 	if err != nil {
 		return reply{}, err
 	}
-	if in.Page == nil && t.loc.page != 0 {
-		in.Page = &t.loc.page
+	if in.Page == nil && t.loc.Page != 0 {
+		in.Page = &t.loc.Page
 	}
 	if in.Quote == "" {
-		in.Quote = t.loc.quote
+		in.Quote = t.loc.Quote
 	}
 	// A citation URI says what to read when the mode does not.
 	if in.Mode == "" && t.kind == paperTarget {
@@ -129,7 +129,7 @@ type textResult struct {
 	PageLabel   string `json:"pageLabel,omitempty"`
 	Pages       int    `json:"pages,omitempty"` // the paper's page count
 	Section     string `json:"section,omitempty"`
-	Matches     int    `json:"matches,omitempty"` // occurrences of the quote
+	Matches     int    `json:"matches,omitempty"` // pages that hold the quote (1 for a file)
 	Line        int    `json:"line,omitempty"`    // line of a quote in a file
 	Text        string `json:"text"`
 	CitationURI string `json:"citationUri"`

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/text"
@@ -139,7 +140,7 @@ func (s *Server) card(h index.Hit) (card, bool) {
 		if err != nil {
 			return card{}, false
 		}
-		return card{Ref: src.Ref, Path: ref, Title: path.Base(ref), Snippet: snip, CitationURI: ref}, true
+		return card{Ref: src.Ref, Path: ref, Title: path.Base(ref), Snippet: snip, CitationURI: citation.New(ref, 0, "").String()}, true
 	}
 	return card{Ref: h.Ref, Title: h.Title, Page: h.Page, PageLabel: pageLabel(h.PageLabel, h.Page),
 		Snippet: snip, CitationURI: h.CitationURI}, true

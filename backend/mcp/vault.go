@@ -18,6 +18,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
@@ -283,7 +284,7 @@ func (s *Server) listPapers(ctx context.Context, args json.RawMessage, room int)
 		if len(authors) > maxCardAuthors {
 			authors = append(authors[:maxCardAuthors:maxCardAuthors], fmt.Sprintf("and %d more", len(p.Authors)-maxCardAuthors))
 		}
-		c := paperCard{Ref: p.Ref, Title: p.Title, Authors: authors, Year: p.Year, Tags: p.Tags, Pages: p.Pages, CitationURI: p.PDFPath}
+		c := paperCard{Ref: p.Ref, Title: p.Title, Authors: authors, Year: p.Year, Tags: p.Tags, Pages: p.Pages, CitationURI: citation.New(p.PDFPath, 0, "").String()}
 		n := size(c)
 		if used+n > room-300 {
 			res.Note = "fewer papers than asked: this request's budget is spent"
@@ -292,7 +293,7 @@ func (s *Server) listPapers(ctx context.Context, args json.RawMessage, room int)
 		used += n
 		next++
 		res.Papers = append(res.Papers, c)
-		cites = append(cites, cite{p.Ref, p.PDFPath})
+		cites = append(cites, cite{p.Ref, c.CitationURI})
 	}
 	if next < total {
 		res.NextCursor = makeCursor(key, next)

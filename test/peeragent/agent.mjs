@@ -25,6 +25,7 @@
 //   PEER_READ    with PEER_STYLE=claude: report a Read of the first card's PDF page (a tool call
 //                of kind read whose location is in the vault), as allowed before
 //   PEER_QUERY   with PEER_STYLE: what to search for (default: the question)
+//   PEER_ANSWER  with PEER_STYLE: the answer, word for word, after the searches and reads
 //   PEER_ANSWER_FILE  answer every turn with the text of this file
 import { appendFileSync, readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
