@@ -284,9 +284,10 @@ func (c *checker) target(ctx context.Context, f found) (t target, why string, sk
 		if perr != nil {
 			return t, "", false, fmt.Errorf("read paper %s: %w", l.Ref, perr)
 		}
-		t = target{path: paper.PDFPath, page: l.Page, quote: l.Quote}
+		u := l.Citation(paper.PDFPath)
+		t = target{path: u.Path, page: u.Page, quote: u.Quote}
 		if !strings.Contains(f.raw, "page=") {
-			t.page = 0
+			t.page = 0 // a link without a page opens page 1 of a paper it names whole
 		}
 		return t, "", false, nil
 	}
