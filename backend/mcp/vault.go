@@ -102,7 +102,7 @@ func NewVaultServer(root string, db *index.DB, log *slog.Logger, opts Options, b
 		db:         db,
 		log:        log,
 		regions:    opts.Regions,
-		meter:      &meter{limit: b.TurnChars},
+		meter:      &memMeter{limit: b.TurnChars},
 		usage:      &usageLog{},
 		perRequest: true,
 	}
