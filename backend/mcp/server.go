@@ -93,8 +93,8 @@ type Server struct {
 	regions   RegionReader
 	meter     *memMeter // the one turn of a server that follows no grant file
 	usage     *usageLog
-	mcp     *sdk.Server
-	docs    *docs.Catalog // the vault's context documents; nil when it has none
+	mcp       *sdk.Server
+	docs      *docs.Catalog // the vault's context documents; nil when it has none
 
 	perRequest bool // the budget's turnChars caps each call (NewVaultServer)
 }
