@@ -104,11 +104,11 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 	// The room a text may fill: the cap, or what is left of the turn less
 	// what the JSON around the text takes.
 	// The JSON around the text (ref, citation, part, the next call, the
-	// note) takes up to reserve; JSON escapes (a newline is two characters)
-	// take up to a tenth more of the text.
+	// note) takes up to reserve. Texts are cut by their size in JSON, so a
+	// read cut to the budget takes what is left of it.
 	reserve := 1200 + 3*runeCount(in.Ref)
 	fit := func(limit int) (int, string) {
-		if r := (room - reserve) * 9 / 10; r < limit {
+		if r := room - reserve; r < limit {
 			return max(r, 100), s.budgetCut()
 		}
 		return limit, ""
