@@ -26,7 +26,8 @@
 //                of kind read whose location is in the vault), as allowed before
 //   PEER_QUERY   with PEER_STYLE: what to search for (default: the question)
 //   PEER_ANSWER  with PEER_STYLE: the answer, word for word, after the searches and reads
-import { appendFileSync } from "node:fs";
+//   PEER_ANSWER_FILE  answer every turn with the text of this file
+import { appendFileSync, readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
 import { Styled } from "./style.mjs";
@@ -171,6 +172,10 @@ const app = agent()
       const question = blocks.length ? blocks[blocks.length - 1].text : "";
       await styled.turn(client, params.sessionId, process.env.PEER_QUERY || question, signal);
       return { stopReason: signal.aborted ? "cancelled" : "end_turn" };
+    }
+    if (process.env.PEER_ANSWER_FILE) {
+      await say(client, params.sessionId, readFileSync(process.env.PEER_ANSWER_FILE, "utf8"));
+      return { stopReason: "end_turn" };
     }
     const burst = Number(process.env.PEER_BURST || 0);
     for (let i = 1; i <= burst; i++) {
