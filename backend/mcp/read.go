@@ -102,10 +102,9 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 		}
 	}
 	// The room a text may fill: the cap, or what is left of the turn less
-	// what the JSON around the text takes.
-	// The JSON around the text (ref, citation, part, the next call, the
-	// note) takes up to reserve. Texts are cut by their size in JSON, so a
-	// read cut to the budget takes what is left of it.
+	// reserve, what the JSON around the text (ref, citation, part, the next
+	// call, the note) takes at most. Texts are cut by their size in JSON,
+	// so a read cut to the budget takes what is left of it.
 	reserve := 1200 + 3*runeCount(in.Ref)
 	fit := func(limit int) (int, string) {
 		if r := room - reserve; r < limit {
