@@ -179,6 +179,9 @@ func (s *Server) list(t target, cursor string, limit, room int) (reply, error) {
 		used += runeCount(names[end]) + 3
 		end++
 	}
+	if end == off && off < len(names) {
+		return reply{}, errNoRoom
+	}
 	res := listResult{Path: t.ref, Entries: names[off:end], Total: len(names)}
 	if res.Entries == nil {
 		res.Entries = []string{}

@@ -118,7 +118,7 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 		if in.Mode != "" && in.Mode != modeMetadata {
 			return reply{}, errorf("a directory can only be listed: read it without a mode")
 		}
-		return s.list(t, in.Cursor, b.DirEntries, room-400)
+		return s.list(t, in.Cursor, b.DirEntries, room-reserve)
 	case fileTarget:
 		return s.readFile(ctx, t, in, fit)
 	}

@@ -207,7 +207,7 @@ func (s *Server) vaultRead(ctx context.Context, args json.RawMessage, room int) 
 	if abs, err = filepath.Abs(abs); err != nil {
 		return reply{}, err
 	}
-	return s.list(target{kind: dirTarget, ref: ".", abs: abs}, in.Cursor, s.grant.Budget.DirEntries, room-400)
+	return s.list(target{kind: dirTarget, ref: ".", abs: abs}, in.Cursor, s.grant.Budget.DirEntries, room-600)
 }
 
 type listPapersInput struct {
