@@ -276,6 +276,10 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	sctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
 	s, err := h.session(sctx, conv, ag, p, req.Question)
 	cancel()
+	// The turn's reading ends with it, however it ends: the grant's budget
+	// is counted per turn, and a server the agent keeps reads nothing
+	// until the next turn's grant is written.
+	defer h.endTurn(conv.RuntimeID)
 	info := SessionInfo{Fingerprint: p.Fingerprint, MCP: p.Mode == grant.ModeMCP}
 	if s != nil {
 		info.Action, info.ProviderSessionID, info.Note = s.action, string(s.id), s.note

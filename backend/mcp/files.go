@@ -73,7 +73,8 @@ func (s *Server) readFile(ctx context.Context, t target, in readInput, fit fitFu
 	limit, note := fit(s.grant.Budget.FullChars)
 	c := cut(r, off, limit)
 	res.Text = c.text
-	res.cutInfo = cutOf(c, "", key, note)
+	res.cutInfo = cutOf(c, "", fmt.Sprintf("characters %d–%d of the file", c.to+1, c.total), key, note,
+		func(cur string) *nextCall { return s.readCall(map[string]any{"ref": t.ref, "cursor": cur}) })
 	return reply{value: res, cites: cites}, nil
 }
 
@@ -178,6 +179,9 @@ func (s *Server) list(t target, cursor string, limit, room int) (reply, error) {
 		used += runeCount(names[end]) + 3
 		end++
 	}
+	if end == off && off < len(names) {
+		return reply{}, errNoRoom
+	}
 	res := listResult{Path: t.ref, Entries: names[off:end], Total: len(names)}
 	if res.Entries == nil {
 		res.Entries = []string{}
@@ -186,6 +190,8 @@ func (s *Server) list(t target, cursor string, limit, room int) (reply, error) {
 		res.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("entries %d–%d of %d", off+1, end, len(names))}
 		if end < len(names) {
 			res.NextCursor = makeCursor(key, end)
+			res.Remaining = fmt.Sprintf("entries %d–%d of %d", end+1, len(names), len(names))
+			res.Next = s.readCall(map[string]any{"ref": t.ref, "cursor": res.NextCursor})
 		}
 	}
 	return reply{value: res}, nil

@@ -156,7 +156,10 @@ func (s *Server) page(ctx context.Context, t target, in readInput, fit fitFunc) 
 	c := cut(r, off, limit)
 	uri := citation.New(t.paper.PDFPath, n, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: n, PageLabel: pageLabel(lbl, n), Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
-	res.cutInfo = cutOf(c, fmt.Sprintf("page %d of %d", n, t.paper.Pages), key, note)
+	res.cutInfo = cutOf(c, fmt.Sprintf("page %d of %d", n, t.paper.Pages), fmt.Sprintf("characters %d–%d of page %d", c.to+1, c.total, n), key, note,
+		func(cur string) *nextCall {
+			return s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modePage, "page": n, "cursor": cur})
+		})
 	if len(r) == 0 {
 		res.Note = "this page has no text layer (a scan or a figure)"
 		if strings.Contains(t.paper.Error, "needs OCR") {
@@ -204,7 +207,11 @@ func (s *Server) section(ctx context.Context, t target, in readInput, fit fitFun
 	}
 	uri := citation.New(t.paper.PDFPath, first, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: first, Pages: t.paper.Pages, Section: outline[i].Title, Text: c.text, CitationURI: uri}
-	res.cutInfo = cutOf(c, fmt.Sprintf("section on pages %d–%d of %d", from, to, t.paper.Pages), key, note)
+	rest := fmt.Sprintf("pages %d–%d of the section (%d characters)", pages[pt.pageAt(c.to)].Number, to, c.total-c.to)
+	res.cutInfo = cutOf(c, fmt.Sprintf("section on pages %d–%d of %d", from, to, t.paper.Pages), rest, key, note,
+		func(cur string) *nextCall {
+			return s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modeSection, "section": outline[i].Title, "cursor": cur})
+		})
 	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
 }
 
@@ -279,7 +286,11 @@ func (s *Server) full(ctx context.Context, t target, in readInput, fit fitFunc) 
 	first, last := pages[pt.pageAt(c.from)].Number, pages[pt.pageAt(max(c.to-1, 0))].Number
 	uri := citation.New(t.paper.PDFPath, first, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: first, Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
-	res.cutInfo = cutOf(c, fmt.Sprintf("pages %d–%d of %d", first, last, t.paper.Pages), key, note)
+	rest := fmt.Sprintf("pages %d–%d of %d (%d characters)", pages[pt.pageAt(c.to)].Number, pages[len(pages)-1].Number, t.paper.Pages, c.total-c.to)
+	res.cutInfo = cutOf(c, fmt.Sprintf("pages %d–%d of %d", first, last, t.paper.Pages), rest, key, note,
+		func(cur string) *nextCall {
+			return s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modeFull, "cursor": cur})
+		})
 	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
 }
 
@@ -322,7 +333,9 @@ func (s *Server) excerpt(ctx context.Context, t target, in readInput, fit fitFun
 		Text: string(pt.runes[wf:wt]), CitationURI: uri}
 	if me-ms > wt-wf {
 		res.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("the first %d characters of the quote", wt-wf),
-			Note: joinNote("read the rest with mode page", note)}
+			Remaining: fmt.Sprintf("the rest of the quote, from page %d", pg.Number),
+			Next:      s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modePage, "page": pg.Number}),
+			Note:      joinNote("read the rest with mode page", note)}
 	} else if note != "" {
 		res.Note = note
 	}

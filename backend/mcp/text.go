@@ -6,7 +6,8 @@ import (
 	"github.com/agentero/agentero/backend/text"
 )
 
-// Text is cut and measured in characters (runes), the unit of the budget.
+// Text is cut and measured in characters (runes), the unit of the budget,
+// as they are sent: in JSON, where a newline or a quote takes two.
 
 // chunk is the part [from, to) of a text of total characters.
 type chunk struct {
@@ -14,11 +15,16 @@ type chunk struct {
 	from, to, total int
 }
 
-// cut returns up to n characters of r from offset from, ending at a word
-// boundary when one is near.
+// cut returns the characters of r from offset from that take up to n
+// characters in JSON, ending at a word boundary when one is near.
 func cut(r []rune, from, n int) chunk {
 	from = min(max(from, 0), len(r))
-	to := min(from+n, len(r))
+	to := from
+	for w := 0; to < len(r); to++ {
+		if w += jsonWidth(r[to]); w > n {
+			break
+		}
+	}
 	if to < len(r) {
 		to = text.SnapBack(r, from, to)
 	}
@@ -57,4 +63,16 @@ func window(r []rune, ms, me, n int) (int, int) {
 		to = max(text.SnapBack(r, me, to), me)
 	}
 	return from, to
+}
+
+// jsonWidth is how many characters r takes in a JSON string as marshal
+// writes it.
+func jsonWidth(r rune) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
+		return 2
+	case r < 0x20 || r == '\u2028' || r == '\u2029':
+		return 6 // \u00XX
+	}
+	return 1
 }
