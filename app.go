@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
@@ -294,8 +295,11 @@ func (a *App) Complete(query string, limit int) ([]index.Completion, error) {
 // SourceExists reports whether a citation URI still opens: its file is in
 // the vault. External DOI and arXiv links always "exist".
 func (a *App) SourceExists(uri string) bool {
+	if u, err := citation.Parse(uri); err == nil && u.External() {
+		return true
+	}
 	ws, err := a.current()
-	return workspace.IsExternal(uri) || err == nil && ws.SourceExists(uri)
+	return err == nil && ws.SourceExists(uri)
 }
 
 // OpenExternal opens a link (a card's DOI or arXiv page, a link in an

@@ -64,7 +64,10 @@ func (a *App) exportText(req ExportRequest) (text, name string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	lib := export.Library{Root: ws.Root(), Papers: papers}
+	lib := export.Library{Root: ws.Root(), Papers: papers, Labels: func(ref string, page int) string {
+		label, _ := ws.PageLabel(context.Background(), ref, page)
+		return label
+	}}
 	msgs := c.Messages
 	if req.MessageID != "" {
 		msgs = nil

@@ -30,12 +30,15 @@ const linkWait = 60 * time.Second
 
 // LinkTarget is where an agentero:// link leads, once checked.
 type LinkTarget struct {
-	Vault        string `json:"vault"`
-	Ref          string `json:"ref"`
-	PDFPath      string `json:"pdfPath"`
-	Title        string `json:"title"`
-	Page         int    `json:"page"`
-	Quote        string `json:"quote"`
+	Vault   string `json:"vault"`
+	Ref     string `json:"ref"`
+	PDFPath string `json:"pdfPath"`
+	Title   string `json:"title"`
+	Page    int    `json:"page"`
+	Quote   string `json:"quote"`
+	// CitationURI is the citation the link opens (its paper's PDF, page
+	// and quote): what the viewer hands the locator.
+	CitationURI  string `json:"citationUri,omitempty"`
 	VaultChanged bool   `json:"vaultChanged"` // the app switched vaults to follow it
 }
 
@@ -192,7 +195,8 @@ func (a *App) resolveLink(raw string) (*LinkTarget, error) {
 	if p.Pages > 0 && l.Page > p.Pages {
 		return nil, fmt.Errorf("page %d is past the end of %q, which has %d pages", l.Page, title(p), p.Pages)
 	}
-	return &LinkTarget{Vault: ws.Root(), Ref: p.Ref, PDFPath: p.PDFPath, Title: p.Title, Page: l.Page, Quote: l.Quote, VaultChanged: changed}, nil
+	return &LinkTarget{Vault: ws.Root(), Ref: p.Ref, PDFPath: p.PDFPath, Title: p.Title, Page: l.Page, Quote: l.Quote,
+		CitationURI: l.Citation(p.PDFPath).String(), VaultChanged: changed}, nil
 }
 
 // linkedPaper finds the link's paper in the vault's index, waiting a while

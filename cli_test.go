@@ -84,8 +84,8 @@ func TestIndexAndSearchJSON(t *testing.T) {
 	}
 	var res struct {
 		Hits []struct {
-			Ref, Title, Snippet, CitationURI string
-			Page                             int
+			Ref, Title, Snippet, Quote, CitationURI string
+			Page                                    int
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
@@ -97,6 +97,9 @@ func TestIndexAndSearchJSON(t *testing.T) {
 	h := res.Hits[0]
 	if h.Ref != "papers/bitcoin" || h.CitationURI != "papers/bitcoin/bitcoin.pdf#page="+itoa(h.Page) || strings.ContainsAny(h.Snippet, "\x02\x03") {
 		t.Errorf("first hit = %+v", h)
+	}
+	if h.Quote == "" || !strings.Contains(h.Snippet, h.Quote) || strings.Contains(h.Quote, "…") {
+		t.Errorf("first hit's quote %q is not the words of its snippet %q", h.Quote, h.Snippet)
 	}
 }
 

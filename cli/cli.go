@@ -36,6 +36,7 @@ const Usage = `usage:
                                               the context plan of a request
   agentero ask DIR [--agent NAME | --agent-cmd CMD] [--conversation ID] [--request FILE] [--json] QUESTION
                                               one turn with an agent (default: the built-in one)
+  agentero check DIR FILE.md [--json]         check the citations of a Markdown file against the vault's pages
   agentero relations DIR REF [--kind references|citedBy|related] [--limit N] [--write-sidecars] [--json]
                                               what a paper cites, who cites it, what is related
   agentero context DIR [--json]               the frozen snapshot a new session would get
@@ -68,6 +69,7 @@ var commands = map[string]func(ctx context.Context, env Env, args []string) erro
 	"locate":                 runLocate,
 	"plan":                   runPlan,
 	"ask":                    runAsk,
+	"check":                  runCheck,
 	"relations":              runRelations,
 	"context":                runContext,
 	"compact":                runCompact,

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/claim"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
@@ -274,6 +276,10 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	sctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
 	s, err := h.session(sctx, conv, ag, p, req.Question)
 	cancel()
+	// The turn's reading ends with it, however it ends: the grant's budget
+	// is counted per turn, and a server the agent keeps reads nothing
+	// until the next turn's grant is written.
+	defer h.endTurn(conv.RuntimeID)
 	info := SessionInfo{Fingerprint: p.Fingerprint, MCP: p.Mode == grant.ModeMCP}
 	if s != nil {
 		info.Action, info.ProviderSessionID, info.Note = s.action, string(s.id), s.note
@@ -387,23 +393,56 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		h.log.Warn("read usage", "err", uerr)
 	}
 	sources, consulted := h.cites.split(ctx, content, p.Evidence, got)
-	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Consulted: consulted, Agent: ag.Name,
+	checks := h.checkClaims(ctx, conv.ID, content, p)
+	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Consulted: consulted, Checks: checks, Agent: ag.Name,
 		Plan: st.lastPlan(), Tools: tools, Permissions: perms, StopReason: string(resp.StopReason), At: h.opts.Now()}
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At
 	h.record(conv.ID, Entry{At: reply.At, Turn: turn, Kind: "assistant", Text: content, SessionID: string(s.id),
-		Data: map[string]any{"sources": sources, "consulted": consulted, "stopReason": resp.StopReason}})
+		Data: map[string]any{"sources": sources, "consulted": consulted, "checks": checks, "stopReason": resp.StopReason}})
 	if err := h.store.Save(conv); err != nil {
 		return nil, err
 	}
 	done := events.AgentCompletedEvent{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources,
-		Consulted: consulted, StopReason: string(resp.StopReason), Agent: ag.Name}
+		Consulted: consulted, Checks: checks, StopReason: string(resp.StopReason), Agent: ag.Name}
 	emit(events.AgentCompleted, done)
 	if perms == nil {
 		perms = []events.AgentPermissionEvent{}
 	}
 	return &Result{Completed: done, Session: info, Plan: p, Permissions: perms}, nil
+}
+
+// checkTimeout bounds the claim check of one answer (it takes
+// milliseconds; a stuck index must not hold the turn).
+const checkTimeout = 10 * time.Second
+
+// checkClaims is the claim check of an answer's citations against the
+// pages they cite, within what the turn's plan allows (SPEC §6). It runs
+// even when the user cancelled the turn, on what the agent wrote by then.
+// A check that fails is logged and leaves the answer without checks: it
+// never fails the turn.
+func (h *Host) checkClaims(ctx context.Context, conversationID, content string, p *plan.Plan) (checks []citation.Check) {
+	checks = []citation.Check{}
+	lib, ok := h.cites.idx.(claim.Library)
+	if !ok || content == "" {
+		return checks
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("check the answer's citations", "conversation", conversationID, "panic", r)
+			checks = []citation.Check{}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkTimeout)
+	defer cancel()
+	g := &grant.Grant{Version: grant.Version, Vault: h.vault, Mode: grant.ModeMCP, Allowed: p.Allowed}
+	got, err := claim.Check(ctx, content, lib, claim.Options{Vault: h.vault, Grant: g})
+	if err != nil {
+		h.log.Warn("check the answer's citations", "conversation", conversationID, "err", err)
+		return checks
+	}
+	return got
 }
 
 // hung reports whether err is the expiry of one of the turn's own

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/events"
-	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/vault"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -126,11 +126,10 @@ func (l *locator) locate(path string, line, page int) events.ToolLocation {
 	if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
 		return loc
 	}
-	if strings.EqualFold(filepath.Ext(rel), ".pdf") {
-		loc.CitationURI = index.CitationURI(rel, page, "")
-	} else {
-		loc.CitationURI = rel
+	if !strings.EqualFold(filepath.Ext(rel), ".pdf") {
+		page = 0
 	}
+	loc.CitationURI = citation.New(rel, page, "").String()
 	return loc
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/google/go-cmp/cmp"
 )
@@ -87,9 +88,11 @@ func peerLogged[T any](t *testing.T, rec, method string) []T {
 
 // citeKey is a citation's file and page, what sources are compared by.
 func citeKey(uri string) string {
-	file, frag, _ := strings.Cut(uri, "#")
-	page, _, _ := strings.Cut(strings.TrimPrefix(frag, "page="), "&")
-	return file + "#" + page
+	u, err := citation.Parse(uri)
+	if err != nil {
+		return "not a citation: " + uri
+	}
+	return citation.New(u.Path, u.Page, "").String() + u.URL
 }
 
 func keys(uris []string) []string {

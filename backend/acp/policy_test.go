@@ -9,8 +9,10 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/quote"
 	sdk "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 )
@@ -174,44 +176,12 @@ func TestLocator(t *testing.T) {
 	}
 }
 
-// TestCitationsIn: a citation counts however the answer writes it, and
-// only as a whole path.
-func TestCitationsIn(t *testing.T) {
-	files := []string{"papers/raft/paper.pdf", "notes/a b.md", "https://doi.org/10.1145/357172.357176"}
-	tests := []struct {
-		text string
-		want []citeKey
-	}{
-		{"see [p. 3](papers/raft/paper.pdf#page=3)", []citeKey{{"papers/raft/paper.pdf", 3}}},
-		{"bare papers/raft/paper.pdf#page=12&quote=Raft%20is and more", []citeKey{{"papers/raft/paper.pdf", 12}}},
-		{"html [x](papers/raft/paper.pdf#page=4&amp;quote=a)", []citeKey{{"papers/raft/paper.pdf", 4}}},
-		{"encoded papers%2Fraft%2Fpaper.pdf%23page%3D5", []citeKey{{"papers/raft/paper.pdf", 5}}},
-		{"scheme <agentero://papers/raft/paper.pdf#page=6>", []citeKey{{"papers/raft/paper.pdf", 6}}},
-		{"whole file papers/raft/paper.pdf.", []citeKey{{"papers/raft/paper.pdf", 0}}},
-		{"spaces [n](notes/a%20b.md)", []citeKey{{"notes/a b.md", 0}}},
-		{"doi HTTPS://DOI.ORG/10.1145/357172.357176)", []citeKey{{"https://doi.org/10.1145/357172.357176", 0}}},
-		{"longer xpapers/raft/paper.pdf#page=1 papers/raft/paper.pdf.bak papers/raft/paper.pdf2", nil},
-		{"other doi https://doi.org/10.1145/357172.3571769", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.text, func(t *testing.T) {
-			var got []citeKey
-			for _, c := range citationsIn(decodeAnswer(tt.text), files) {
-				got = append(got, c.key)
-			}
-			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(citeKey{})); diff != "" {
-				t.Errorf("citations (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 // TestQuotes: a quoted passage is found on its page whatever the spacing,
 // hyphenation, ellipses or a citation inside it; a short phrase is not a
-// passage.
+// passage. (How a citation is written is citation.Find's, tested there.)
 func TestQuotes(t *testing.T) {
-	page := fold("Raft decomposes the consensus problem into three rela-\ntively independent subproblems: leader election, log replication, and safety. " +
-		"A leader must eventually be elected.")
+	page := quote.NewPaper([]quote.Page{{Number: 3, Text: "Raft decomposes the consensus problem into three rela-\ntively independent subproblems: leader election, log replication, and safety. " +
+		"A leader must eventually be elected."}})
 	tests := []struct {
 		text  string
 		found bool
@@ -219,15 +189,17 @@ func TestQuotes(t *testing.T) {
 		{"The paper says “Raft decomposes the consensus problem into three relatively independent subproblems”.", true},
 		{"> Raft decomposes the consensus problem\n> into three relatively independent subproblems ([p. 3](papers/raft/paper.pdf#page=3))", true},
 		{`It says "decomposes the consensus problem … leader election, log replication, and safety".`, true},
+		{`It says "decomposes the consensus problem papers/raft/paper.pdf#page=3 leader election, log replication, and safety".`, true},
 		{"“Raft decomposes the consensus problem into four parts and more”", false},
 		{"“leader election”", false}, // a phrase, not a passage
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			qs := quotesIn(decodeAnswer(tt.text))
+			qs := quotesIn(tt.text, citation.Find(tt.text))
 			found := false
 			for _, q := range qs {
-				found = found || quoted(q.pieces, page)
+				_, ok := page.Find(3, q.text)
+				found = found || ok
 			}
 			if found != tt.found {
 				t.Errorf("found = %v, want %v (quotes %+v)", found, tt.found, qs)
@@ -271,24 +243,25 @@ func TestTurnClockStopsForTheUser(t *testing.T) {
 	})
 }
 
-// FuzzAnswerCitations: whatever an answer holds, finding its citations and
-// quotes neither panics nor reports a citation of a file it does not name.
+// FuzzAnswerCitations: whatever an answer holds, finding its quotes
+// neither panics nor gives a piece too short to look for, nor one that
+// holds a citation.
 func FuzzAnswerCitations(f *testing.F) {
 	f.Add("see [p. 3](papers/raft/paper.pdf#page=3&quote=Raft%20is) and “a long enough passage to count as a quote here”")
 	f.Add("> quoted\n> lines papers/raft/paper.pdf#page=%zz%2")
 	f.Add("&amp;%%%papers/raft/paper.pdf#page=99999999999999999999")
-	files := []string{"papers/raft/paper.pdf", "notes/a.md"}
+	f.Add("“a passage that holds papers/raft/paper.pdf#page=3 a citation in its middle”")
 	f.Fuzz(func(t *testing.T, answer string) {
-		text := decodeAnswer(answer)
-		for _, c := range citationsIn(text, files) {
-			if c.at < 0 || c.at >= len(text) || text[c.at:c.at+len(c.key.file)] != c.key.file || c.key.page < 0 {
-				t.Errorf("citation %+v is not in %q", c, text)
-			}
-		}
-		for _, q := range quotesIn(text) {
-			for _, p := range q.pieces {
-				if len(p) < minPiece {
+		cited := citation.Find(answer)
+		for _, q := range quotesIn(answer, cited) {
+			for _, p := range strings.Split(q.text, " … ") {
+				if len(quote.Fold(p)) < minPiece {
 					t.Errorf("piece %q is shorter than %d", p, minPiece)
+				}
+			}
+			for _, c := range cited {
+				if strings.Contains(q.text, c.Raw) && len(c.Raw) > 12 {
+					t.Errorf("quote %q holds the citation %q", q.text, c.Raw)
 				}
 			}
 		}

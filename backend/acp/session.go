@@ -162,6 +162,17 @@ func (h *Host) servers(p *plan.Plan, runtimeID string) ([]sdk.McpServer, error) 
 	}}}, nil
 }
 
+// endTurn closes the turn of the grant of runtimeID (grant.EndTurn). A
+// failure is logged: the next turn's grant replaces it anyway.
+func (h *Host) endTurn(runtimeID string) {
+	if runtimeID == "" {
+		return
+	}
+	if err := grant.EndTurn(h.vault, runtimeID); err != nil {
+		h.log.Warn("close the turn's grant", "runtimeId", runtimeID, "err", err)
+	}
+}
+
 // cwd is the conversation's working folder: empty and outside the vault, so
 // an agent's own file tools never start inside the vault. It is
 // <cache>/sessions/<conversation id>, every level private to the user and

@@ -7,14 +7,15 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/agentero/agentero/backend/atomicfile"
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/quote"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -61,43 +62,61 @@ func readUsage(path string, offset int64) ([]returned, error) {
 	return out, sc.Err()
 }
 
-// citeKey is what a citation points at, whatever its encoding or quote:
-// a vault file (or an external URL) and a page (0 for the whole file).
-type citeKey struct {
-	file string
-	page int
-}
-
-// keyOf is the key of a citation URI as the tools write it.
-func keyOf(uri string) citeKey {
-	file, frag, _ := strings.Cut(uri, "#")
-	return citeKey{file: file, page: fragmentPage(frag)}
-}
-
-// fragmentPage reads page=N out of a citation's fragment, 0 when absent.
-func fragmentPage(frag string) int {
-	for _, p := range strings.FieldsFunc(frag, func(r rune) bool { return r == '&' || r == ';' }) {
-		if v, ok := strings.CutPrefix(p, "page="); ok {
-			end := 0
-			for end < len(v) && v[end] >= '0' && v[end] <= '9' {
-				end++
-			}
-			if n, err := strconv.Atoi(v[:end]); err == nil && n > 0 {
-				return n
-			}
-		}
-	}
-	return 0
+// keyOf is what a citation points at, whatever its encoding, label or
+// quote: a file and a page (0 for the whole file), or an external link
+// (compared in lower case, as DOIs are).
+func keyOf(u citation.URI) citation.Key {
+	k := u.Key()
+	k.URL = strings.ToLower(k.URL)
+	return k
 }
 
 // candidate is something the answer may cite: a card of the prompt's
 // evidence or a citation a tool returned.
 type candidate struct {
-	uri   string
+	uri   string // as the card or the tool wrote it
 	ref   string // the paper or source it belongs to
 	quote string // the card's quoted text (evidence cards)
-	key   citeKey
+	cite  citation.URI
+	key   citation.Key
 }
+
+func newCandidate(uri, ref, quote string) (candidate, bool) {
+	u, err := citation.Parse(uri)
+	if err != nil {
+		return candidate{}, false
+	}
+	return candidate{uri: uri, ref: ref, quote: quote, cite: u, key: keyOf(u)}, true
+}
+
+// What a candidate is, in the order a quoted passage is credited to one:
+// a page of a paper; a text file (notes); a whole paper (its title and
+// abstract); a file of data (metadata.json, a .bib).
+type kind int
+
+const (
+	pageKind kind = iota
+	textKind
+	paperKind
+	dataKind
+)
+
+func (c candidate) kind() kind {
+	switch {
+	case c.cite.IsPDF() && c.key.Page > 0:
+		return pageKind
+	case c.cite.IsPDF():
+		return paperKind
+	case dataFiles[strings.ToLower(path.Ext(c.key.Path))]:
+		return dataKind
+	}
+	return textKind
+}
+
+// dataFiles are the kinds of text file that hold data about papers
+// (metadata.json, citation sidecars, bibliographies) rather than text a
+// reader would cite: sources only when the answer quotes them.
+var dataFiles = map[string]bool{".json": true, ".bib": true, ".bbl": true, ".csv": true, ".tsv": true, ".yaml": true, ".yml": true, ".toml": true, ".xml": true}
 
 // sourcer splits what a turn could cite into what its answer uses (the
 // sources) and the rest the tools returned (consulted), SPEC §6. It reads
@@ -107,69 +126,94 @@ type sourcer struct {
 	idx   Index
 }
 
-// split returns the answer's sources, in the order the answer uses them,
-// and the citations the tools returned that it does not use, in the order
-// they were returned.
+// split returns the answer's sources, in the order the answer first uses
+// them, and the citations the tools returned that it does not use, in the
+// order they were returned.
 //
-// The answer uses a citation when its text carries the citation's URI (as
-// a link or bare; encoded or not; with any quote in its fragment) or
-// quotes a passage (of minQuote letters and digits or more) found in the
-// card or page the citation names. A URI naming another page of a file
+// The answer uses a citation when its text carries the citation's URI
+// (however citation.Find reads it: a link, bracketed or bare; encoded or
+// not; with any quote) or quotes a passage (of minQuote letters and
+// digits or more) that the locator finds on the page, or in the card or
+// file, the citation names. A passage is credited to one citation: a page
+// of a paper before a text file, a text file before a whole paper, a whole
+// paper before a file of data; a passage that is only a paper's title
+// names the paper and is no quote. A URI naming another page of a paper
 // the turn could cite is a source too; a URI of anything else is not.
+//
+// The sources are precise: one per file and page, whatever the quotes; a
+// whole paper only when the answer cites no page of it; a file of data
+// (metadata.json) only when the answer quotes it.
 func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card, got []returned) (sources, consulted []string) {
 	var cands []candidate
 	for _, c := range evidence {
-		if c.CitationURI != "" {
-			cands = append(cands, candidate{uri: c.CitationURI, ref: c.Ref, quote: c.Quote, key: keyOf(c.CitationURI)})
+		if c.CitationURI == "" {
+			continue
+		}
+		if cd, ok := newCandidate(c.CitationURI, c.Ref, c.Quote); ok {
+			cands = append(cands, cd)
 		}
 	}
 	for _, r := range got {
-		cands = append(cands, candidate{uri: r.URI, ref: r.Ref, key: keyOf(r.URI)})
+		if cd, ok := newCandidate(r.URI, r.Ref, ""); ok {
+			cands = append(cands, cd)
+		}
 	}
-	text := decodeAnswer(answer)
 
 	type use struct {
 		at  int
 		uri string
 	}
-	used := map[citeKey]use{}
-	mark := func(k citeKey, at int, uri string) {
+	used := map[citation.Key]use{}
+	mark := func(k citation.Key, at int, uri string) {
 		if u, ok := used[k]; !ok || at < u.at {
 			used[k] = use{at, uri}
 		}
 	}
-	files := map[string][]candidate{}
+	files := map[citation.Key][]candidate{} // by file (or link), whatever the page
+	fileOf := func(k citation.Key) citation.Key { return citation.Key{Path: k.Path, URL: k.URL} }
 	for _, c := range cands {
-		files[c.key.file] = append(files[c.key.file], c)
+		files[fileOf(c.key)] = append(files[fileOf(c.key)], c)
 	}
-	for _, m := range citationsIn(text, keysOf(files)) {
-		if c, ok := bestFor(cands, m.key); ok {
-			mark(m.key, m.at, c.uri)
-		} else if uri, ok := s.pageOf(ctx, files[m.key.file], m.key); ok {
-			mark(m.key, m.at, uri)
+	cited := citation.Find(answer)
+	for _, m := range cited {
+		k := keyOf(m.URI)
+		same := files[fileOf(k)]
+		if len(same) == 0 {
+			continue // not something this turn could cite
+		}
+		if c, ok := bestFor(cands, k); ok {
+			if c.kind() != dataKind {
+				mark(k, m.Start, c.uri)
+			}
+		} else if uri, ref, ok := s.pageOf(ctx, same, k); ok {
+			mark(k, m.Start, uri)
+			// The page is now something the answer's quotes may be from.
+			if cd, ok := newCandidate(uri, ref, ""); ok {
+				cands = append(cands, cd)
+				files[fileOf(k)] = append(files[fileOf(k)], cd)
+			}
 		}
 	}
-	if qs := quotesIn(text); len(qs) > 0 {
-		texts := map[citeKey]string{}
-		for _, c := range cands {
-			if _, done := texts[c.key]; !done {
-				texts[c.key] = fold(s.textOf(ctx, c))
+	if qs := quotesIn(answer, cited); len(qs) > 0 {
+		q := s.quoter(ctx, cands)
+		for _, qt := range qs {
+			if q.names(qt.text) {
+				continue
 			}
-			if c.quote != "" {
-				texts[c.key] += fold(c.quote)
+			if c, ok := q.holder(ctx, qt.text); ok {
+				best, _ := bestFor(cands, c.key)
+				mark(c.key, qt.at, best.uri)
 			}
 		}
-		for _, q := range qs {
-			for _, c := range cands {
-				if quoted(q.pieces, texts[c.key]) {
-					best, _ := bestFor(cands, c.key)
-					mark(c.key, q.at, best.uri)
-				}
-			}
+	}
+	// A whole paper only when no page of it is cited.
+	for k := range used {
+		if k.Page > 0 {
+			delete(used, citation.Key{Path: k.Path})
 		}
 	}
 
-	keys := make([]citeKey, 0, len(used))
+	keys := make([]citation.Key, 0, len(used))
 	for k := range used {
 		keys = append(keys, k)
 	}
@@ -181,9 +225,13 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 	for _, k := range keys {
 		sources = append(sources, used[k].uri)
 	}
-	seen := map[citeKey]bool{}
+	seen := map[citation.Key]bool{}
 	for _, r := range got {
-		k := keyOf(r.URI)
+		u, err := citation.Parse(r.URI)
+		if err != nil {
+			continue
+		}
+		k := keyOf(u)
 		if _, ok := used[k]; ok || seen[k] {
 			continue
 		}
@@ -193,24 +241,16 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 	return sources, consulted
 }
 
-func keysOf(files map[string][]candidate) []string {
-	out := make([]string, 0, len(files))
-	for f := range files {
-		out = append(out, f)
-	}
-	return out
-}
-
 // bestFor is the candidate of key k whose URI goes into the sources: one
 // that carries a quote to highlight when there is one, else the first.
-func bestFor(cands []candidate, k citeKey) (candidate, bool) {
+func bestFor(cands []candidate, k citation.Key) (candidate, bool) {
 	var first *candidate
 	for i := range cands {
 		c := &cands[i]
 		if c.key != k {
 			continue
 		}
-		if strings.Contains(c.uri, "quote=") {
+		if c.cite.Quote != "" {
 			return *c, true
 		}
 		if first == nil {
@@ -223,139 +263,148 @@ func bestFor(cands []candidate, k citeKey) (candidate, bool) {
 	return *first, true
 }
 
-// pageOf is the citation of page k.page of a paper's PDF that the turn
-// could cite other pages of, when the paper has that page.
-func (s sourcer) pageOf(ctx context.Context, same []candidate, k citeKey) (string, bool) {
-	if k.page == 0 || len(same) == 0 || !strings.HasSuffix(strings.ToLower(k.file), ".pdf") {
-		return "", false
+// pageOf is the citation of page k.Page of a paper's PDF that the turn
+// could cite other pages of, when the paper has that page, and the
+// paper's ref.
+func (s sourcer) pageOf(ctx context.Context, same []candidate, k citation.Key) (uri, ref string, ok bool) {
+	if k.Page == 0 || k.URL != "" || !strings.EqualFold(path.Ext(k.Path), ".pdf") {
+		return "", "", false
 	}
 	for _, c := range same {
 		if c.ref == "" {
 			continue
 		}
 		p, err := s.idx.Paper(ctx, c.ref)
-		if err == nil && p.PDFPath == k.file && k.page <= p.Pages {
-			return k.file + "#page=" + strconv.Itoa(k.page), true
+		if err == nil && p.PDFPath == k.Path && k.Page <= p.Pages {
+			return citation.New(k.Path, k.Page, "").String(), c.ref, true
 		}
 	}
-	return "", false
+	return "", "", false
 }
 
-// textOf is the text a candidate stands for: its page, its file, or its
-// paper's title and abstract; "" when it cannot be read.
-func (s sourcer) textOf(ctx context.Context, c candidate) string {
+// quoter finds the passages an answer quotes in what its candidates name,
+// through the one locator. Texts are read once each, when first needed.
+type quoter struct {
+	s      sourcer
+	cands  []candidate
+	papers map[citation.Key][]*quote.Paper // the texts of each key: its page, file or paper, and its cards' quotes
+	titles []string                        // the folded titles of the papers the turn could cite
+}
+
+func (s sourcer) quoter(ctx context.Context, cands []candidate) *quoter {
+	q := &quoter{s: s, cands: cands, papers: map[citation.Key][]*quote.Paper{}}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if c.ref == "" || !c.cite.IsPDF() || seen[c.ref] {
+			continue
+		}
+		seen[c.ref] = true
+		if p, err := s.idx.Paper(ctx, c.ref); err == nil && p.Title != "" {
+			q.titles = append(q.titles, quote.Fold(p.Title))
+		}
+	}
+	return q
+}
+
+// names reports whether a quoted passage is only (a part of) a paper's
+// title: the answer names the paper, it quotes nothing of it.
+func (q *quoter) names(passage string) bool {
+	f := quote.Fold(passage)
+	for _, t := range q.titles {
+		if strings.Contains(t, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// holder is the candidate a passage is credited to: the first, in the
+// turn's order, of the first kind that holds it.
+func (q *quoter) holder(ctx context.Context, passage string) (candidate, bool) {
+	for k := pageKind; k <= dataKind; k++ {
+		for _, c := range q.cands {
+			if c.kind() != k {
+				continue
+			}
+			for _, p := range q.texts(ctx, c) {
+				if _, ok := p.Find(p.Pages()[0].Number, passage); ok {
+					return c, true
+				}
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// texts are what a candidate's key stands for, ready for the locator:
+// its page (with the next, for a passage that runs over), its file, or
+// its paper's title and abstract; and the quotes of its cards.
+func (q *quoter) texts(ctx context.Context, c candidate) []*quote.Paper {
+	if ps, ok := q.papers[c.key]; ok {
+		return ps
+	}
+	var ps []*quote.Paper
+	if pages := q.s.textOf(ctx, c); len(pages) > 0 {
+		ps = append(ps, quote.NewPaper(pages))
+	}
+	for _, o := range q.cands {
+		if o.key == c.key && o.quote != "" {
+			ps = append(ps, quote.NewPaper([]quote.Page{{Number: 1, Text: o.quote}}))
+		}
+	}
+	q.papers[c.key] = ps
+	return ps
+}
+
+// textOf is the text a candidate stands for: its page and the next, its
+// file, or its paper's title and abstract; none when it cannot be read.
+func (s sourcer) textOf(ctx context.Context, c candidate) []quote.Page {
 	k := c.key
 	switch {
-	case strings.HasPrefix(k.file, "https://"):
-		return ""
-	case strings.HasSuffix(strings.ToLower(k.file), ".pdf"):
+	case k.URL != "":
+		return nil
+	case c.cite.IsPDF():
 		if c.ref == "" {
-			return ""
+			return nil
 		}
-		if k.page > 0 {
-			text, _, err := s.idx.PageText(ctx, c.ref, k.page)
-			if err != nil {
-				return ""
+		if k.Page > 0 {
+			var out []quote.Page
+			for n := k.Page; n <= k.Page+1; n++ {
+				text, _, err := s.idx.PageText(ctx, c.ref, n)
+				if err != nil {
+					break
+				}
+				out = append(out, quote.Page{Number: n, Text: text})
 			}
-			return text
+			return out
 		}
 		p, err := s.idx.Paper(ctx, c.ref)
 		if err != nil {
-			return ""
+			return nil
 		}
-		return p.Title + "\n" + p.Abstract
+		return []quote.Page{{Number: 1, Text: p.Title + "\n" + p.Abstract}}
 	default:
-		text, err := vault.ReadText(ctx, s.vault, k.file)
+		text, err := vault.ReadText(ctx, s.vault, k.Path)
 		if err != nil {
-			return ""
+			return nil
 		}
-		return text
+		return []quote.Page{{Number: 1, Text: text}}
 	}
 }
-
-// citeAt is a citation found in an answer, at a byte offset of its text.
-type citeAt struct {
-	at  int
-	key citeKey
-}
-
-// citationsIn finds where the answer names one of files (vault paths or
-// external URLs), and the page its fragment names. A name counts only as
-// a whole path: not when it continues a longer name before or after.
-func citationsIn(text string, files []string) []citeAt {
-	var out []citeAt
-	lower := strings.ToLower(text)
-	for _, f := range files {
-		hay, needle := text, f
-		if strings.HasPrefix(f, "https://") {
-			hay, needle = lower, strings.ToLower(f)
-		}
-		for from := 0; ; {
-			i := strings.Index(hay[from:], needle)
-			if i < 0 {
-				break
-			}
-			start, end := from+i, from+i+len(needle)
-			from = end
-			if start > 0 && pathByte(hay[start-1]) && hay[start-1] != '/' {
-				continue
-			}
-			if end < len(hay) && (pathByte(hay[end]) && hay[end] != '.' || hay[end] == '.' && end+1 < len(hay) && pathByte(hay[end+1])) {
-				continue
-			}
-			k := citeKey{file: f}
-			if end < len(hay) && hay[end] == '#' {
-				frag := hay[end+1:]
-				if j := strings.IndexFunc(frag, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(")]>\"'`<,", r) }); j >= 0 {
-					frag = frag[:j]
-				}
-				k.page = fragmentPage(frag)
-			}
-			out = append(out, citeAt{at: start, key: k})
-		}
-	}
-	return out
-}
-
-// pathByte reports whether b can continue a path or a name.
-func pathByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || strings.IndexByte("._-/", b) >= 0 || b >= 0x80
-}
-
-// decodeAnswer undoes what a Markdown answer may have done to citation
-// URIs: HTML entities for '&' and percent-encoding (where it is valid).
-func decodeAnswer(s string) string {
-	s = strings.NewReplacer("&amp;", "&", "&#38;", "&", "&#x26;", "&").Replace(s)
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			v, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			b.WriteByte(byte(v))
-			i += 2
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isHex(b byte) bool { return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F' }
 
 // Quoted passages: a quote shorter than minQuote letters and digits is a
-// phrase, not a passage; pieces of a quote cut with "…" shorter than
-// minPiece are not looked for.
+// phrase, not a passage; pieces of a quote cut with "…" (or by a citation
+// inside it) shorter than minPiece are not looked for.
 const (
 	minQuote = 30
 	minPiece = 20
 )
 
-// quoteAt is a passage an answer quotes, as the folded pieces to look for.
+// quoteAt is a passage an answer quotes: its pieces to look for, joined by
+// ellipses, as the locator reads them.
 type quoteAt struct {
-	at     int
-	pieces []string
+	at   int
+	text string
 }
 
 var (
@@ -366,74 +415,42 @@ var (
 		regexp.MustCompile(`(?m)((?:^[ \t]*>[^\n]*(?:\n|$))+)`), // a Markdown block quote
 	}
 	quoteLead = regexp.MustCompile(`(?m)^[ \t]*>`)
-	// cutMarks separate the pieces of a quote: ellipses, and links or
-	// bare citations inside it.
-	cutMarks = regexp.MustCompile(`\[[^\]]*\]\([^)]*\)|\S*#page=\S*|\S+\.pdf\b|\[?(?:…|\.\.\.)\]?`)
+	// ellipses are the cuts of a quote a text may write.
+	ellipses = regexp.MustCompile(`\[?(?:…|\.\.\.)\]?`)
 )
 
 // quotesIn finds the passages an answer quotes: text in “…”, «…» or
-// "…", and Markdown block quotes.
-func quotesIn(text string) []quoteAt {
+// "…", and Markdown block quotes. The citations the answer holds (cited)
+// cut a quote where they stand in it, as ellipses do.
+func quotesIn(text string, cited []citation.Cited) []quoteAt {
 	var out []quoteAt
 	for _, re := range quoteMarks {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			body := text[m[2]:m[3]]
-			body = quoteLead.ReplaceAllString(body, " ")
+			var body strings.Builder
+			at := m[2]
+			for _, c := range cited {
+				if c.End <= at || c.Start >= m[3] {
+					continue
+				}
+				body.WriteString(text[at:max(c.Start, at)])
+				body.WriteString(" … ")
+				at = min(c.End, m[3])
+			}
+			body.WriteString(text[at:m[3]])
+			b := quoteLead.ReplaceAllString(body.String(), " ")
 			var pieces []string
 			total := 0
-			for _, p := range cutMarks.Split(body, -1) {
-				f := fold(p)
+			for _, p := range ellipses.Split(b, -1) {
+				f := quote.Fold(p)
 				total += len(f)
 				if len(f) >= minPiece {
-					pieces = append(pieces, f)
+					pieces = append(pieces, strings.TrimSpace(p))
 				}
 			}
 			if total >= minQuote && len(pieces) > 0 {
-				out = append(out, quoteAt{at: m[0], pieces: pieces})
+				out = append(out, quoteAt{at: m[0], text: strings.Join(pieces, " … ")})
 			}
 		}
 	}
 	return out
-}
-
-// quoted reports whether every piece of a quote is in a folded text.
-func quoted(pieces []string, text string) bool {
-	if text == "" {
-		return false
-	}
-	for _, p := range pieces {
-		if !strings.Contains(text, p) {
-			return false
-		}
-	}
-	return true
-}
-
-// fold keeps a text's letters and digits, lower-cased, with ligatures
-// spelled out: what a quote and its page have in common however either was
-// spaced, hyphenated at line ends or punctuated.
-//
-// (One text folding belongs in one place; this one moves to the shared
-// text package when it lands.)
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case 'ﬁ':
-			b.WriteString("fi")
-		case 'ﬂ':
-			b.WriteString("fl")
-		case 'ﬀ':
-			b.WriteString("ff")
-		case 'ﬃ':
-			b.WriteString("ffi")
-		case 'ﬄ':
-			b.WriteString("ffl")
-		default:
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				b.WriteRune(unicode.ToLower(r))
-			}
-		}
-	}
-	return b.String()
 }

@@ -1,130 +1,76 @@
 package agent
 
-// Words for comparing: finding a selection in its page, and scoring
-// sentences against the question.
+// Finding a selection in its page, and scoring sentences against the
+// question by their words.
 
 import (
 	"math"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentero/agentero/backend/quote"
+	"github.com/agentero/agentero/backend/text"
 )
 
-// token is a word of a text, folded for comparing, with its byte span.
-type token struct {
-	w          string
-	start, end int
-}
-
-// ligatures are the letters PDF text uses for two or three.
-var ligatures = map[rune]string{'ﬀ': "ff", 'ﬁ': "fi", 'ﬂ': "fl", 'ﬃ': "ffi", 'ﬄ': "ffl", 'ﬅ': "st", 'ﬆ': "st"}
-
-// tokenize splits a text into words: runs of letters and digits in lower
-// case, ligatures spelt out. A hyphen before a line break and a word in
-// lower case joins the halves of a word split across lines, as a viewer's
-// selection of the same text may have them joined or not.
-func tokenize(text string) []token {
-	var out []token
-	var b strings.Builder
-	start := -1
-	var last rune // the last letter or digit of the word being read
-	flush := func(end int) {
-		if start >= 0 {
-			out = append(out, token{b.String(), start, end})
-			b.Reset()
-			start = -1
-		}
+// locate finds a selection in a page through the one locator (package
+// quote): the byte span of the page that holds it, however either was
+// spaced, hyphenated at line ends or cased. A selection whose middle
+// differs from the page's text (a viewer's text layer is not the index's)
+// is found by its first and last words, in order and not far apart.
+func locate(page, sel string) (int, int, bool) {
+	p := quote.NewPaper([]quote.Page{{Number: 1, Text: page}})
+	if m, ok := p.Find(1, sel); ok {
+		from, to := extent(m)
+		return byteOffsets(page, from, to)
 	}
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if start < 0 {
-				start = i
-			}
-			if l, ok := ligatures[r]; ok {
-				b.WriteString(l)
-			} else {
-				b.WriteRune(unicode.ToLower(r))
-			}
-			last = r
-		case (r == '-' || r == '\u00ad') && start >= 0:
-			if j := hyphenBreak(text, i+n); j > 0 && hyphenated(last, firstRune(text[j:])) {
-				i = j
-				continue
-			}
-			flush(i)
-		default:
-			flush(i)
-		}
-		i += n
-	}
-	flush(len(text))
-	return out
-}
-
-// hyphenBreak returns where the text after a hyphen at i goes on when the
-// hyphen ends a line (or is followed by one space, as a viewer may join
-// lines); 0 if not.
-func hyphenBreak(text string, i int) int {
-	j := i
-	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-		j++
-	}
-	if j == i || !strings.Contains(text[i:j], "\n") && text[i:j] != " " {
-		return 0
-	}
-	return j
-}
-
-func firstRune(s string) rune {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r
-}
-
-// locate finds a selection in a page: the byte span of the page that holds
-// its words in order. A selection whose middle differs from the page's
-// text (a viewer's text layer is not the index's) is found by its first
-// and last words.
-func locate(page, sel []token) (int, int, bool) {
-	if len(sel) == 0 || len(page) == 0 {
+	words := strings.Fields(sel)
+	if len(words) < 8 {
 		return 0, 0, false
 	}
-	if i := find(page, sel, 0); i >= 0 {
-		return page[i].start, page[i+len(sel)-1].end, true
-	}
-	k := min(6, len(sel))
-	if len(sel) < 8 {
-		return 0, 0, false
-	}
+	k := min(6, len(words))
+	head, tail := strings.Join(words[:k], " "), strings.Join(words[len(words)-k:], " ")
+	reach := utf8.RuneCountInString(sel)*3/2 + 40 // how far the last words may be from the first
 	for from := 0; ; {
-		i := find(page, sel[:k], from)
-		if i < 0 {
+		h, ok := p.FindFrom(1, from, head)
+		if !ok {
 			return 0, 0, false
 		}
-		limit := i + len(sel)*3/2 + 4
-		if j := find(page[:min(limit, len(page))], sel[len(sel)-k:], i+k); j >= 0 {
-			return page[i].start, page[j+k-1].end, true
+		hFrom, hTo := extent(h)
+		if t, ok := p.FindFrom(1, hTo, tail); ok {
+			if _, tTo := extent(t); tTo-hFrom <= reach {
+				return byteOffsets(page, hFrom, tTo)
+			}
 		}
-		from = i + 1
+		from = hFrom + 1
 	}
 }
 
-// find returns the first index at or after from where words holds want.
-func find(words, want []token, from int) int {
-	for i := from; i+len(want) <= len(words); i++ {
-		ok := true
-		for j := range want {
-			if words[i+j].w != want[j].w {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return i
-		}
+// extent is the rune span of a match on its one page: from its first
+// character to its last.
+func extent(m quote.Match) (int, int) {
+	from, to := m.Spans[0].From, m.Spans[0].To
+	for _, s := range m.Spans[1:] {
+		from, to = min(from, s.From), max(to, s.To)
 	}
-	return -1
+	return from, to
+}
+
+// byteOffsets turns the rune span [from, to) of s into a byte span.
+func byteOffsets(s string, from, to int) (int, int, bool) {
+	b, n := -1, 0
+	for i := range s {
+		if n == from {
+			b = i
+		}
+		if n == to {
+			return b, i, b >= 0
+		}
+		n++
+	}
+	if n == to && b >= 0 {
+		return b, len(s), true
+	}
+	return 0, 0, false
 }
 
 // stem cuts the commonest English endings, so that "elects", "elected"
@@ -169,17 +115,17 @@ type scorer struct {
 func newScorer(query string, pool []string) scorer {
 	var sc scorer
 	seen := map[string]bool{}
-	for _, t := range tokenize(query) {
-		s := stem(t.w)
-		if len(t.w) < 2 || seen[s] {
+	for _, w := range text.Words(query) {
+		s := stem(w)
+		if len(w) < 2 || seen[s] {
 			continue
 		}
 		seen[s] = true
 		sc.stems = append(sc.stems, s)
 	}
 	df := make([]int, len(sc.stems))
-	for _, text := range pool {
-		for i, hit := range sc.hits(text) {
+	for _, sent := range pool {
+		for i, hit := range sc.hits(sent) {
 			if hit {
 				df[i]++
 			}
@@ -206,10 +152,10 @@ func (sc scorer) total() float64 {
 }
 
 // hits says which of the question's words a text holds.
-func (sc scorer) hits(text string) []bool {
+func (sc scorer) hits(s string) []bool {
 	out := make([]bool, len(sc.stems))
-	for _, t := range tokenize(text) {
-		s := stem(t.w)
+	for _, w := range text.Words(s) {
+		s := stem(w)
 		for i, q := range sc.stems {
 			if !out[i] && sameWord(s, q) {
 				out[i] = true
@@ -221,14 +167,14 @@ func (sc scorer) hits(text string) []bool {
 
 // score returns a text's score and how many of the question's words it
 // holds. Two of them side by side, as in the question, count a little more.
-func (sc scorer) score(text string) (float64, int) {
-	toks := tokenize(text)
+func (sc scorer) score(s string) (float64, int) {
+	toks := text.Words(s)
 	var total float64
 	matched := 0
 	seen := make([]bool, len(sc.stems))
 	prev := -1
-	for _, t := range toks {
-		s := stem(t.w)
+	for _, w := range toks {
+		s := stem(w)
 		cur := -1
 		for i, q := range sc.stems {
 			if sameWord(s, q) {

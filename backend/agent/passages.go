@@ -89,7 +89,7 @@ func (g *gatherer) selection(ctx context.Context, e evidence) error {
 	if p.CitationURI != "" {
 		src.citation = p.CitationURI
 	}
-	from, to, ok := locate(tokenize(p.Text), tokenize(e.quote))
+	from, to, ok := locate(p.Text, e.quote)
 	if !ok {
 		src.selText = oneLine(e.quote)
 		return nil

@@ -10,9 +10,11 @@ package agent
 import (
 	"regexp"
 
-	"github.com/agentero/agentero/backend/context/wire"
 	"strconv"
 	"strings"
+
+	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/context/wire"
 )
 
 // turnContext is the plan of a turn as its prompt carries it.
@@ -51,7 +53,6 @@ const (
 var (
 	cardHead   = regexp.MustCompile(`^\[(\d+)\] (paper|file) (.+)$`)
 	titlePage  = regexp.MustCompile(`^(.*), page (\d+)(?: \(printed [^()]*\))?$`)
-	uriPage    = regexp.MustCompile(`#page=(\d+)(?:&[^#]*)?$`)
 	allowedRow = regexp.MustCompile(`^- (paper|directory|file) (.+)$`)
 	limitsCard = regexp.MustCompile(`^Limits: (\d+) cards a search\b`)
 	limitsTurn = regexp.MustCompile(`\b(\d+) characters in all this turn\b`)
@@ -148,11 +149,12 @@ func parsePlan(text string) turnContext {
 		if !ok || uri == "" {
 			continue
 		}
-		ref, title := splitHead(m[3], uri)
+		cited, _ := citation.Parse(uri)
+		ref, title := splitHead(m[3], cited.Path)
 		e := evidence{kind: m[2], ref: ref, title: title, citation: uri}
-		if p := uriPage.FindStringSubmatch(uri); p != nil {
-			e.page, _ = strconv.Atoi(p[1])
-			if t := titlePage.FindStringSubmatch(e.title); t != nil && t[2] == p[1] {
+		if cited.Page > 0 {
+			e.page = cited.Page
+			if t := titlePage.FindStringSubmatch(e.title); t != nil && t[2] == strconv.Itoa(cited.Page) {
 				e.title = t[1]
 			}
 		}
@@ -179,8 +181,8 @@ func parsePlan(text string) turnContext {
 
 // splitHead splits "ref: title" of a card's head line. A ref may hold
 // spaces and ": " (it is a folder name), so the ref is the part that the
-// card's citation URI starts with.
-func splitHead(head, uri string) (string, string) {
+// card's cited file (the path of its citation URI) starts with.
+func splitHead(head, file string) (string, string) {
 	first := -1
 	for i := 0; ; {
 		k := strings.Index(head[i:], ": ")
@@ -191,7 +193,7 @@ func splitHead(head, uri string) (string, string) {
 		if first < 0 {
 			first = i + k
 		}
-		if uri == ref || strings.HasPrefix(uri, ref+"/") || strings.HasPrefix(uri, ref+"#") {
+		if file == ref || strings.HasPrefix(file, ref+"/") {
 			return ref, head[i+k+2:]
 		}
 		i += k + 2

@@ -68,6 +68,19 @@ func named(op, path string, err error) error {
 // with whole records: a torn one would swallow the record appended after
 // it. Appends to one file must not run concurrently.
 func Append(path string, data []byte, perm os.FileMode) error {
+	return appendTo(path, data, perm, true)
+}
+
+// AppendShared is Append for a file that several processes append to at
+// once (a turn's budget ledger): each write is one O_APPEND write, so
+// records never interleave, but a write the disk cannot take whole is not
+// taken back, since that could cut a record another process appended
+// meanwhile. Its reader must refuse a torn record.
+func AppendShared(path string, data []byte, perm os.FileMode) error {
+	return appendTo(path, data, perm, false)
+}
+
+func appendTo(path string, data []byte, perm os.FileMode, takeBack bool) error {
 	if err := folder(filepath.Dir(path), perm); err != nil {
 		return err
 	}
@@ -88,6 +101,9 @@ func Append(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
+		if !takeBack {
+			return errors.Join(err, f.Close())
+		}
 		return errors.Join(err, f.Truncate(st.Size()), f.Close())
 	}
 	return f.Close()

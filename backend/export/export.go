@@ -1,36 +1,37 @@
 // Package export writes what leaves the app: an answer or a whole
-// conversation as Markdown whose sources are agentero:// links (plus
-// doi.org and arxiv.org links when the paper has them) with a reference
-// list, and the cited papers as BibTeX and CSL-JSON.
+// conversation as Markdown whose citations and sources are agentero://
+// links (plus doi.org and arxiv.org links when the paper has them), each
+// citation with a note of what checking it found, with a reference list;
+// and the cited papers as BibTeX and CSL-JSON.
 package export
 
 import (
 	"fmt"
 	"net/url"
 	"path"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/applink"
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/index"
 )
 
 // Source is one citation of an answer, resolved against the library.
 type Source struct {
-	URI   string       // the citation as the answer has it: papers/x/paper.pdf#page=3&quote=…
-	File  string       // its vault-relative file
-	Page  int          // 1-based; 0 when it names none
-	Quote string       // "" when none
-	Paper *index.Paper // nil when the file is not a library paper's PDF
+	citation.URI              // where it points: a vault file, its page and quote
+	Paper        *index.Paper // nil when the file is not a library paper's PDF
 }
 
-// Library is what export knows of the vault: its root and its papers.
+// Library is what export knows of the vault: its root, its papers, and
+// (optionally) the printed labels of their pages.
 type Library struct {
 	Root   string
 	Papers []index.Paper
+	// Labels gives the printed label of a page of a paper ("" when it has
+	// none); nil: the labels the citations carry.
+	Labels func(ref string, page int) string
 }
 
 // paperOf finds the paper whose PDF, or whose folder, holds file.
@@ -50,25 +51,18 @@ func (lib Library) paperOf(file string) *index.Paper {
 	return nil
 }
 
-// ParseSource reads a citation URI (SPEC §1): a vault-relative file with an
-// optional #page=N&quote=… fragment. External links are not sources here.
+// ParseSource reads a citation URI (SPEC §1). External links are not
+// sources here.
 func (lib Library) ParseSource(uri string) (Source, bool) {
-	file, frag, _ := strings.Cut(uri, "#")
-	if file == "" || strings.Contains(file, "://") || strings.HasPrefix(file, "/") {
+	u, err := citation.Parse(uri)
+	if err != nil || u.External() {
 		return Source{}, false
 	}
-	if f, err := url.PathUnescape(file); err == nil {
-		file = f
-	}
-	s := Source{URI: uri, File: path.Clean(file)}
-	if q, err := url.ParseQuery(frag); err == nil {
-		if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 0 {
-			s.Page = n
-		}
-		s.Quote = strings.TrimSpace(q.Get("quote"))
-	}
-	s.Paper = lib.paperOf(s.File)
-	return s, true
+	return lib.source(u), true
+}
+
+func (lib Library) source(u citation.URI) Source {
+	return Source{URI: u, Paper: lib.paperOf(u.Path)}
 }
 
 // Link is the agentero:// link of s, "" when s is not a library paper's.
@@ -76,15 +70,18 @@ func (lib Library) Link(s Source) string {
 	if s.Paper == nil {
 		return ""
 	}
-	page := s.Page
-	if page == 0 {
-		page = 1
+	return applink.For(lib.Root, s.Paper.Ref, s.URI).String()
+}
+
+// PageLabel is how s's page is named to a reader: its printed label, else
+// its number; "" when s names no page.
+func (lib Library) PageLabel(s Source) string {
+	if s.Page > 0 && s.Label == "" && s.Paper != nil && lib.Labels != nil {
+		if l := lib.Labels(s.Paper.Ref, s.Page); l != "" {
+			s.Label = l
+		}
 	}
-	q := []rune(s.Quote)
-	if len(q) > applink.MaxQuote {
-		q = q[:applink.MaxQuote]
-	}
-	return applink.Link{Vault: lib.Root, Ref: s.Paper.Ref, Page: page, Quote: string(q)}.String()
+	return s.URI.PageLabel()
 }
 
 // DOILink and ArxivLink are a paper's public pages, "" when unknown.
@@ -102,18 +99,28 @@ func ArxivLink(p *index.Paper) string {
 	return "https://arxiv.org/abs/" + (&url.URL{Path: p.ArxivID}).EscapedPath()
 }
 
-// Sources resolves an answer's sources, in order, without repeats.
+// Sources resolves an answer's sources, in order, once each: one per file
+// and page whatever the quote, and a whole paper only when no page of it
+// is a source.
 func (lib Library) Sources(m acp.Message) []Source {
-	var out []Source
-	seen := map[string]bool{}
+	var all []Source
+	pages := map[string]bool{}
 	for _, uri := range m.Sources {
-		if seen[uri] {
+		if s, ok := lib.ParseSource(uri); ok {
+			all = append(all, s)
+			if s.Page > 0 {
+				pages[s.Path] = true
+			}
+		}
+	}
+	var out []Source
+	seen := map[citation.Key]bool{}
+	for _, s := range all {
+		if seen[s.Key()] || s.Page == 0 && pages[s.Path] {
 			continue
 		}
-		seen[uri] = true
-		if s, ok := lib.ParseSource(uri); ok {
-			out = append(out, s)
-		}
+		seen[s.Key()] = true
+		out = append(out, s)
 	}
 	return out
 }
@@ -132,13 +139,16 @@ func Papers(sources []Source) []*index.Paper {
 }
 
 // AnswerMarkdown is an answer as Markdown: its text with each citation it
-// writes pointing to the agentero:// link, then its sources as links and a
+// writes made an agentero:// link that names the paper and page, with a
+// note of what checking it found; then its sources as links and a
 // reference list of the papers they are from.
 func (lib Library) AnswerMarkdown(answer acp.Message) string {
 	sources := lib.Sources(answer)
 	var b strings.Builder
-	b.WriteString(lib.linkify(answer.Content, sources))
+	notes := &footnotes{}
+	b.WriteString(strings.TrimRight(lib.linkify(answer.Content, answer.Checks, notes), "\n"))
 	b.WriteString("\n")
+	notes.write(&b)
 	lib.writeSources(&b, sources, "###")
 	writeReferences(&b, Papers(sources), "###")
 	return b.String()
@@ -154,6 +164,7 @@ func (lib Library) ConversationMarkdown(c *acp.Conversation, title string) strin
 	fmt.Fprintf(&b, "# %s\n\n", escapeLine(title))
 	fmt.Fprintf(&b, "_Exported from Agentero on %s; vault %s._\n", time.Now().Format("2 January 2006"), escapeLine(lib.Root))
 	var all []Source
+	notes := &footnotes{}
 	for _, m := range c.Messages {
 		switch m.Role {
 		case "user":
@@ -169,31 +180,14 @@ func (lib Library) ConversationMarkdown(c *acp.Conversation, title string) strin
 			}
 			sources := lib.Sources(m)
 			all = append(all, sources...)
-			b.WriteString(lib.linkify(strings.TrimSpace(m.Content), sources))
+			b.WriteString(strings.TrimSpace(lib.linkify(m.Content, m.Checks, notes)))
 			b.WriteString("\n")
+			notes.write(&b)
 			lib.writeSources(&b, sources, "###")
 		}
 	}
 	writeReferences(&b, Papers(all), "##")
 	return b.String()
-}
-
-// linkify points each citation URI the text writes (as a Markdown link
-// target or bare) to its agentero:// link.
-func (lib Library) linkify(text string, sources []Source) string {
-	// Longest first, so that one URI that begins another is not cut.
-	sorted := append([]Source(nil), sources...)
-	sort.Slice(sorted, func(i, j int) bool { return len(sorted[i].URI) > len(sorted[j].URI) })
-	var pairs []string
-	for _, s := range sorted {
-		if link := lib.Link(s); link != "" {
-			pairs = append(pairs, "("+s.URI+")", "("+link+")", "<"+s.URI+">", "<"+link+">")
-		}
-	}
-	if len(pairs) == 0 {
-		return text
-	}
-	return strings.NewReplacer(pairs...).Replace(text)
 }
 
 func (lib Library) writeSources(b *strings.Builder, sources []Source, h string) {
@@ -202,12 +196,12 @@ func (lib Library) writeSources(b *strings.Builder, sources []Source, h string) 
 	}
 	fmt.Fprintf(b, "\n%s Sources\n\n", h)
 	for i, s := range sources {
-		label := s.File
+		label := s.Path
 		if s.Paper != nil {
 			label = paperTitle(s.Paper)
 		}
-		if s.Page > 0 {
-			label += fmt.Sprintf(", p. %d", s.Page)
+		if l := lib.PageLabel(s); l != "" {
+			label += ", p. " + l
 		}
 		line := escapeLink(label)
 		if link := lib.Link(s); link != "" {

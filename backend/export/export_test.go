@@ -31,7 +31,7 @@ func TestAnswerMarkdown(t *testing.T) {
 	t.Log(md)
 	wantLink := applink.Link{Vault: lib.Root, Ref: "papers/raft", Page: 3, Quote: "Raft decomposes consensus"}.String()
 	for _, want := range []string{
-		"[1](" + wantLink + ")",
+		"[Ongaro & Ousterhout 2014, p. 3](" + wantLink + ")",
 		"1. [In Search of an Understandable Consensus Algorithm, p. 3](<" + wantLink + ">) — “Raft decomposes consensus” · [doi:10.5555/2643634.2643666](https://doi.org/10.5555/2643634.2643666)",
 		"[arXiv:1706.03762](https://arxiv.org/abs/1706.03762)",
 		"### References",

@@ -565,7 +565,7 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 // ("Zeileis (2004)", "(Hansen 1992a; Andrews 1993)"), 0 when none.
 func citedYear(text string) int {
 	best := 0
-	for _, m := range citation.FindAllStringSubmatch(text, -1) {
+	for _, m := range authorYear.FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {
 			if y := yearOf(g); y > best {
 				best = y
@@ -575,7 +575,8 @@ func citedYear(text string) int {
 	return best
 }
 
-var citation = regexp.MustCompile(`\p{Lu}\p{Ll}+(?:\s+et al\.)?,?\s+\(((?:19|20)\d\d)[a-z]?[),;]|\p{Lu}\p{Ll}+(?:\s+et al\.)?,?\s+((?:19|20)\d\d)[a-z]?[);,]`)
+// authorYear is an author-year citation in running text.
+var authorYear = regexp.MustCompile(`\p{Lu}\p{Ll}+(?:\s+et al\.)?,?\s+\(((?:19|20)\d\d)[a-z]?[),;]|\p{Lu}\p{Ll}+(?:\s+et al\.)?,?\s+((?:19|20)\d\d)[a-z]?[);,]`)
 
 // estimateYear is the year of a paper that prints none: the PDF's creation
 // year, unless page 1 cites work more than three years older than it at the

@@ -49,8 +49,8 @@ func (db *DB) ListPapers(ctx context.Context, f PaperFilter) ([]ListedPaper, int
 	if limit <= 0 {
 		limit = 20
 	}
-	// An author is matched in Go, folded as every search folds (case,
-	// diacritics, ligatures), and a tag as the library reads tags (a list
+	// An author is matched in Go, folded as every search folds
+	// (text.Fold), and a tag as the library reads tags (a list
 	// or one comma-separated string), so their count and page are counted
 	// here; without them, SQLite counts and pages.
 	author := text.Fold(strings.TrimSpace(f.Author))

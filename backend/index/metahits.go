@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/text"
 )
 
@@ -108,7 +109,7 @@ func metadataHit(ref, pdfPath, title string, authors []string, year int, status 
 	if year != 0 {
 		snip += " (" + strconv.Itoa(year) + ")"
 	}
-	return Hit{Ref: ref, Title: title, Page: 1, CitationURI: CitationURI(pdfPath, 1, ""),
+	return Hit{Ref: ref, Title: title, Page: 1, CitationURI: citation.New(pdfPath, 1, "").String(),
 		Snippet: snip + " · found by its metadata: " + why}
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path"
 )
 
 // IsPaperPDF reports whether rel (vault-relative, slash separated) is the
@@ -22,9 +23,10 @@ func (db *DB) IsPaperPDF(ctx context.Context, rel string) (bool, error) {
 }
 
 // PaperByPDF returns the paper whose PDF is rel (vault-relative, slash
-// separated); ErrNotFound when no paper's PDF is.
+// separated); ErrNotFound when no paper's PDF is. A paper's ref is the
+// folder of its PDF, so the lookup goes by the indexed ref.
 func (db *DB) PaperByPDF(ctx context.Context, rel string) (Paper, error) {
-	p, err := scanPaper(db.sql.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE pdf_path = ?`, rel))
+	p, err := scanPaper(db.sql.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE ref = ? AND pdf_path = ?`, path.Dir(rel), rel))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, ErrNotFound
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -292,17 +291,4 @@ func (db *DB) idf(ctx context.Context, words []string) (map[string]float64, erro
 		out[w] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	return out, nil
-}
-
-// CitationURI builds the SPEC §1 location of a page: the vault-relative
-// file path, #page=N, and optionally the first words of a quote.
-func CitationURI(file string, page int, quote string) string {
-	if page <= 0 {
-		return file
-	}
-	u := fmt.Sprintf("%s#page=%d", file, page)
-	if quote != "" {
-		u += "&quote=" + url.QueryEscape(quote)
-	}
-	return u
 }

@@ -7,6 +7,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/agentero/agentero/backend/citation"
 )
 
 // Search runs q and returns its hits from q.Offset, best first.
@@ -257,8 +259,8 @@ func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([
 				rows.Close()
 				return nil, fmt.Errorf("read hits: %w", err)
 			}
-			h.CitationURI = CitationURI(pdfPath, h.Page, "")
-			h.Snippet = snippet(marked, p.terms, p.places, q.SnippetChars)
+			h.CitationURI = citation.New(pdfPath, h.Page, "").String()
+			h.Snippet, h.Quote = snippet(marked, p.terms, p.places, q.SnippetChars)
 			read[key{false, id}] = h
 		}
 		rows.Close()
@@ -281,8 +283,8 @@ func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([
 				rows.Close()
 				return nil, fmt.Errorf("read hits: %w", err)
 			}
-			h.Title, h.CitationURI = path.Base(h.Path), h.Path
-			h.Snippet = snippet(marked, p.terms, p.places, q.SnippetChars)
+			h.Title, h.CitationURI = path.Base(h.Path), citation.New(h.Path, 0, "").String()
+			h.Snippet, h.Quote = snippet(marked, p.terms, p.places, q.SnippetChars)
 			read[key{true, id}] = h
 		}
 		rows.Close()

@@ -92,12 +92,15 @@ func commonPrefix(a, b string) int {
 // not counted) around the place that holds the most of the query: the most
 // terms standing as they stand in the query (places: where each term
 // stands among its words), then the most distinct terms, then the most
-// marks. The marks stay; "…" shows where text was cut.
-func snippet(highlighted string, terms []text.Term, places []int, n int) string {
+// marks. The marks stay; "…" shows where text was cut. quote is the
+// snippet's words as the page has them (white space collapsed), from its
+// first letter or digit to its last, without marks or ellipses: what the
+// locator finds on the page, and the viewer marks, when the hit is opened.
+func snippet(highlighted string, terms []text.Term, places []int, n int) (snip, quote string) {
 	m := parseMarks(highlighted, terms)
 	plain := m.plain
 	if len(plain) <= n {
-		return m.render(0, len(plain))
+		return m.render(0, len(plain)), m.quote(0, len(plain))
 	}
 	body := max(n-2, 1) // room for the two ellipses
 	anchor := 0
@@ -133,7 +136,55 @@ func snippet(highlighted string, terms []text.Term, places []int, n int) string 
 	if to < len(plain) {
 		s += "…"
 	}
-	return s
+	return s, m.quote(from, to)
+}
+
+// quote is the words of the part of plain[from:to] between ellipses that
+// holds the most marks, the longest of those that hold as many.
+func (m marked) quote(from, to int) string {
+	best, bestFrom, bestTo := -1, from, from
+	start := from
+	for i := from; i <= to; i++ {
+		n := 0
+		switch {
+		case i == to:
+		case m.plain[i] == '…':
+			n = 1
+		case i+3 <= to && string(m.plain[i:i+3]) == "...":
+			n = 3
+		default:
+			continue
+		}
+		marks := 0
+		for _, k := range m.marks {
+			if k.pos >= start && k.end <= i {
+				marks++
+			}
+		}
+		if marks > best || marks == best && i-start > bestTo-bestFrom {
+			best, bestFrom, bestTo = marks, start, i
+		}
+		if i == to {
+			break
+		}
+		for i+n < to && m.plain[i+n] == '.' {
+			n++
+		}
+		start = i + n
+		i = start - 1
+	}
+	return m.words(bestFrom, bestTo)
+}
+
+// words is plain[from:to] from its first letter or digit to its last.
+func (m marked) words(from, to int) string {
+	for from < to && !text.IsWordRune(m.plain[from]) {
+		from++
+	}
+	for to > from && !text.IsWordRune(m.plain[to-1]) {
+		to--
+	}
+	return string(m.plain[from:to])
 }
 
 // inPlace reports whether mark b follows mark a as its term follows a's in

@@ -18,19 +18,21 @@ func TestSnippet(t *testing.T) {
 		highlighted string
 		n           int
 		want        string // the snippet holds this
+		quote       string // the quote, when said
 	}{
-		{"short text whole, white space collapsed", "the  " + m("leader") + "\n\nwins", 100, "the " + m("leader") + " wins"},
+		{"short text whole, white space collapsed", "the  " + m("leader") + "\n\nwins", 100, "the " + m("leader") + " wins", "the leader wins"},
 		{"the terms as the query has them win over a lone term",
 			m("leader") + " " + filler + "a new " + m("leader") + " " + m("election") + " begins " + filler, 80,
-			m("leader") + " " + m("election") + " begins"},
+			m("leader") + " " + m("election") + " begins", ""},
 		{"more distinct terms win over more marks",
 			m("leader") + " " + m("leader") + " " + m("leader") + " " + filler + m("election") + " of the " + m("leader") + " " + filler, 60,
-			m("election") + " of the " + m("leader")},
-		{"cut text is marked", filler + m("leader") + " " + filler, 60, "…"},
+			m("election") + " of the " + m("leader"), ""},
+		{"cut text is marked", filler + m("leader") + " " + filler, 60, "…", ""},
+		{"a page's own ellipsis is not in the quote", "(" + m("leader") + " 1, ..., " + m("leader") + " " + m("election") + " n).", 100, "...", "leader election n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := snippet(tt.highlighted, terms, places, tt.n)
+			got, quote := snippet(tt.highlighted, terms, places, tt.n)
 			if !strings.Contains(got, tt.want) {
 				t.Errorf("snippet = %q, want it to hold %q", got, tt.want)
 			}
@@ -40,6 +42,17 @@ func TestSnippet(t *testing.T) {
 			}
 			if strings.Count(got, MarkStart) != strings.Count(got, MarkEnd) {
 				t.Errorf("unbalanced marks: %q", got)
+			}
+			// The quote is the snippet's words: no marks, no ellipses.
+			words := strings.TrimFunc(strings.Trim(plain, "…"), func(r rune) bool { return !text.IsWordRune(r) })
+			if !strings.Contains(words, "...") && !strings.Contains(words, "…") && quote != words {
+				t.Errorf("quote = %q, want the snippet's words %q", quote, words)
+			}
+			if tt.quote != "" && quote != tt.quote {
+				t.Errorf("quote = %q, want %q", quote, tt.quote)
+			}
+			if !strings.Contains(words, quote) || strings.Contains(quote, "...") || strings.Contains(quote, "…") {
+				t.Errorf("quote = %q, want the snippet's words %q without ellipses", quote, words)
 			}
 		})
 	}

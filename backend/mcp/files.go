@@ -12,7 +12,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/quote"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -27,24 +29,31 @@ func (s *Server) readFile(ctx context.Context, t target, in readInput, fit fitFu
 		return reply{}, err
 	}
 	r := []rune(text)
-	res := textResult{Ref: t.src.Ref, Path: t.ref, CitationURI: t.ref}
-	cites := []cite{{t.src.Ref, t.ref}}
+	uri := citation.New(t.ref, 0, "").String()
+	res := textResult{Ref: t.src.Ref, Path: t.ref, CitationURI: uri}
+	cites := []cite{{t.src.Ref, uri}}
 	switch in.Mode {
 	case modeMetadata:
 		lines := strings.Count(text, "\n")
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			lines++
 		}
-		return reply{value: map[string]any{"ref": t.src.Ref, "path": t.ref, "chars": len(r), "lines": lines, "citationUri": t.ref}, cites: cites}, nil
+		return reply{value: map[string]any{"ref": t.src.Ref, "path": t.ref, "chars": len(r), "lines": lines, "citationUri": uri}, cites: cites}, nil
 	case modeExcerpt:
-		q := foldString(in.Quote)
-		if runeCount(q) < 3 {
-			return reply{}, errorf("mode excerpt needs quote: a few words copied from the text")
+		if len(quote.Fold(in.Quote)) < quote.MinQuote {
+			return reply{}, errorf("mode excerpt needs quote: a few words copied from the text (%d letters or digits at least)", quote.MinQuote)
 		}
-		ms, me, count := fold(r).find(q, 0)
-		if ms < 0 {
+		// The file is one page to the locator.
+		file := quote.NewPaper([]quote.Page{{Number: 1, Text: text}})
+		found := file.Search(in.Quote)
+		if len(found) == 0 {
 			return reply{}, errorf("the quote was not found in this file (case, spacing and hyphens ignored)")
 		}
+		ms, me := found[0].Spans[0].From, found[0].Spans[0].To
+		for _, sp := range found[0].Spans[1:] {
+			ms, me = min(ms, sp.From), max(me, sp.To)
+		}
+		count := len(found)
 		limit, note := fit(s.grant.Budget.ExcerptChars)
 		wf, wt := window(r, ms, me, limit)
 		res.Text, res.Matches, res.Line = string(r[wf:wt]), count, strings.Count(string(r[:ms]), "\n")+1
@@ -64,7 +73,8 @@ func (s *Server) readFile(ctx context.Context, t target, in readInput, fit fitFu
 	limit, note := fit(s.grant.Budget.FullChars)
 	c := cut(r, off, limit)
 	res.Text = c.text
-	res.cutInfo = cutOf(c, "", key, note)
+	res.cutInfo = cutOf(c, "", fmt.Sprintf("characters %d–%d of the file", c.to+1, c.total), key, note,
+		func(cur string) *nextCall { return s.readCall(map[string]any{"ref": t.ref, "cursor": cur}) })
 	return reply{value: res, cites: cites}, nil
 }
 
@@ -169,6 +179,9 @@ func (s *Server) list(t target, cursor string, limit, room int) (reply, error) {
 		used += runeCount(names[end]) + 3
 		end++
 	}
+	if end == off && off < len(names) {
+		return reply{}, errNoRoom
+	}
 	res := listResult{Path: t.ref, Entries: names[off:end], Total: len(names)}
 	if res.Entries == nil {
 		res.Entries = []string{}
@@ -177,6 +190,8 @@ func (s *Server) list(t target, cursor string, limit, room int) (reply, error) {
 		res.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("entries %d–%d of %d", off+1, end, len(names))}
 		if end < len(names) {
 			res.NextCursor = makeCursor(key, end)
+			res.Remaining = fmt.Sprintf("entries %d–%d of %d", end+1, len(names), len(names))
+			res.Next = s.readCall(map[string]any{"ref": t.ref, "cursor": res.NextCursor})
 		}
 	}
 	return reply{value: res}, nil

@@ -1,14 +1,15 @@
 package mcp
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
-	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -79,27 +80,27 @@ func FuzzCleanRef(f *testing.F) {
 	})
 }
 
-func FuzzParseLocation(f *testing.F) {
+func FuzzParseRef(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
-		loc, err := parseLocation(raw)
+		loc, err := parseRef(raw)
 		if err != nil {
-			if _, ok := err.(userError); !ok {
-				t.Fatalf("parseLocation(%q): error %T", raw, err)
+			if _, ok := err.(userError); !ok && !errors.Is(err, grant.ErrRefused) {
+				t.Fatalf("parseRef(%q): error %T", raw, err)
 			}
 			if strings.Contains(err.Error(), raw) && len(raw) > 3 {
 				t.Fatalf("the error echoes the input: %q", err)
 			}
 			return
 		}
-		if strings.Contains(loc.path, "#") || loc.page < 0 || loc.page > maxPage {
-			t.Fatalf("parseLocation(%q) = %+v", raw, loc)
+		if loc.External() || loc.Page < 0 || loc.Page > maxPage {
+			t.Fatalf("parseRef(%q) = %+v", raw, loc)
 		}
-		if !strings.Contains(raw, "#") && (loc.path != raw || loc.page != 0 || loc.quote != "") {
-			t.Fatalf("a plain path changed: %q -> %+v", raw, loc)
+		if _, err := citation.Parse(raw); err != nil && (loc.Path != raw || loc.Page != 0 || loc.Quote != "") {
+			t.Fatalf("a path that is no citation URI changed: %q -> %+v", raw, loc)
 		}
 		// What the server writes parses back to the same location.
-		if loc.page > 0 {
-			again, err := parseLocation(index.CitationURI(loc.path, loc.page, loc.quote))
+		if loc.Page > 0 {
+			again, err := parseRef(loc.String())
 			if err != nil || again != loc {
 				t.Fatalf("round trip of %+v: %+v, %v", loc, again, err)
 			}
@@ -143,14 +144,14 @@ func FuzzResolve(f *testing.F) {
 	}
 	g := fuzzGrant(root)
 	f.Fuzz(func(t *testing.T, raw string) {
-		loc, err := parseLocation(raw)
+		loc, err := parseRef(raw)
 		if err != nil {
 			return
 		}
-		ref, src, abs, err := g.Resolve(loc.path)
+		ref, src, abs, err := g.Resolve(loc.Path)
 		if err != nil {
 			if err != grant.ErrRefused && !strings.HasPrefix(err.Error(), "not found: ") {
-				t.Fatalf("Resolve(%q): %v", loc.path, err)
+				t.Fatalf("Resolve(%q): %v", loc.Path, err)
 			}
 			return
 		}
@@ -160,15 +161,15 @@ func FuzzResolve(f *testing.F) {
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil || real != abs {
-			t.Fatalf("Resolve(%q) = %q, which is not a real path (%q, %v)", loc.path, abs, real, err)
+			t.Fatalf("Resolve(%q) = %q, which is not a real path (%q, %v)", loc.Path, abs, real, err)
 		}
 		if abs != srcReal && !strings.HasPrefix(abs, srcReal+string(filepath.Separator)) {
-			t.Fatalf("Resolve(%q) = %q (ref %q), outside its source %s", loc.path, abs, ref, srcReal)
+			t.Fatalf("Resolve(%q) = %q (ref %q), outside its source %s", loc.Path, abs, ref, srcReal)
 		}
 		rel, _ := filepath.Rel(rootReal, abs)
 		if vault.Hidden(filepath.ToSlash(rel)) || strings.Contains(filepath.ToSlash(rel), "secret") ||
 			strings.HasPrefix(filepath.ToSlash(rel), "papers/b") || strings.HasPrefix(filepath.ToSlash(rel), "papers/a-evil") {
-			t.Fatalf("Resolve(%q) reached %q", loc.path, rel)
+			t.Fatalf("Resolve(%q) reached %q", loc.Path, rel)
 		}
 	})
 }

@@ -228,6 +228,12 @@ func start(t testing.TB, g grant.Grant) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return spawn(t, p)
+}
+
+// spawn starts a server on the grant file at p, as an agent does.
+func spawn(t testing.TB, p string) *session {
+	t.Helper()
 	cmd := exec.Command(binary, "--agentero-context-mcp", p)
 	cmd.Env = testEnv()
 	var stderr bytes.Buffer

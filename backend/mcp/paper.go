@@ -11,8 +11,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/quote"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -56,7 +58,7 @@ func (s *Server) metadata(ctx context.Context, t target, limit int) (reply, erro
 	}
 	r := metadataResult{Ref: p.Ref, Title: p.Title, Authors: p.Authors, Year: p.Year, DOI: p.DOI, ArxivID: p.ArxivID,
 		Abstract: p.Abstract, Pages: p.Pages, Health: health{p.Status, p.NoTextPages, p.Error}, Outline: outline,
-		Files: readable, CitationURI: p.PDFPath}
+		Files: readable, CitationURI: citation.New(p.PDFPath, 0, "").String()}
 	// Over the cap: drop outline entries from the end, then shorten the abstract.
 	total := len(outline)
 	for size(r) > limit && len(r.Outline) > 0 {
@@ -73,7 +75,7 @@ func (s *Server) metadata(ctx context.Context, t target, limit int) (reply, erro
 		r.Part = joinNote(r.Part, fmt.Sprintf("abstract cut to %d of %d characters", max(0, len(a)-over-1), len(a)))
 		r.Note = "read the abstract with mode page, page 1"
 	}
-	return reply{value: r, cites: []cite{{p.Ref, p.PDFPath}}}, nil
+	return reply{value: r, cites: []cite{{p.Ref, r.CitationURI}}}, nil
 }
 
 // pageText is a paper's pages joined for reading: each page under a
@@ -152,9 +154,12 @@ func (s *Server) page(ctx context.Context, t target, in readInput, fit fitFunc) 
 		return reply{}, errorf("cursor is past the end of this page")
 	}
 	c := cut(r, off, limit)
-	uri := index.CitationURI(t.paper.PDFPath, n, "")
+	uri := citation.New(t.paper.PDFPath, n, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: n, PageLabel: pageLabel(lbl, n), Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
-	res.cutInfo = cutOf(c, fmt.Sprintf("page %d of %d", n, t.paper.Pages), key, note)
+	res.cutInfo = cutOf(c, fmt.Sprintf("page %d of %d", n, t.paper.Pages), fmt.Sprintf("characters %d–%d of page %d", c.to+1, c.total, n), key, note,
+		func(cur string) *nextCall {
+			return s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modePage, "page": n, "cursor": cur})
+		})
 	if len(r) == 0 {
 		res.Note = "this page has no text layer (a scan or a figure)"
 		if strings.Contains(t.paper.Error, "needs OCR") {
@@ -200,9 +205,13 @@ func (s *Server) section(ctx context.Context, t target, in readInput, fit fitFun
 	if len(pages) > 0 {
 		first = pages[pt.pageAt(c.from)].Number
 	}
-	uri := index.CitationURI(t.paper.PDFPath, first, "")
+	uri := citation.New(t.paper.PDFPath, first, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: first, Pages: t.paper.Pages, Section: outline[i].Title, Text: c.text, CitationURI: uri}
-	res.cutInfo = cutOf(c, fmt.Sprintf("section on pages %d–%d of %d", from, to, t.paper.Pages), key, note)
+	rest := fmt.Sprintf("pages %d–%d of the section (%d characters)", pages[pt.pageAt(c.to)].Number, to, c.total-c.to)
+	res.cutInfo = cutOf(c, fmt.Sprintf("section on pages %d–%d of %d", from, to, t.paper.Pages), rest, key, note,
+		func(cur string) *nextCall {
+			return s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modeSection, "section": outline[i].Title, "cursor": cur})
+		})
 	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
 }
 
@@ -210,25 +219,25 @@ func (s *Server) section(ctx context.Context, t target, in readInput, fit fitFun
 // and spacing, then without its number ("5 Training" for "training"), then
 // as the only title that contains the words asked for.
 func findSection(outline []index.Section, title string) int {
-	want := foldString(title)
+	want := quote.Fold(title)
 	for i, s := range outline {
 		if s.Title == title {
 			return i
 		}
 	}
 	for i, s := range outline {
-		if foldString(s.Title) == want {
+		if quote.Fold(s.Title) == want {
 			return i
 		}
 	}
 	for i, s := range outline {
-		if foldString(sectionNumber.ReplaceAllString(s.Title, "")) == want {
+		if quote.Fold(sectionNumber.ReplaceAllString(s.Title, "")) == want {
 			return i
 		}
 	}
 	found := -1
 	for i, s := range outline {
-		if strings.Contains(foldString(s.Title), want) {
+		if want != "" && strings.Contains(quote.Fold(s.Title), want) {
 			if found >= 0 {
 				return -1
 			}
@@ -275,16 +284,19 @@ func (s *Server) full(ctx context.Context, t target, in readInput, fit fitFunc) 
 	limit, note := fit(s.grant.Budget.FullChars)
 	c := cut(pt.runes, off, limit)
 	first, last := pages[pt.pageAt(c.from)].Number, pages[pt.pageAt(max(c.to-1, 0))].Number
-	uri := index.CitationURI(t.paper.PDFPath, first, "")
+	uri := citation.New(t.paper.PDFPath, first, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: first, Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
-	res.cutInfo = cutOf(c, fmt.Sprintf("pages %d–%d of %d", first, last, t.paper.Pages), key, note)
+	rest := fmt.Sprintf("pages %d–%d of %d (%d characters)", pages[pt.pageAt(c.to)].Number, pages[len(pages)-1].Number, t.paper.Pages, c.total-c.to)
+	res.cutInfo = cutOf(c, fmt.Sprintf("pages %d–%d of %d", first, last, t.paper.Pages), rest, key, note,
+		func(cur string) *nextCall {
+			return s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modeFull, "cursor": cur})
+		})
 	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
 }
 
 func (s *Server) excerpt(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
-	q := foldString(in.Quote)
-	if runeCount(q) < 3 {
-		return reply{}, errorf("mode excerpt needs quote: a few words copied from the text")
+	if len(quote.Fold(in.Quote)) < quote.MinQuote {
+		return reply{}, errorf("mode excerpt needs quote: a few words copied from the text (%d letters or digits at least)", quote.MinQuote)
 	}
 	if in.Page != nil {
 		if _, err := s.pageArg(t, in.Page, modeExcerpt); err != nil {
@@ -295,32 +307,70 @@ func (s *Server) excerpt(ctx context.Context, t target, in readInput, fit fitFun
 	if err != nil {
 		return reply{}, err
 	}
-	pt := joinPages(pages, false)
-	from := 0
+	paper := quote.NewPaper(quotePages(pages))
+	found := paper.Search(in.Quote)
+	if len(found) == 0 {
+		return reply{}, errorf("the quote was not found in this paper's text (case, spacing and hyphens ignored); search for its words with context_search")
+	}
+	// On the page asked for (or the first after it that holds the quote),
+	// else the first.
+	m := found[0]
 	if in.Page != nil {
-		for i, p := range pages {
-			if p.Number == *in.Page {
-				from = pt.start[i]
+		for _, f := range found {
+			if f.Page >= *in.Page {
+				m = f
+				break
 			}
 		}
 	}
-	ms, me, count := fold(pt.runes).find(q, from)
-	if ms < 0 {
-		return reply{}, errorf("the quote was not found in this paper's text (case, spacing and hyphens ignored); search for its words with context_search")
-	}
+	pt := joinPages(pages, false)
+	ms, me := pt.offsets(pages, m)
 	limit, note := fit(s.grant.Budget.ExcerptChars)
 	wf, wt := window(pt.runes, ms, me, limit)
 	pg := pages[pt.pageAt(ms)]
-	uri := index.CitationURI(t.paper.PDFPath, pg.Number, firstWords(string(pt.runes[ms:min(me, ms+200)])))
-	res := textResult{Ref: t.paper.Ref, Page: pg.Number, PageLabel: pageLabel(pg.Label, pg.Number), Pages: t.paper.Pages, Matches: count,
+	uri := citation.New(t.paper.PDFPath, pg.Number, citation.Opening(paper.Text(m))).String()
+	res := textResult{Ref: t.paper.Ref, Page: pg.Number, PageLabel: pageLabel(pg.Label, pg.Number), Pages: t.paper.Pages, Matches: len(found),
 		Text: string(pt.runes[wf:wt]), CitationURI: uri}
 	if me-ms > wt-wf {
 		res.cutInfo = cutInfo{Truncated: true, Part: fmt.Sprintf("the first %d characters of the quote", wt-wf),
-			Note: joinNote("read the rest with mode page", note)}
+			Remaining: fmt.Sprintf("the rest of the quote, from page %d", pg.Number),
+			Next:      s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modePage, "page": pg.Number}),
+			Note:      joinNote("read the rest with mode page", note)}
 	} else if note != "" {
 		res.Note = note
 	}
 	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
+}
+
+// quotePages are a paper's pages as the locator reads them.
+func quotePages(pages []index.Page) []quote.Page {
+	out := make([]quote.Page, len(pages))
+	for i, p := range pages {
+		out[i] = quote.Page{Number: p.Number, Text: p.Text}
+	}
+	return out
+}
+
+// offsets is where a match of the locator is in the joined text: from its
+// first character to its last, over the pages it runs on.
+func (pt pageText) offsets(pages []index.Page, m quote.Match) (int, int) {
+	from, to := -1, -1
+	for _, sp := range m.Spans {
+		for i, p := range pages {
+			if p.Number != sp.Page {
+				continue
+			}
+			base := pt.start[i]
+			if i > 0 {
+				base++ // the line break that joins it to the page before
+			}
+			if from < 0 || base+sp.From < from {
+				from = base + sp.From
+			}
+			to = max(to, base+sp.To)
+		}
+	}
+	return max(from, 0), max(to, 0)
 }
 
 func (s *Server) region(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
@@ -350,7 +400,7 @@ func (s *Server) region(ctx context.Context, t target, in readInput, fit fitFunc
 	}
 	limit, note := fit(s.grant.Budget.ExcerptChars)
 	c := cut([]rune(text), 0, limit)
-	uri := index.CitationURI(t.paper.PDFPath, n, "")
+	uri := citation.New(t.paper.PDFPath, n, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: n, Pages: t.paper.Pages, Text: c.text, CitationURI: uri}
 	if !c.whole() {
 		res.cutInfo = cutInfo{Truncated: true, Part: c.chars(), Note: joinNote("choose a smaller region", note)}

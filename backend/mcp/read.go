@@ -28,12 +28,36 @@ type readInput struct {
 	Cursor  string `json:"cursor"`
 }
 
-// cutInfo is how every cut result says so and how to continue.
+// cutInfo is how every cut result says so and how to continue: which part
+// it is, what remains unread, and the very call that reads on.
 type cutInfo struct {
-	Truncated  bool   `json:"truncated"`
-	Part       string `json:"part,omitempty"`       // which part this is: "page 3 of 17, chars 1–20000 of 23500"
-	NextCursor string `json:"nextCursor,omitempty"` // pass with the same arguments to continue
-	Note       string `json:"note,omitempty"`
+	Truncated  bool      `json:"truncated"`
+	Part       string    `json:"part,omitempty"`       // which part this is: "page 3 of 17, chars 1–40000 of 43500"
+	Remaining  string    `json:"remaining,omitempty"`  // what is left unread: "pages 12–17 of 17 (23456 characters)"
+	NextCursor string    `json:"nextCursor,omitempty"` // pass with the same arguments to continue
+	Next       *nextCall `json:"next,omitempty"`       // the call that reads on, to make as is
+	Note       string    `json:"note,omitempty"`
+}
+
+// nextCall is a tool call an agent can make as it is written: how a cut
+// result continues.
+type nextCall struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// readCall is a context_read call (read, on the whole-vault server).
+func (s *Server) readCall(args map[string]any) *nextCall {
+	return &nextCall{Tool: s.toolName("context_read"), Arguments: args}
+}
+
+// toolName is a tool's name on this server: the whole-vault server names
+// agentero-context's tools without their prefix.
+func (s *Server) toolName(name string) string {
+	if s.perRequest {
+		return vaultToolNames.Replace(name)
+	}
+	return name
 }
 
 func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (reply, error) {
@@ -60,11 +84,11 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 	if err != nil {
 		return reply{}, err
 	}
-	if in.Page == nil && t.loc.page != 0 {
-		in.Page = &t.loc.page
+	if in.Page == nil && t.loc.Page != 0 {
+		in.Page = &t.loc.Page
 	}
 	if in.Quote == "" {
-		in.Quote = t.loc.quote
+		in.Quote = t.loc.Quote
 	}
 	// A citation URI says what to read when the mode does not.
 	if in.Mode == "" && t.kind == paperTarget {
@@ -78,11 +102,13 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 		}
 	}
 	// The room a text may fill: the cap, or what is left of the turn less
-	// what the JSON around the text takes.
+	// reserve, what the JSON around the text (ref, citation, part, the next
+	// call, the note) takes at most. Texts are cut by their size in JSON,
+	// so a read cut to the budget takes what is left of it.
+	reserve := 1200 + 3*runeCount(in.Ref)
 	fit := func(limit int) (int, string) {
-		// JSON escapes (a newline is two characters) take up to a tenth more.
-		if r := (room - 600) * 9 / 10; r < limit {
-			return max(r, 100), "cut to what is left of " + s.budgetName()
+		if r := room - reserve; r < limit {
+			return max(r, 100), s.budgetCut()
 		}
 		return limit, ""
 	}
@@ -92,7 +118,7 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 		if in.Mode != "" && in.Mode != modeMetadata {
 			return reply{}, errorf("a directory can only be listed: read it without a mode")
 		}
-		return s.list(t, in.Cursor, b.DirEntries, room-400)
+		return s.list(t, in.Cursor, b.DirEntries, room-reserve)
 	case fileTarget:
 		return s.readFile(ctx, t, in, fit)
 	}
@@ -129,7 +155,7 @@ type textResult struct {
 	PageLabel   string `json:"pageLabel,omitempty"`
 	Pages       int    `json:"pages,omitempty"` // the paper's page count
 	Section     string `json:"section,omitempty"`
-	Matches     int    `json:"matches,omitempty"` // occurrences of the quote
+	Matches     int    `json:"matches,omitempty"` // pages that hold the quote (1 for a file)
 	Line        int    `json:"line,omitempty"`    // line of a quote in a file
 	Text        string `json:"text"`
 	CitationURI string `json:"citationUri"`
@@ -145,9 +171,9 @@ func pageLabel(label string, page int) string {
 	return label
 }
 
-// cutOf describes a chunk: whole, or cut with the part returned and the
-// cursor that continues it.
-func cutOf(c chunk, what, key, note string) cutInfo {
+// cutOf describes a chunk: whole, or cut with the part returned, what
+// remains, and the call that reads on (call with the cursor added).
+func cutOf(c chunk, what, remaining, key, note string, call func(cursor string) *nextCall) cutInfo {
 	if c.whole() {
 		return cutInfo{Part: what}
 	}
@@ -158,6 +184,8 @@ func cutOf(c chunk, what, key, note string) cutInfo {
 	ci := cutInfo{Truncated: true, Part: part, Note: note}
 	if c.to < c.total {
 		ci.NextCursor = makeCursor(key, c.to)
+		ci.Remaining = remaining
+		ci.Next = call(ci.NextCursor)
 	}
 	return ci
 }

@@ -17,8 +17,16 @@ import (
 type cutT struct {
 	Truncated  bool
 	Part       string
+	Remaining  string
 	NextCursor string
+	Next       *callT
 	Note       string
+}
+
+// callT is the next call a cut result names.
+type callT struct {
+	Tool      string
+	Arguments map[string]any
 }
 
 type textT struct {

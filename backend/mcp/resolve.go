@@ -3,66 +3,41 @@ package mcp
 import (
 	"context"
 	"errors"
-	"net/url"
 	"os"
 	"path"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 )
 
-// location is a ref an agent sent: a vault path, or a citation URI
-// (papers/raft/paper.pdf#page=3&quote=Raft+decomposes) split into its path
-// and fragment.
-type location struct {
-	path  string
-	page  int    // #page=N, 0 when absent
-	quote string // &quote=…, decoded
-}
-
 // maxPage bounds page numbers anywhere: no PDF is longer.
-const maxPage = 100000
+const maxPage = citation.MaxPage
 
-// parseLocation splits a citation URI. A fragment may hold only page and
-// quote, once each; anything else is an error that does not echo the input.
-func parseLocation(raw string) (location, error) {
-	p, frag, ok := strings.Cut(raw, "#")
-	loc := location{path: p}
-	if !ok {
-		return loc, nil
+// parseRef reads a ref an agent sent: a citation URI
+// (papers/raft/paper.pdf#page=3&quote=Raft+decomposes), or a vault path.
+// A ref without a fragment that is not a citation URI (it holds "..", ends
+// in "/", names a hidden file…) is a path for the grant to judge, so that
+// every path is refused the same way; with a fragment, a wrong path is
+// refused as the grant refuses, and a wrong fragment is an error that
+// says what is wrong without echoing it.
+func parseRef(raw string) (citation.URI, error) {
+	u, err := citation.Parse(raw)
+	switch {
+	case err == nil && u.External():
+		return citation.URI{}, grant.ErrRefused // a link is no path of the vault
+	case err == nil:
+		return u, nil
 	}
-	bad := errorf("not a citation URI: its fragment may hold only page=N and quote=…")
-	if frag == "" {
-		return loc, bad
+	file, _, cited := strings.Cut(raw, "#")
+	if !cited {
+		return citation.URI{Path: raw}, nil
 	}
-	seen := map[string]bool{}
-	for _, kv := range strings.Split(frag, "&") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || seen[k] {
-			return loc, bad
-		}
-		seen[k] = true
-		switch k {
-		case "page":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > maxPage || v != strconv.Itoa(n) {
-				return loc, errorf("the page of a citation URI must be a page number")
-			}
-			loc.page = n
-		case "quote":
-			q, err := url.QueryUnescape(v)
-			if err != nil || !utf8.ValidString(q) || strings.ContainsRune(q, 0) || strings.TrimSpace(q) == "" {
-				return loc, bad
-			}
-			loc.quote = q
-		default:
-			return loc, bad
-		}
+	if _, err := citation.Parse(file); err != nil {
+		return citation.URI{}, grant.ErrRefused
 	}
-	return loc, nil
+	return citation.URI{}, userError{err.Error()}
 }
 
 // What a ref names.
@@ -80,19 +55,19 @@ type target struct {
 	ref   string // clean vault path
 	src   grant.Source
 	abs   string
-	paper index.Paper // for papers
-	loc   location
+	paper index.Paper  // for papers
+	loc   citation.URI // the ref as read: its page and quote say what to read
 }
 
 // resolve checks a ref against the grant and says what it names. Refusals
 // are grant.ErrRefused, whatever the reason, so nothing outside the grant
 // is confirmed or named.
 func (s *Server) resolve(ctx context.Context, raw string) (target, error) {
-	loc, err := parseLocation(raw)
+	loc, err := parseRef(raw)
 	if err != nil {
 		return target{}, err
 	}
-	ref, src, abs, err := s.grant.Resolve(loc.path)
+	ref, src, abs, err := s.grant.Resolve(loc.Path)
 	if err != nil {
 		if errors.Is(err, grant.ErrRefused) {
 			return target{}, grant.ErrRefused
@@ -127,7 +102,7 @@ func (s *Server) resolve(ctx context.Context, raw string) (target, error) {
 	default:
 		t.kind = fileTarget
 	}
-	if loc.page != 0 {
+	if loc.Page != 0 {
 		return target{}, errorf("only a paper's PDF has pages: a file's citation URI is its path")
 	}
 	return t, nil

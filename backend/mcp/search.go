@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/text"
@@ -29,10 +30,11 @@ type card struct {
 }
 
 type searchResult struct {
-	Cards      []card `json:"cards"`
-	Omitted    int    `json:"omitted"`              // matches not shown by this call
-	NextCursor string `json:"nextCursor,omitempty"` // pass with the same query for the next cards
-	Note       string `json:"note,omitempty"`
+	Cards      []card    `json:"cards"`
+	Omitted    int       `json:"omitted"`              // matches not shown by this call
+	NextCursor string    `json:"nextCursor,omitempty"` // pass with the same query for the next cards
+	Next       *nextCall `json:"next,omitempty"`       // the call that gives them
+	Note       string    `json:"note,omitempty"`
 }
 
 // snippetChars is a card's snippet, under the excerpt cap.
@@ -95,6 +97,9 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 	}
 	res := searchResult{Cards: []card{}}
 	var cites []cite
+	// What the cards may fill: the room less the rest of the result (the
+	// note and the next call, which repeats the query).
+	fill := room - 500 - runeCount(s.budgetCut()) - 2*runeCount(in.Query)
 	used, next := 0, found.Next
 	for _, h := range found.Hits {
 		c, ok := s.card(h)
@@ -102,8 +107,8 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 			continue
 		}
 		chars := size(c)
-		if used+chars > room-300 {
-			res.Note = "fewer cards than asked: " + s.budgetName() + " is nearly spent"
+		if used+chars > fill {
+			res.Note = "fewer cards than asked: " + s.budgetCut()
 			next = h.Rank
 			break
 		}
@@ -112,11 +117,16 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 		cites = append(cites, cite{c.Ref, c.CitationURI})
 	}
 	if len(res.Cards) == 0 && res.Note != "" {
-		return reply{}, s.errSpent()
+		return reply{}, errNoRoom
 	}
 	if next > 0 {
 		res.Omitted = found.Found - next
 		res.NextCursor = makeCursor(key, next)
+		args := map[string]any{"query": in.Query, "cursor": res.NextCursor}
+		if in.Limit != nil {
+			args["limit"] = *in.Limit
+		}
+		res.Next = &nextCall{Tool: s.toolName("context_search"), Arguments: args}
 	}
 	switch {
 	case found.Found == 0 && s.perRequest:
@@ -139,7 +149,7 @@ func (s *Server) card(h index.Hit) (card, bool) {
 		if err != nil {
 			return card{}, false
 		}
-		return card{Ref: src.Ref, Path: ref, Title: path.Base(ref), Snippet: snip, CitationURI: ref}, true
+		return card{Ref: src.Ref, Path: ref, Title: path.Base(ref), Snippet: snip, CitationURI: citation.New(ref, 0, "").String()}, true
 	}
 	return card{Ref: h.Ref, Title: h.Title, Page: h.Page, PageLabel: pageLabel(h.PageLabel, h.Page),
 		Snippet: snip, CitationURI: h.CitationURI}, true

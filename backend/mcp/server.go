@@ -48,7 +48,7 @@ func Serve(ctx context.Context, grantPath string, in io.Reader, out io.Writer, l
 	defer db.Close()
 	ex := pdf.NewExtractor(pdf.Options{Workers: 1, Logger: log})
 	defer ex.Close()
-	s := NewServer(g, db, log, Options{UsagePath: grant.UsagePath(g.Vault, g.RuntimeID), Regions: pdfRegions{ex}})
+	s := NewServer(g, db, log, Options{UsagePath: grant.UsagePath(g.Vault, g.RuntimeID), GrantPath: grantPath, Regions: pdfRegions{ex}})
 	defer s.Close()
 	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
@@ -71,24 +71,30 @@ func (nopCloser) Close() error { return nil }
 
 // Options tunes NewServer; the zero value means defaults.
 type Options struct {
-	UsagePath string           // where returned citation URIs are appended; "" keeps none
+	UsagePath string // where returned citation URIs are appended; "" keeps none
+	// GrantPath is the grant file the server follows: every call reads the
+	// grant's turn from it, and each turn's budget is kept in a ledger
+	// beside it, shared by every server process of the grant. "" counts
+	// one turn, in memory, for as long as the server runs.
+	GrantPath string
 	Regions   RegionReader     // reads rectangles of pages; nil says region reads are not available
 	Now       func() time.Time // the clock of usage lines
 	Version   string           // reported to clients
 }
 
-// Server serves one grant. Tool calls may run in parallel: the turn meter,
-// the usage log and the turn meter each hold their own lock, and
-// everything else is read only.
+// Server serves one grant. Tool calls may run in parallel: the meter (in
+// memory, or a turn's ledger file) and the usage log order their own
+// writers, and everything else is read only.
 type Server struct {
-	grant   *grant.Grant
-	db      *index.DB
-	log     *slog.Logger
-	regions RegionReader
-	meter   *meter
-	usage   *usageLog
-	mcp     *sdk.Server
-	docs    *docs.Catalog // the vault's context documents; nil when it has none
+	grant     *grant.Grant
+	grantPath string // followed for the turn (Options.GrantPath)
+	db        *index.DB
+	log       *slog.Logger
+	regions   RegionReader
+	meter     *memMeter // the one turn of a server that follows no grant file
+	usage     *usageLog
+	mcp       *sdk.Server
+	docs      *docs.Catalog // the vault's context documents; nil when it has none
 
 	perRequest bool // the budget's turnChars caps each call (NewVaultServer)
 }
@@ -106,12 +112,13 @@ func NewServer(g *grant.Grant, db *index.DB, log *slog.Logger, opts Options) *Se
 		opts.Version = "1"
 	}
 	s := &Server{
-		grant:   g,
-		db:      db,
-		log:     log,
-		regions: opts.Regions,
-		meter:   &meter{limit: g.Budget.TurnChars},
-		usage:   &usageLog{path: opts.UsagePath, now: opts.Now},
+		grant:     g,
+		grantPath: opts.GrantPath,
+		db:        db,
+		log:       log,
+		regions:   opts.Regions,
+		meter:     &memMeter{limit: g.Budget.TurnChars},
+		usage:     &usageLog{path: opts.UsagePath, now: opts.Now},
 	}
 	// The SDK's own log is left out: it reports a client hanging up or an
 	// interrupt as errors, which they are not here.
@@ -183,21 +190,60 @@ func (e userError) Error() string { return e.msg }
 
 func errorf(format string, a ...any) error { return userError{fmt.Sprintf(format, a...)} }
 
-// errSpent is returned once a turn has used its whole budget.
-func (s *Server) errSpent() error {
+// errSpent is returned once the budget is spent: how much was read, and
+// what the agent should do now.
+func (s *Server) errSpent(t tally) error {
 	if s.perRequest {
 		return errorf("this result is larger than one request may return (%d characters): ask for less", s.grant.Budget.TurnChars)
 	}
-	return errorf("this turn's reading budget (%d characters) is spent: answer with what you have read", s.grant.Budget.TurnChars)
+	return errorf("this turn's reading budget is spent: its %d results held %d of the %d characters a turn may read. "+
+		"Answer with what you have read and say what is left unread; reading more needs a new turn "+
+		"(the user can raise the budget in Settings, Reading budget)", t.calls, t.used, s.grant.Budget.TurnChars)
 }
 
-// budgetName names the budget that cuts results in notes: the turn's on
-// agentero-context, the request's on the whole-vault server.
-func (s *Server) budgetName() string {
+// errNoRoom is a tool's word that nothing it found fits in the room left.
+var errNoRoom = errors.New("no room left in the budget")
+
+// budgetCut is the note of a result cut to what is left of the budget.
+func (s *Server) budgetCut() string {
 	if s.perRequest {
-		return "this request's budget"
+		return "cut to this request's budget: make the next call to read on"
 	}
-	return "this turn's budget"
+	return fmt.Sprintf("cut to what is left of this turn's budget (%d characters of reading): "+
+		"the rest needs a new turn, where the next call reads on (the user can raise the budget in Settings, Reading budget)",
+		s.grant.Budget.TurnChars)
+}
+
+// Refusals of a server that follows its grant file.
+var (
+	errNoTurn       = userError{"no turn is open: agentero-context reads only while a turn of its conversation runs"}
+	errGrantGone    = userError{"this session's grant is gone (its conversation was deleted or moved to a new session): nothing can be read"}
+	errGrantChanged = userError{"this session's grant has changed: what it may read is now another session's"}
+)
+
+// turnMeter is the meter of the turn a call belongs to. A server that
+// follows its grant file reads the grant again on every call: the host
+// writes it with a fresh turn at the start of each turn and closes the
+// turn at its end, so a server kept across turns charges each turn's
+// calls to that turn's own ledger.
+func (s *Server) turnMeter() (meter, error) {
+	switch {
+	case s.perRequest:
+		return &memMeter{limit: s.grant.Budget.TurnChars}, nil
+	case s.grantPath == "":
+		return s.meter, nil
+	}
+	g, err := grant.Load(s.grantPath)
+	switch {
+	case err != nil:
+		s.log.Warn("the grant is not readable", "err", err)
+		return nil, errGrantGone
+	case g.Fingerprint != s.grant.Fingerprint || g.Budget != s.grant.Budget:
+		return nil, errGrantChanged
+	case g.Turn == "":
+		return nil, errNoTurn
+	}
+	return ledger{path: ledgerPath(g, g.Turn), limit: s.grant.Budget.TurnChars}, nil
 }
 
 // minRoom is the least budget a call needs to return anything useful.
@@ -213,17 +259,24 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 				res, err = failure(errors.New("internal error")), nil
 			}
 		}()
-		m := s.meter
-		if s.perRequest {
-			m = &meter{limit: s.grant.Budget.TurnChars}
+		m, err := s.turnMeter()
+		if err != nil {
+			return s.failure(name, err), nil
 		}
 		// Two attempts: a parallel call may take the room this one measured.
 		for attempt := 0; attempt < 2; attempt++ {
-			room := m.room()
+			t, err := m.tally()
+			if err != nil {
+				return s.failure(name, err), nil
+			}
+			room := s.grant.Budget.TurnChars - t.used
 			if room < minRoom {
-				return failure(s.errSpent()), nil
+				return failure(s.errSpent(t)), nil
 			}
 			r, err := run(s, ctx, req.Params.Arguments, room)
+			if errors.Is(err, errNoRoom) {
+				return failure(s.errSpent(t)), nil
+			}
 			if err != nil {
 				return s.failure(name, err), nil
 			}
@@ -231,7 +284,11 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 			if err != nil {
 				return s.failure(name, err), nil
 			}
-			if !m.charge(runeCount(text)) {
+			taken, err := m.charge(name, runeCount(text))
+			if err != nil {
+				return s.failure(name, err), nil
+			}
+			if !taken {
 				continue
 			}
 			if err := s.usage.record(name, r.cites); err != nil {
@@ -242,7 +299,11 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 				StructuredContent: json.RawMessage(text),
 			}, nil
 		}
-		return failure(s.errSpent()), nil
+		t, err := m.tally()
+		if err != nil {
+			return s.failure(name, err), nil
+		}
+		return failure(s.errSpent(t)), nil
 	}
 }
 
@@ -257,6 +318,9 @@ func (s *Server) failure(tool string, err error) *sdk.CallToolResult {
 		return failure(userError{vaultToolNames.Replace(ue.msg)})
 	case errors.As(err, &ue):
 		return failure(ue)
+	case errors.Is(err, errLedger):
+		s.log.Error("turn budget", "tool", tool, "err", err)
+		return failure(errors.New("this turn's reading budget cannot be counted (its ledger is not readable): nothing more can be read in this turn"))
 	case errors.Is(err, ErrRegionUnavailable):
 		return failure(ErrRegionUnavailable)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

@@ -58,31 +58,6 @@ func (u *usageLog) record(tool string, cites []cite) error {
 // for Server.Close.
 func (u *usageLog) Close() error { return nil }
 
-// meter is the turn's running total of characters returned, capped by the
-// grant's turnChars.
-type meter struct {
-	mu    sync.Mutex
-	used  int
-	limit int
-}
-
-func (m *meter) room() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.limit - m.used
-}
-
-// charge takes n characters if they fit, and reports whether they did.
-func (m *meter) charge(n int) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.used+n > m.limit {
-		return false
-	}
-	m.used += n
-	return true
-}
-
 // marshal is JSON without HTML escaping: results are read by models, and
 // "<" is one character, not six.
 func marshal(v any) (string, error) {

@@ -18,6 +18,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
@@ -75,17 +76,21 @@ var vaultToolNames = strings.NewReplacer("context_search", "search", "context_re
 const VaultName = "agentero"
 
 // VaultBudget is what one request of the whole-vault server may return
-// when the user set no budget: the per-turn defaults, with turnChars as the
-// cap of a single result
-// (60,000 characters, about 15,000 tokens: under the 25,000-token result
-// limit some MCP clients enforce).
+// when the user set no budget: the per-turn defaults, each request capped
+// as NewVaultServer caps it.
 func VaultBudget() grant.Budget { return grant.DefaultBudget() }
 
+// requestSlack is what the JSON around the longest text of a result takes
+// at most (NewVaultServer).
+const requestSlack = 5000
+
 // NewVaultServer builds the read-only server of the whole vault at root
-// over its index db, with the user's budget b (its turnChars caps each
-// request; a zero or invalid budget is VaultBudget). Its tools are
-// vaultTools; nothing is logged to a usage file (there is no turn to split
-// sources for).
+// over its index db, with the user's budget b (a zero or invalid budget is
+// VaultBudget). Its turnChars caps each request, and so does fullChars
+// with the JSON around it: one result stays as small as one full read,
+// under the result limit some MCP clients enforce (grant.DefaultBudget).
+// Its tools are vaultTools; nothing is logged to a usage file (there is no
+// turn to split sources for).
 func NewVaultServer(root string, db *index.DB, log *slog.Logger, opts Options, b grant.Budget) *Server {
 	if opts.Regions == nil {
 		opts.Regions = noRegions{}
@@ -96,12 +101,13 @@ func NewVaultServer(root string, db *index.DB, log *slog.Logger, opts Options, b
 	if b.Valid() != nil {
 		b = VaultBudget()
 	}
+	b.TurnChars = min(b.TurnChars, b.FullChars+requestSlack)
 	s := &Server{
 		grant:      grant.WholeVault(root, b),
 		db:         db,
 		log:        log,
 		regions:    opts.Regions,
-		meter:      &meter{limit: b.TurnChars},
+		meter:      &memMeter{limit: b.TurnChars},
 		usage:      &usageLog{},
 		perRequest: true,
 	}
@@ -201,7 +207,7 @@ func (s *Server) vaultRead(ctx context.Context, args json.RawMessage, room int) 
 	if abs, err = filepath.Abs(abs); err != nil {
 		return reply{}, err
 	}
-	return s.list(target{kind: dirTarget, ref: ".", abs: abs}, in.Cursor, s.grant.Budget.DirEntries, room-400)
+	return s.list(target{kind: dirTarget, ref: ".", abs: abs}, in.Cursor, s.grant.Budget.DirEntries, room-600)
 }
 
 type listPapersInput struct {
@@ -283,7 +289,7 @@ func (s *Server) listPapers(ctx context.Context, args json.RawMessage, room int)
 		if len(authors) > maxCardAuthors {
 			authors = append(authors[:maxCardAuthors:maxCardAuthors], fmt.Sprintf("and %d more", len(p.Authors)-maxCardAuthors))
 		}
-		c := paperCard{Ref: p.Ref, Title: p.Title, Authors: authors, Year: p.Year, Tags: p.Tags, Pages: p.Pages, CitationURI: p.PDFPath}
+		c := paperCard{Ref: p.Ref, Title: p.Title, Authors: authors, Year: p.Year, Tags: p.Tags, Pages: p.Pages, CitationURI: citation.New(p.PDFPath, 0, "").String()}
 		n := size(c)
 		if used+n > room-300 {
 			res.Note = "fewer papers than asked: this request's budget is spent"
@@ -292,7 +298,7 @@ func (s *Server) listPapers(ctx context.Context, args json.RawMessage, room int)
 		used += n
 		next++
 		res.Papers = append(res.Papers, c)
-		cites = append(cites, cite{p.Ref, p.PDFPath})
+		cites = append(cites, cite{p.Ref, c.CitationURI})
 	}
 	if next < total {
 		res.NextCursor = makeCursor(key, next)

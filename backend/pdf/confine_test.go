@@ -16,17 +16,18 @@ import (
 // fakeReader is a pdfReader whose pages hold the texts given.
 type fakeReader struct{ pages []string }
 
-func (f fakeReader) pageCount() (int, error)                         { return len(f.pages), nil }
-func (f fakeReader) pageText(i int) (string, error)                  { return f.pages[i], nil }
-func (f fakeReader) pageLabel(int) string                            { return "" }
-func (f fakeReader) metaText(tag string) string                      { return strings.Repeat("é", 5000) }
-func (f fakeReader) firstBookmark(bookmark) (bookmark, bool)         { return nil, false }
-func (f fakeReader) nextBookmark(bookmark) (bookmark, bool)          { return nil, false }
-func (f fakeReader) bookmarkTitle(bookmark) string                   { return "" }
-func (f fakeReader) bookmarkPage(bookmark) int                       { return -1 }
-func (f fakeReader) chars(int, int, func(rune, float64, bool)) error { return nil }
-func (f fakeReader) charBoxes(int) (rawChars, error)                 { return rawChars{}, nil }
-func (f fakeReader) close()                                          {}
+func (f fakeReader) pageCount() (int, error)                              { return len(f.pages), nil }
+func (f fakeReader) pageText(i int) (string, error)                       { return f.pages[i], nil }
+func (f fakeReader) pageLabel(int) string                                 { return "" }
+func (f fakeReader) metaText(tag string) string                           { return strings.Repeat("é", 5000) }
+func (f fakeReader) firstBookmark(bookmark) (bookmark, bool)              { return nil, false }
+func (f fakeReader) nextBookmark(bookmark) (bookmark, bool)               { return nil, false }
+func (f fakeReader) bookmarkTitle(bookmark) string                        { return "" }
+func (f fakeReader) bookmarkPage(bookmark) int                            { return -1 }
+func (f fakeReader) chars(int, int, func(rune, float64, int, bool)) error { return nil }
+func (f fakeReader) charBoxes(int) (rawChars, error)                      { return rawChars{}, nil }
+func (f fakeReader) pageLayout(i int) (string, rawLayout, error)          { return f.pages[i], rawLayout{}, nil }
+func (f fakeReader) close()                                               {}
 
 func TestReadDocumentCapsText(t *testing.T) {
 	dense := strings.Repeat("wörd ", MaxPageText/6+10) // past the page cap, multi-byte runes at the edge

@@ -26,7 +26,16 @@ type Page struct {
 	// Cut is set when the text was cut at MaxPageText, or, past
 	// MaxDocumentText, dropped: Text "" then does not mean no text layer.
 	Cut bool
+	// Short holds the page's lines of at most MaxShortLine characters,
+	// in reading order, with their size and boldness: where its headings
+	// are. BodySize is the size most of the page's text is set in (0 when
+	// it has none).
+	Short    []Line
+	BodySize float64
 }
+
+// MaxShortLine is the longest line a page's Short lines hold.
+const MaxShortLine = 120
 
 // Text caps. Real pages hold 2,000–6,000 bytes of text (the densest page
 // of the shared corpus holds 8,604, its longest paper 278 KB); a page
@@ -60,10 +69,12 @@ type Section struct {
 }
 
 // Line is one line of text with the font size most of its characters use,
-// in points as rendered on the page.
+// in points as rendered on the page, and whether their font is bold (set
+// heavier than the page's body, or bold outright).
 type Line struct {
 	Text string
 	Size float64
+	Bold bool
 }
 
 // Outline walking limits: outlines can be cyclic or absurdly deep in broken
@@ -96,12 +107,19 @@ type pdfReader interface {
 	// its GoTo action, or -1.
 	bookmarkPage(bm bookmark) int
 	// chars calls each for the first max characters of page i: r, its
-	// rendered size (0 for line breaks, spaces and PDFium's hyphen marker)
-	// and whether it is turned by about 90 degrees.
-	chars(i, max int, each func(r rune, size float64, vertical bool)) error
+	// rendered size (0 for line breaks, spaces and PDFium's hyphen marker),
+	// its font's weight (400 normal, 700 bold; 0 when unknown) and whether
+	// it is turned by about 90 degrees.
+	chars(i, max int, each func(r rune, size float64, weight int, vertical bool)) error
 	// charBoxes returns page i's text as pageText reads it, each rune with
 	// its loose box on the shown page, and the page's size.
 	charBoxes(i int) (rawChars, error)
+	// pageLayout returns page i's text as pageText does and, from the same
+	// reading of the page, its characters as FPDFText_GetUnicode gives
+	// them, with the props of the first lineHead characters of each line
+	// and of every bodySample-th character (size -1 for the others, 0 for
+	// white space and line breaks).
+	pageLayout(i int) (string, rawLayout, error)
 	close()
 }
 
@@ -139,7 +157,14 @@ func readPages(r pdfReader, log *slog.Logger, head bool) (*Document, error) {
 			out.Pages[i] = pg
 			continue
 		}
-		text, err := r.pageText(i)
+		var text string
+		var layout rawLayout
+		var err error
+		if i == 0 {
+			text, err = r.pageText(i)
+		} else {
+			text, layout, err = r.pageLayout(i)
+		}
 		if err != nil {
 			failed++
 			log.Debug("pdf: page text", "page", i+1, "err", err)
@@ -149,6 +174,15 @@ func readPages(r pdfReader, log *slog.Logger, head bool) (*Document, error) {
 			pg.Text, pg.Cut = truncate(pg.Text, limit), true
 		}
 		total += len(pg.Text)
+		if i == 0 {
+			if lines, err := pageLines(r, 0); err == nil {
+				out.FirstPageLines, pg.Short, pg.BodySize = pageOf(lines)
+			} else {
+				log.Debug("pdf: first page lines", "err", err)
+			}
+		} else if pg.Text != "" {
+			pg.Short, pg.BodySize = layout.lines()
+		}
 		out.Pages[i] = pg
 	}
 	if failed == len(out.Pages) {
@@ -159,11 +193,6 @@ func readPages(r pdfReader, log *slog.Logger, head bool) (*Document, error) {
 	out.Info = readInfo(r)
 	if !head {
 		out.Outline = readOutline(r, len(out.Pages))
-	}
-	if lines, err := firstPageLines(r); err == nil {
-		out.FirstPageLines = lines
-	} else {
-		log.Debug("pdf: first page lines", "err", err)
 	}
 	return out, nil
 }

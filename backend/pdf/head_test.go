@@ -54,7 +54,7 @@ func TestExtractHeadCorpus(t *testing.T) {
 				if len(whole.FirstPageLines) > 0 {
 					lined++
 				}
-				if head.Pages[0] != whole.Pages[0] {
+				if !reflect.DeepEqual(head.Pages[0], whole.Pages[0]) {
 					t.Errorf("page 1 differs:\nhead  %.200q\nwhole %.200q", head.Pages[0].Text, whole.Pages[0].Text)
 				}
 				if head.Info != whole.Info {

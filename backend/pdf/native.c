@@ -6,6 +6,7 @@
 // written out so that no PDFium headers are needed to build.
 
 #include <dlfcn.h>
+#include <math.h>
 #include <stddef.h>
 
 #include "native.h"
@@ -29,6 +30,7 @@ static struct {
   int (*TextGetMatrix)(void *textPage, int index, agentero_matrix *matrix);
   int (*TextGetLooseCharBox)(void *textPage, int index, agentero_rectf *rect);
   int (*TextCharIndex)(void *textPage, int textIndex);
+  int (*TextGetFontWeight)(void *textPage, int index);
   float (*GetPageWidthF)(void *page);
   float (*GetPageHeightF)(void *page);
   int (*PageToDevice)(void *page, int startX, int startY, int sizeX, int sizeY, int rotate, double pageX,
@@ -69,6 +71,7 @@ const char *agentero_pdfium_load(const char *path) {
   LOAD(TextGetMatrix, "FPDFText_GetMatrix");
   LOAD(TextGetLooseCharBox, "FPDFText_GetLooseCharBox");
   LOAD(TextCharIndex, "FPDFText_GetCharIndexFromTextIndex");
+  LOAD(TextGetFontWeight, "FPDFText_GetFontWeight");
   LOAD(GetPageWidthF, "FPDF_GetPageWidthF");
   LOAD(GetPageHeightF, "FPDF_GetPageHeightF");
   LOAD(PageToDevice, "FPDF_PageToDevice");
@@ -125,6 +128,59 @@ void agentero_char_size(void *textPage, int index, double *size, agentero_matrix
 }
 
 unsigned int agentero_unicode(void *textPage, int index) { return lib.TextGetUnicode(textPage, index); }
+
+static int unsized_char(unsigned int r) {
+  return r == '\n' || r == '\r' || r == ' ' || r == '\t' || r == 0xA0 || r == 2;
+}
+
+static void char_props(void *textPage, int k, double *size, int *weight, unsigned char *vertical) {
+  double fs = lib.TextGetFontSize(textPage, k);
+  agentero_matrix m;
+  *vertical = 0;
+  if (lib.TextGetMatrix(textPage, k, &m)) {
+    double scale = hypot(m.c, m.d);
+    if (scale > 0) fs *= scale;
+    *vertical = fabs(m.b) > fabs(m.a);
+  }
+  *size = fs;
+  *weight = lib.TextGetFontWeight(textPage, k);
+}
+
+int agentero_char_props(void *textPage, int max, unsigned int *unicode, double *size, int *weight,
+                        unsigned char *vertical) {
+  int count = lib.TextCountChars(textPage);
+  if (count > max) count = max;
+  for (int k = 0; k < count; k++) {
+    unsigned int r = lib.TextGetUnicode(textPage, k);
+    unicode[k] = r;
+    size[k] = 0;
+    weight[k] = 0;
+    vertical[k] = 0;
+    if (unsized_char(r)) continue;
+    char_props(textPage, k, &size[k], &weight[k], &vertical[k]);
+  }
+  return count;
+}
+
+int agentero_layout(void *textPage, int max, int head, int every, unsigned int *unicode, double *size, int *weight,
+                    unsigned char *vertical) {
+  int count = lib.TextCountChars(textPage);
+  if (count > max) count = max;
+  int seen = 0;  // characters that are not white space since the line began
+  for (int k = 0; k < count; k++) {
+    unsigned int r = lib.TextGetUnicode(textPage, k);
+    unicode[k] = r;
+    size[k] = -1;  // not looked at
+    if (r == '\n' || r == '\r') {
+      seen = 0;
+      continue;
+    }
+    if (unsized_char(r)) continue;
+    seen++;
+    if (seen <= head || k % every == 0) char_props(textPage, k, &size[k], &weight[k], &vertical[k]);
+  }
+  return count;
+}
 
 int agentero_char_index(void *textPage, int textIndex) { return lib.TextCharIndex(textPage, textIndex); }
 

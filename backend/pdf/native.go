@@ -3,7 +3,7 @@
 package pdf
 
 /*
-#cgo LDFLAGS: -ldl
+#cgo LDFLAGS: -ldl -lm
 #include <stdlib.h>
 #include "native.h"
 */
@@ -176,29 +176,26 @@ func (n *nativeReader) bookmarkPage(bm bookmark) int {
 	return int(C.agentero_bookmark_page(n.doc, bm.(unsafe.Pointer)))
 }
 
-func (n *nativeReader) chars(i, max int, each func(r rune, size float64, vertical bool)) error {
+func (n *nativeReader) chars(i, max int, each func(r rune, size float64, weight int, vertical bool)) error {
 	tp, done, err := n.textPage(i)
 	if err != nil {
 		return err
 	}
 	defer done()
 	count := min(int(C.agentero_count_chars(tp)), max)
+	if count <= 0 {
+		return nil
+	}
+	// One call for the whole page: a call into C per character costs more
+	// than PDFium's answer.
+	unicode := make([]C.uint, count)
+	sizes := make([]C.double, count)
+	weights := make([]C.int, count)
+	vertical := make([]C.uchar, count)
+	count = int(C.agentero_char_props(tp, C.int(count), &unicode[0], &sizes[0], &weights[0], &vertical[0]))
 	for k := range count {
-		r := rune(C.agentero_unicode(tp, C.int(k)))
-		if unsized(r) {
-			each(r, 0, false)
-			continue
-		}
-		var fontSize C.double
-		var m C.agentero_matrix
-		var hasMatrix C.int
-		C.agentero_char_size(tp, C.int(k), &fontSize, &m, &hasMatrix)
-		var a, b, c, d float64
-		if hasMatrix != 0 {
-			a, b, c, d = float64(m.a), float64(m.b), float64(m.c), float64(m.d)
-		}
-		size, vertical := renderedSize(float64(fontSize), a, b, c, d)
-		each(r, size, vertical)
+		size := math.Round(float64(sizes[k])*10) / 10
+		each(rune(unicode[k]), size, int(weights[k]), vertical[k] != 0)
 	}
 	return nil
 }
@@ -232,4 +229,32 @@ func (n *nativeReader) charBoxes(i int) (rawChars, error) {
 		}
 		return rune(C.agentero_unicode(tp, C.int(ci))), m.box(float64(r.left), float64(r.top), float64(r.right), float64(r.bottom)), true
 	}), nil
+}
+
+func (n *nativeReader) pageLayout(i int) (string, rawLayout, error) {
+	tp, done, err := n.textPage(i)
+	if err != nil {
+		return "", rawLayout{}, err
+	}
+	defer done()
+	text := string(utf16.Decode(textUnits(tp)))
+	count := min(int(C.agentero_count_chars(tp)), maxLineChars)
+	if count <= 0 {
+		return text, rawLayout{}, nil
+	}
+	unicode := make([]C.uint, count)
+	sizes := make([]C.double, count)
+	weights := make([]C.int, count)
+	vertical := make([]C.uchar, count)
+	count = int(C.agentero_layout(tp, C.int(count), lineHead, bodySample, &unicode[0], &sizes[0], &weights[0], &vertical[0]))
+	l := rawLayout{runes: make([]rune, count), props: make([]charProp, count)}
+	for k := range count {
+		l.runes[k] = rune(unicode[k])
+		if sizes[k] < 0 {
+			l.props[k].size = -1
+			continue
+		}
+		l.props[k] = charProp{size: math.Round(float64(sizes[k])*10) / 10, weight: int(weights[k]), vertical: vertical[k] != 0}
+	}
+	return text, l, nil
 }

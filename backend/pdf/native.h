@@ -27,3 +27,5 @@ int agentero_loose_box(void *textPage, int index, agentero_rectf *rect);
 void agentero_page_size(void *page, float *width, float *height);
 int agentero_page_to_device(void *page, int sizeX, int sizeY, double x, double y, int *dx, int *dy);
 int agentero_char_index(void *textPage, int textIndex);
+int agentero_char_props(void *textPage, int max, unsigned int *unicode, double *size, int *weight, unsigned char *vertical);
+int agentero_layout(void *textPage, int max, int head, int every, unsigned int *unicode, double *size, int *weight, unsigned char *vertical);

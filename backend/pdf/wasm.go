@@ -68,6 +68,11 @@ func (w *wasmReader) pageText(i int) (string, error) {
 		return "", err
 	}
 	defer done()
+	return w.textOf(tp)
+}
+
+// textOf is a loaded text page's text.
+func (w *wasmReader) textOf(tp references.FPDF_TEXTPAGE) (string, error) {
 	n, err := w.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
 	if err != nil {
 		return "", fmt.Errorf("count chars: %w", err)
@@ -147,12 +152,17 @@ func (w *wasmReader) bookmarkPage(b bookmark) int {
 	return idx.Index
 }
 
-func (w *wasmReader) chars(i, max int, each func(r rune, size float64, vertical bool)) error {
+func (w *wasmReader) chars(i, max int, each func(r rune, size float64, weight int, vertical bool)) error {
 	tp, done, err := w.textPage(i)
 	if err != nil {
 		return err
 	}
 	defer done()
+	return w.charsOf(tp, max, each)
+}
+
+// charsOf is chars on a loaded text page.
+func (w *wasmReader) charsOf(tp references.FPDF_TEXTPAGE, max int, each func(r rune, size float64, weight int, vertical bool)) error {
 	n, err := w.inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
 	if err != nil {
 		return err
@@ -164,20 +174,24 @@ func (w *wasmReader) chars(i, max int, each func(r rune, size float64, vertical 
 		}
 		r := rune(u.Unicode)
 		if unsized(r) {
-			each(r, 0, false)
+			each(r, 0, 0, false)
 			continue
 		}
 		fs, err := w.inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: k})
 		if err != nil {
-			each(r, 0, false)
+			each(r, 0, 0, false)
 			continue
+		}
+		weight := 0
+		if fw, err := w.inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: k}); err == nil {
+			weight = fw.FontWeight
 		}
 		var a, b, c, d float64
 		if m, err := w.inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp, Index: k}); err == nil {
 			a, b, c, d = float64(m.Matrix.A), float64(m.Matrix.B), float64(m.Matrix.C), float64(m.Matrix.D)
 		}
 		size, vertical := renderedSize(fs.FontSize, a, b, c, d)
-		each(r, size, vertical)
+		each(r, size, weight, vertical)
 	}
 	return nil
 }
@@ -228,4 +242,33 @@ func (w *wasmReader) charBoxes(i int) (rawChars, error) {
 		}
 		return rune(u.Unicode), m.box(float64(b.Rect.Left), float64(b.Rect.Top), float64(b.Rect.Right), float64(b.Rect.Bottom)), true
 	}), nil
+}
+
+func (w *wasmReader) pageLayout(i int) (string, rawLayout, error) {
+	tp, done, err := w.textPage(i)
+	if err != nil {
+		return "", rawLayout{}, err
+	}
+	defer done()
+	text, err := w.textOf(tp)
+	if err != nil {
+		return "", rawLayout{}, err
+	}
+	var l rawLayout
+	seen := 0
+	err = w.charsOf(tp, maxLineChars, func(r rune, size float64, weight int, vertical bool) {
+		p := charProp{size: -1}
+		switch {
+		case r == '\n' || r == '\r':
+			seen = 0
+		case !unsized(r):
+			seen++
+			if seen <= lineHead || len(l.runes)%bodySample == 0 {
+				p = charProp{size: size, weight: weight, vertical: vertical}
+			}
+		}
+		l.runes = append(l.runes, r)
+		l.props = append(l.props, p)
+	})
+	return text, l, err
 }

@@ -36,8 +36,25 @@ type Settings struct {
 // Defaults are the settings of a fresh install.
 func Defaults() Settings { return Settings{Budget: grant.DefaultBudget()} }
 
+// file is the settings file: the settings, and whether its budget holds
+// only the values the user chose.
+type file struct {
+	Settings
+	// Unchosen says the budget values equal to the default were written
+	// as 0 (Save, from this release on). Before, every value was written,
+	// chosen or not.
+	Unchosen bool `json:"budgetUnchosen,omitempty"`
+}
+
+// earlierDefaults are the budget defaults of releases that wrote every
+// value: the spec's placeholders, 20,000 a read and 60,000 a turn. In a
+// file of theirs, such a value is read as today's default, so that the
+// measured defaults reach the users who never changed them.
+var earlierDefaults = grant.Budget{FullChars: 20000, TurnChars: 60000}
+
 // Load reads the settings at path; a missing file gives the defaults, and
-// a missing or zero budget value its default.
+// a missing or zero budget value (or an earlier release's default) its
+// default.
 func Load(path string) (Settings, error) {
 	s := Defaults()
 	data, err := os.ReadFile(path)
@@ -47,21 +64,25 @@ func Load(path string) (Settings, error) {
 	if err != nil {
 		return s, fmt.Errorf("read settings: %w", err)
 	}
-	var read Settings
+	var read file
 	if err := json.Unmarshal(data, &read); err != nil {
 		return s, fmt.Errorf("settings file %s is not valid JSON: %w", path, err)
 	}
 	def := grant.DefaultBudget()
-	pick := func(v, d int) int {
-		if v == 0 {
+	pick := func(v, d, earlier int) int {
+		if v == 0 || v == earlier {
 			return d
 		}
 		return v
 	}
-	b := read.Budget
-	s.Budget = grant.Budget{SearchCards: pick(b.SearchCards, def.SearchCards), CardsPerPaper: pick(b.CardsPerPaper, def.CardsPerPaper),
-		ExcerptChars: pick(b.ExcerptChars, def.ExcerptChars), FullChars: pick(b.FullChars, def.FullChars),
-		DirEntries: pick(b.DirEntries, def.DirEntries), TurnChars: pick(b.TurnChars, def.TurnChars)}
+	b, was := read.Budget, earlierDefaults
+	if read.Unchosen {
+		was = grant.Budget{}
+	}
+	s.Budget = grant.Budget{SearchCards: pick(b.SearchCards, def.SearchCards, was.SearchCards),
+		CardsPerPaper: pick(b.CardsPerPaper, def.CardsPerPaper, was.CardsPerPaper),
+		ExcerptChars:  pick(b.ExcerptChars, def.ExcerptChars, was.ExcerptChars), FullChars: pick(b.FullChars, def.FullChars, was.FullChars),
+		DirEntries: pick(b.DirEntries, def.DirEntries, was.DirEntries), TurnChars: pick(b.TurnChars, def.TurnChars, was.TurnChars)}
 	if err := s.Budget.Valid(); err != nil {
 		return Defaults(), fmt.Errorf("settings file %s: %w", path, err)
 	}
@@ -86,18 +107,34 @@ func ValidContact(email string) error {
 	return nil
 }
 
-// Save checks and writes the settings atomically.
+// Save checks and writes the settings atomically. A budget value equal to
+// its default is written as 0, not chosen: a later release's better
+// default then reaches the user, as Load reads 0 as the default.
 func Save(path string, s Settings) error {
 	if err := s.Budget.Valid(); err != nil {
 		return err
 	}
+	s.Budget = unchosen(s.Budget, grant.DefaultBudget())
 	if err := ValidContact(s.ContactEmail); err != nil {
 		return err
 	}
 	s.ContactEmail = strings.TrimSpace(s.ContactEmail)
-	data, err := json.MarshalIndent(s, "", "  ")
+	data, err := json.MarshalIndent(file{Settings: s, Unchosen: true}, "", "  ")
 	if err != nil {
 		return err
 	}
 	return atomicfile.Write(path, append(data, '\n'), atomicfile.Private)
+}
+
+// unchosen is b with the values equal to def's zeroed.
+func unchosen(b, def grant.Budget) grant.Budget {
+	zero := func(v, d int) int {
+		if v == d {
+			return 0
+		}
+		return v
+	}
+	return grant.Budget{SearchCards: zero(b.SearchCards, def.SearchCards), CardsPerPaper: zero(b.CardsPerPaper, def.CardsPerPaper),
+		ExcerptChars: zero(b.ExcerptChars, def.ExcerptChars), FullChars: zero(b.FullChars, def.FullChars),
+		DirEntries: zero(b.DirEntries, def.DirEntries), TurnChars: zero(b.TurnChars, def.TurnChars)}
 }

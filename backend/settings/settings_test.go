@@ -62,3 +62,34 @@ func TestMetadataOnlineAsked(t *testing.T) {
 		t.Errorf("switched on before the question existed: online %v, asked %v; want on, asked", got.MetadataOnline, got.MetadataOnlineAsked)
 	}
 }
+
+// TestBudgetDefaultsReachUsers: a budget value the user never chose follows
+// the release's default. Files of earlier releases, which wrote every
+// value, read their placeholder defaults as today's; a value the user
+// chose stays, even one equal to an old default.
+func TestBudgetDefaultsReachUsers(t *testing.T) {
+	def := grant.DefaultBudget()
+	p := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(p, []byte(`{"budget": {"searchCards": 8, "cardsPerPaper": 3, "excerptChars": 1500, "fullChars": 20000, "dirEntries": 200, "turnChars": 60000}, "metadataOnline": true}`), 0o600)
+	got, err := Load(p)
+	if err != nil || got.Budget != def || !got.MetadataOnline {
+		t.Errorf("a file of an earlier release with its defaults: %+v, %v; want today's defaults", got, err)
+	}
+	os.WriteFile(p, []byte(`{"budget": {"searchCards": 12, "fullChars": 20000, "turnChars": 90000}}`), 0o600)
+	if got, _ := Load(p); got.Budget.SearchCards != 12 || got.Budget.TurnChars != 90000 || got.Budget.FullChars != def.FullChars {
+		t.Errorf("an earlier file with chosen values: %+v; want 12 cards, 90000 a turn, today's full reads", got.Budget)
+	}
+
+	s := Defaults()
+	s.Budget.TurnChars = 60000 // chosen now: kept
+	if err := Save(p, s); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	if !strings.Contains(string(data), `"fullChars": 0`) || !strings.Contains(string(data), `"turnChars": 60000`) {
+		t.Errorf("saved file: values at their default should be 0, the chosen one kept:\n%s", data)
+	}
+	if got, _ := Load(p); got.Budget.TurnChars != 60000 || got.Budget.FullChars != def.FullChars {
+		t.Errorf("round trip of a chosen old default: %+v", got.Budget)
+	}
+}

@@ -180,7 +180,7 @@ func (w *Workspace) LinkCitation(ctx context.Context, link string) (string, erro
 		if err != nil {
 			return "", err
 		}
-		return citation.New(p.PDFPath, l.Page, l.Quote).String(), nil
+		return l.Citation(p.PDFPath).String(), nil
 	})
 }
 

@@ -3,8 +3,8 @@ package workspace
 import (
 	"context"
 	"os"
-	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/vault"
 )
@@ -31,23 +31,30 @@ func (w *Workspace) Complete(ctx context.Context, query string, limit int) ([]in
 	})
 }
 
+// PageLabel is the printed label of a page of a paper ("" when the page
+// has none): how exports name the pages they cite.
+func (w *Workspace) PageLabel(ctx context.Context, ref string, page int) (string, error) {
+	return call(ctx, w, func(ctx context.Context) (string, error) {
+		_, label, err := w.lib.DB().PageText(ctx, ref, page)
+		return label, err
+	})
+}
+
 // SourceExists reports whether a citation URI still opens: its file is in
-// the vault. External DOI and arXiv links always "exist".
+// the vault. External DOI and arXiv links always "exist"; what is not a
+// citation URI does not.
 func (w *Workspace) SourceExists(uri string) bool {
-	if IsExternal(uri) {
+	u, err := citation.Parse(uri)
+	if err != nil {
+		return false
+	}
+	if u.External() {
 		return true
 	}
-	file, _, _ := strings.Cut(uri, "#")
-	abs, err := vault.Resolve(w.Root(), file)
+	abs, err := vault.Resolve(w.Root(), u.Path)
 	if err != nil {
 		return false
 	}
 	st, err := os.Stat(abs)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// IsExternal reports whether uri is one of the external links a card may
-// carry (SPEC §1): a DOI or an arXiv page.
-func IsExternal(uri string) bool {
-	return strings.HasPrefix(uri, "https://doi.org/") || strings.HasPrefix(uri, "https://arxiv.org/abs/")
 }

@@ -6,9 +6,11 @@
 // check, a wrong-page chip reads "found on p. N" and opens page N with the
 // quote marked; a quote cited on the wrong page is said in the toolbar with
 // a way to it; and a real agent turn (the scripted peer answering with a
-// citation of the wrong page) comes back with the check from the backend.
+// citation of the wrong page, PEER_ANSWER_FILE) comes back with the check
+// from the backend.
 
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fold, markedPages, markedText, repo, shot, start, waitForMarks } from "./harness.mjs";
@@ -259,7 +261,9 @@ test("evidence checked and located", { timeout: 600_000 }, async (t) => {
       await dialog.getByLabel("Command").fill(process.execPath);
       await dialog.getByLabel("Arguments").fill(join(repo, "test", "peeragent", "agent.mjs"));
       // The scripted peer answers with this text: the quote is on page 6; it cites page 1.
-      await dialog.getByLabel("Environment").fill(`PEER_ANSWER=In Raft, election timeouts are “${quote}” [${raftPdf}#page=1].`);
+      const answerFile = join(env.root, "misciting-answer.md");
+      writeFileSync(answerFile, `In Raft, election timeouts are “${quote}” [${raftPdf}#page=1].\n`);
+      await dialog.getByLabel("Environment").fill(`PEER_ANSWER_FILE=${answerFile}`);
       await dialog.getByRole("button", { name: "Save", exact: true }).click();
       await dialog.locator('[data-testid="agent-row"][data-name="misciting"]').waitFor({ timeout: 60_000 });
       await page.keyboard.press("Escape");

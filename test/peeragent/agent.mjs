@@ -25,9 +25,9 @@
 //   PEER_READ    with PEER_STYLE=claude: report a Read of the first card's PDF page (a tool call
 //                of kind read whose location is in the vault), as allowed before
 //   PEER_QUERY   with PEER_STYLE: what to search for (default: the question)
-//   PEER_ANSWER  answer every turn with exactly this text ("\n" for a line break): an answer
-//                citing what a test needs, such as a quote cited with the wrong page
-import { appendFileSync } from "node:fs";
+//   PEER_ANSWER  with PEER_STYLE: the answer, word for word, after the searches and reads
+//   PEER_ANSWER_FILE  answer every turn with the text of this file
+import { appendFileSync, readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
 import { Styled } from "./style.mjs";
@@ -173,9 +173,9 @@ const app = agent()
       await styled.turn(client, params.sessionId, process.env.PEER_QUERY || question, signal);
       return { stopReason: signal.aborted ? "cancelled" : "end_turn" };
     }
-    if (process.env.PEER_ANSWER) {
-      await say(client, params.sessionId, process.env.PEER_ANSWER.replaceAll("\\n", "\n"));
-      return { stopReason: signal.aborted ? "cancelled" : "end_turn" };
+    if (process.env.PEER_ANSWER_FILE) {
+      await say(client, params.sessionId, readFileSync(process.env.PEER_ANSWER_FILE, "utf8"));
+      return { stopReason: "end_turn" };
     }
     const burst = Number(process.env.PEER_BURST || 0);
     for (let i = 1; i <= burst; i++) {

@@ -4,6 +4,7 @@
 // calls with kinds, content and locations, and answer citing what they read.
 //
 // PEER_WRITE_DOC=text makes a turn write a context document twice.
+// PEER_ANSWER=text is the answer, word for word, after the turn's reads.
 //
 //   claude: Claude Code's ACP adapter. Tool titles mcp__<server>__<tool> (also in
 //           _meta.claudeCode.toolName), options allow_always / allow_once / reject_once;
@@ -215,8 +216,10 @@ export class Styled {
     return chosen;
   }
 
-  // answer cites the first card by its URI and quotes the second without one.
+  // answer cites the first card by its URI and quotes the second without one
+  // (or is PEER_ANSWER).
   answer(cards, page, edit) {
+    if (process.env.PEER_ANSWER) return process.env.PEER_ANSWER + (edit ? `\n\nedit outcome: ${edit}` : "");
     const [first, second] = cards;
     const linked = first ? first.citationUri : "";
     const passage = second ? quotable(second.snippet) : "";

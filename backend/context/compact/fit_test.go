@@ -164,8 +164,11 @@ func TestCompactionAlwaysFits(t *testing.T) {
 // page ranges, and every user message is still there.
 func TestTwentyFiveTurnsInFourThousandTokens(t *testing.T) {
 	turns := conversation(t, 25)
-	for i := range turns { // sources on few papers, many pages
+	for i := range turns { // sources on few papers, many pages, some with a quote
 		turns[i].Sources = []string{fmt.Sprintf("papers/p%d/paper.pdf#page=%d", i%2, i+1)}
+		if i%3 == 0 {
+			turns[i].Sources[0] += "&quote=a+passage+of+it"
+		}
 	}
 	sum := &papersSummary{}
 	res := compact.Compact(context.Background(), turns, compact.Options{Window: 4_000, HistoryTool: true}, sum)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/wire"
 )
 
@@ -273,10 +274,23 @@ func tidySummary(summary string, tool bool, summarizedN, capChars int) string {
 	return join(ps)
 }
 
-var (
-	pageRef   = regexp.MustCompile(`^(.*?)#page=(\d+)`)
-	pageRange = regexp.MustCompile(`^(.*?): pages? ([0-9–, ]+)$`)
-)
+var pageRange = regexp.MustCompile(`^(.*?): pages? ([0-9–, ]+)$`)
+
+// pageCited reads a line that is a citation of a page (or starts with
+// one): the file's citation without a page, and the page.
+func pageCited(l string) (string, int, bool) {
+	u, err := citation.Parse(l)
+	if err != nil {
+		first, _, _ := strings.Cut(l, " ")
+		if u, err = citation.Parse(first); err != nil {
+			return "", 0, false
+		}
+	}
+	if u.External() || u.Page == 0 {
+		return "", 0, false
+	}
+	return citation.New(u.Path, 0, "").String(), u.Page, true
+}
 
 // collapsePapers writes a list of citation locations one line a paper or
 // file: "papers/x/paper.pdf: pages 1–3, 7". Lines that are not locations
@@ -308,12 +322,11 @@ func collapsePapers(body string) string {
 			}
 			continue
 		}
-		if m := pageRef.FindStringSubmatch(l); m != nil {
-			n, _ := strconv.Atoi(m[2])
-			if _, ok := pages[m[1]]; !ok {
-				order = append(order, m[1])
+		if file, n, ok := pageCited(l); ok {
+			if _, ok := pages[file]; !ok {
+				order = append(order, file)
 			}
-			pages[m[1]] = append(pages[m[1]], n)
+			pages[file] = append(pages[file], n)
 			continue
 		}
 		if !seen[l] {

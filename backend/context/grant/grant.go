@@ -5,6 +5,8 @@
 package grant
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,11 +60,44 @@ type Budget struct {
 	TurnChars     int `json:"turnChars"`     // everything returned in one turn
 }
 
-// DefaultBudget fits comfortably in agents' windows: a full read of 20,000
-// characters is about 5,000 tokens, well under the 25,000-token result
-// limit some MCP clients enforce, and a whole turn stays near 15,000 tokens.
+// DefaultBudget lets an agent read three whole papers of typical length in
+// one turn, while no single result passes the 25,000-token limit some MCP
+// clients put on a tool result (Claude Code's default). The numbers were
+// measured on the shared corpus (41 papers, 39 with a text layer), on the
+// text a full read returns (page headers included; the manifest's
+// text_chars leaves out white space and is about 1/1.19 of it):
+//
+//   - Whole papers: median 59,900 characters (16 pages), upper quartile
+//     83,300, 90th percentile 100,100, longest 277,500 (83 pages). A page:
+//     median 3,200, upper quartile 4,450, at most 5,500. Sent as JSON, a
+//     text grows by 2 % (escaped line breaks).
+//   - Tokens, counted on that JSON with Claude's published tokenizer and
+//     with OpenAI's cl100k and o200k: 3.66, 3.70 and 3.72 characters a
+//     token over the corpus (not 4: numbers, formulas and references);
+//     3.2 to 4.5 a paper. The densest 40,000 characters (tables of
+//     FlashAttention's appendix) are 14,215 tokens, 2.81 a token; the
+//     densest 20,000, 2.42 a token.
+//
+// FullChars, what one read may return, is 40,000 characters: the densest
+// stretch of the corpus of that length is 14,200 tokens, and 19,200 with a
+// 35 % margin for tokenizers that split finer: under the 25,000 limit with
+// the JSON around it. A typical paper is two full reads.
+//
+// TurnChars is 200,000 characters. Typical is the median paper: half the
+// corpus is shorter. The three longest papers at or below the median
+// (zoo, ResNet, countreg) take 182,000 characters of results read whole,
+// which leaves about 18,000 for searches (8 cards are about 5,600) and
+// metadata; two papers at the 90th percentile fit too. At 3.66 characters
+// a token a full turn is about 55,000 tokens: 27 % of a 200,000-token
+// window (Claude-class agents), so two such turns in one session stay
+// under the first compaction tier (65 %), with the agent's own prompt and
+// its answer. Three papers at the upper quartile (255,000) need a larger
+// budget: the user raises it in Settings.
+//
+// The test TestTurnReadsThreeTypicalPapers (backend/mcp) reads them
+// through the real server.
 func DefaultBudget() Budget {
-	return Budget{SearchCards: 8, CardsPerPaper: 3, ExcerptChars: 1500, FullChars: 20000, DirEntries: 200, TurnChars: 60000}
+	return Budget{SearchCards: 8, CardsPerPaper: 3, ExcerptChars: 1500, FullChars: 40000, DirEntries: 200, TurnChars: 200000}
 }
 
 // Limits are the largest budget values a grant may carry.
@@ -116,6 +151,13 @@ type Grant struct {
 	Tools        []string `json:"tools"`
 	Allowed      []Source `json:"allowed"`
 	Budget       Budget   `json:"budget"`
+	// Turn names the turn the grant is open for: Write stamps a fresh one
+	// each time the host writes the grant (once a turn), and the MCP server
+	// keeps one reading budget per turn, so a server an agent keeps across
+	// turns starts each turn with the whole budget. "" once the turn has
+	// ended (EndTurn): nothing is read between turns. Only the host writes
+	// it; an agent cannot write the vault's state folder.
+	Turn string `json:"turn,omitempty"`
 
 	whole bool // WholeVault: covers every clean vault path
 }
@@ -142,10 +184,50 @@ func UsagePath(vaultRoot, runtimeID string) string {
 	return filepath.Join(filepath.Dir(Path(vaultRoot, runtimeID)), "usage.jsonl")
 }
 
-// Write stores g at Path(g.Vault, g.RuntimeID) atomically (a temporary file
-// renamed into place), private to the user, and returns the path. Its
-// folders must be real folders of the vault's state (vault.StateFolder).
+// Write stores g as the grant of a new turn: stamped with a fresh Turn, at
+// Path(g.Vault, g.RuntimeID), atomically (a temporary file renamed into
+// place), private to the user. It returns the path. Its folders must be
+// real folders of the vault's state (vault.StateFolder).
 func Write(g Grant) (string, error) {
+	g.Turn = newTurn()
+	return g.store()
+}
+
+// EndTurn closes the turn of the grant of runtimeID: the grant is kept with
+// no turn open, so the MCP server of that grant (one the agent keeps, or
+// one of an earlier session) reads nothing until the host writes the next
+// turn's grant. A runtime id without a grant (a prompt-only turn) has no
+// turn to end.
+func EndTurn(vaultRoot, runtimeID string) error {
+	if !ValidRuntimeID(runtimeID) {
+		return fmt.Errorf("end turn: runtime id %q is not valid", runtimeID)
+	}
+	p := Path(vaultRoot, runtimeID)
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	g, err := Load(p)
+	if err != nil {
+		return fmt.Errorf("end turn: %w", err)
+	}
+	if g.Turn == "" {
+		return nil
+	}
+	g.Turn = ""
+	_, err = g.store()
+	return err
+}
+
+// turnPattern is what Write stamps: 32 hex digits.
+var turnPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+func newTurn() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (g Grant) store() (string, error) {
 	if err := g.validate(); err != nil {
 		return "", fmt.Errorf("write grant: %w", err)
 	}
@@ -208,6 +290,8 @@ func (g Grant) validate() error {
 		return fmt.Errorf("unknown mode %q", g.Mode)
 	case g.Conversation != "" && (!ValidRuntimeID(g.Conversation) || !strings.HasPrefix(g.RuntimeID, g.Conversation+".")):
 		return fmt.Errorf("conversation %q is not the one of runtime id %q", g.Conversation, g.RuntimeID)
+	case g.Turn != "" && !turnPattern.MatchString(g.Turn):
+		return fmt.Errorf("turn %q is not valid", g.Turn)
 	}
 	if err := g.Budget.Valid(); err != nil {
 		return err

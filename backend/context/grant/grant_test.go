@@ -65,3 +65,41 @@ func TestUsagePath(t *testing.T) {
 		}
 	}
 }
+
+// TestTurns: every Write opens a new turn, EndTurn closes it and keeps the
+// grant, and a turn id that Write would not stamp is refused.
+func TestTurns(t *testing.T) {
+	vault := t.TempDir()
+	g := grantFor(vault, "q1.s1")
+	p, err := Write(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Load(p)
+	if err != nil || first.Turn == "" {
+		t.Fatalf("first turn %+v, %v; want a turn id", first, err)
+	}
+	Write(g)
+	second, _ := Load(p)
+	if second.Turn == "" || second.Turn == first.Turn {
+		t.Errorf("second turn %q after %q; want a new one", second.Turn, first.Turn)
+	}
+	if err := EndTurn(vault, "q1.s1"); err != nil {
+		t.Fatal(err)
+	}
+	ended, err := Load(p)
+	if err != nil || ended.Turn != "" || ended.Fingerprint != g.Fingerprint || len(ended.Allowed) != 1 {
+		t.Errorf("after EndTurn: %+v, %v; want the grant with no turn open", ended, err)
+	}
+	if err := EndTurn(vault, "q1.s9"); err != nil {
+		t.Errorf("EndTurn of a runtime id with no grant: %v", err)
+	}
+	if err := EndTurn(vault, "../x"); err == nil {
+		t.Error("EndTurn of a bad runtime id: no error")
+	}
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(data), `"runtimeId"`, `"turn": "../../x", "runtimeId"`, 1)), 0o600)
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "turn") {
+		t.Errorf("a grant with a bad turn id: %v", err)
+	}
+}

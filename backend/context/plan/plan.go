@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/docs"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/skills"
@@ -324,7 +325,7 @@ func (r *Resolver) paper(ctx context.Context, raw string) (index.Paper, error) {
 }
 
 func paperCard(p index.Paper) Card {
-	return Card{Kind: grant.KindPaper, Ref: p.Ref, Title: p.Title, CitationURI: p.PDFPath}
+	return Card{Kind: grant.KindPaper, Ref: p.Ref, Title: p.Title, CitationURI: citation.New(p.PDFPath, 0, "").String()}
 }
 
 func (r *Resolver) selection(ctx context.Context, sel Selection) (Card, grant.Source, error) {
@@ -345,13 +346,13 @@ func (r *Resolver) selection(ctx context.Context, sel Selection) (Card, grant.So
 			return Card{}, grant.Source{}, fmt.Errorf("page %d is not in this paper (%d pages)", sel.Page, p.Pages)
 		}
 		c := Card{Kind: grant.KindPaper, Ref: p.Ref, Title: p.Title, Page: sel.Page, Quote: quote, Cut: cut,
-			CitationURI: index.CitationURI(p.PDFPath, sel.Page, "")}
+			CitationURI: citation.New(p.PDFPath, sel.Page, "").String()}
 		return c, grant.Source{Kind: grant.KindPaper, Ref: p.Ref}, nil
 	}
 	if strings.EqualFold(path.Ext(ref), ".pdf") {
 		return Card{}, grant.Source{}, errNotPaper
 	}
-	c := Card{Kind: grant.KindFile, Ref: ref, Title: path.Base(ref), Quote: quote, Cut: cut, CitationURI: ref}
+	c := Card{Kind: grant.KindFile, Ref: ref, Title: path.Base(ref), Quote: quote, Cut: cut, CitationURI: citation.New(ref, 0, "").String()}
 	return c, grant.Source{Kind: grant.KindFile, Ref: ref}, nil
 }
 

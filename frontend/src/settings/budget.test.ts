@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ReadingBudget } from "../lib/backend";
 import { budgetFields, budgetValues, readBudget, sameBudget, saveProblem } from "./budget";
 
-const defaults: ReadingBudget = { searchCards: 8, cardsPerPaper: 3, excerptChars: 1500, fullChars: 20000, dirEntries: 200, turnChars: 60000 };
+const defaults: ReadingBudget = { searchCards: 8, cardsPerPaper: 3, excerptChars: 1500, fullChars: 40000, dirEntries: 200, turnChars: 200000 };
 
 describe("reading budget form", () => {
   it("has one field per budget value, each explained", () => {

@@ -20,9 +20,9 @@ export const budgetFields: readonly BudgetField[] = [
   { key: "searchCards", label: "Search results", help: "Cards one search may return.", max: 50 },
   { key: "cardsPerPaper", label: "Results per paper", help: "Of those, at most this many from one paper or file.", max: 50 },
   { key: "excerptChars", label: "Excerpt characters", help: "Length of a search snippet or of the excerpt around a quote.", max: 20_000 },
-  { key: "fullChars", label: "Full read characters", help: "Length of one read of a page, section, file or whole paper.", max: 200_000 },
+  { key: "fullChars", label: "Full read characters", help: "Length of one read of a page, section, file or whole paper (a longer one continues in the next read). Past about 45,000 one result may pass the 25,000-token limit some agents put on a tool result.", max: 200_000 },
   { key: "dirEntries", label: "Folder listing entries", help: "Names one listing of a mentioned folder may return.", max: 5_000 },
-  { key: "turnChars", label: "Turn total characters", help: "Everything the tools may return in one turn; then the agent answers with what it read.", max: 1_000_000 },
+  { key: "turnChars", label: "Turn total characters", help: "Everything the tools may return in one turn, counted afresh each turn (200,000 is three whole papers of typical length); then the agent answers with what it read.", max: 1_000_000 },
 ];
 
 export type BudgetValues = Record<BudgetKey, string>;

@@ -1353,6 +1353,7 @@ export namespace main {
 	    title: string;
 	    page: number;
 	    quote: string;
+	    citationUri?: string;
 	    vaultChanged: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -1367,6 +1368,7 @@ export namespace main {
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.quote = source["quote"];
+	        this.citationUri = source["citationUri"];
 	        this.vaultChanged = source["vaultChanged"];
 	    }
 	}
