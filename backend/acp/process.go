@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentero/agentero/backend/subprocess"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -158,7 +159,7 @@ func spawn(ag Agent, log *slog.Logger) (*Process, error) {
 		pipes[i] = [2]*os.File{r, w}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
-	err = cmd.Start()
+	err = subprocess.Start(cmd)
 	// The agent has its own copies of its ends.
 	pipes[0][0].Close()
 	pipes[1][1].Close()

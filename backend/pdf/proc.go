@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/agentero/agentero/backend/subprocess"
 )
 
 // proc is the parent's handle on one worker process. One goroutine at a
@@ -110,7 +112,7 @@ func spawn(exe string, env []string) (cmd *exec.Cmd, in, out, stderr, files *os.
 	if child[3] != nil {
 		cmd.ExtraFiles = []*os.File{child[3]} // the worker's filesFD
 	}
-	if err := cmd.Start(); err != nil {
+	if err := subprocess.Start(cmd); err != nil {
 		return nil, nil, nil, nil, nil, err
 	}
 	return cmd, parent[0], parent[1], parent[2], parent[3], nil
