@@ -313,11 +313,11 @@ export class Viewer {
   }
 
   // ask asks the locator where the target's quote is; the answer is drawn
-  // (showLocation) unless another target came meanwhile. It is asked only
-  // once the PDF is read whole: the locator's first call starts the
-  // backend's PDF workers, and a process started while WebKit still streams
-  // a response inherits that response's pipe (Wails opens it without
-  // close-on-exec), so the PDF would never finish loading.
+  // (showLocation) unless another target came meanwhile. It is asked once
+  // the PDF is read whole, so the page comes first: the locator's first
+  // call starts the backend's PDF workers (and, before the backend marked
+  // its files close-on-exec, a worker started while WebKit streamed the PDF
+  // kept it from ever loading).
   private ask(t: Target): void {
     t.asked = true;
     locate(t.locate).then(
