@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,10 +12,8 @@ import (
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/claim"
 	"github.com/agentero/agentero/backend/index"
-	"github.com/agentero/agentero/backend/pdf"
-	"github.com/agentero/agentero/backend/vault"
-	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/agentero/agentero/internal/proctest"
+	"github.com/agentero/agentero/internal/synthvault"
 )
 
 // BenchmarkCheck20At10k checks an answer of 20 citations of 20 papers of
@@ -82,8 +78,7 @@ func answerOf20(b *testing.B, db *index.DB, quotes int) string {
 	rng := rand.New(rand.NewSource(20))
 	var out strings.Builder
 	for n := 0; n < 20; {
-		i := rng.Intn(10000)
-		ref := fmt.Sprintf("papers/%02d/paper-%05d", i%100, i)
+		ref := synthvault.Ref(rng.Intn(synthvault.Papers))
 		p, err := db.Paper(ctx, ref)
 		if err != nil || p.Pages < 3 {
 			continue
@@ -111,68 +106,12 @@ func answerOf20(b *testing.B, db *index.DB, quotes int) string {
 	return out.String()
 }
 
-// docsExtractor serves corpus documents for the synthetic PDFs, by the
-// number in their names, so that a 10,000-paper index is built through
-// the real sync path without reading 10,000 PDFs.
-type docsExtractor struct{ docs []*pdf.Document }
-
-func (d docsExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
-	var n int
-	fmt.Sscanf(filepath.Base(f.Name()), "p%d.pdf", &n)
-	return d.docs[n%len(d.docs)], nil
-}
-
-// synthetic10k builds, once (it is kept in the temp folder), a vault of
-// 10,000 papers whose pages are the corpus's, and opens its index.
+// synthetic10k opens the index of the synthetic 10,000-paper vault
+// (package synthvault), built on first use.
 func synthetic10k(b *testing.B) (string, *index.DB) {
 	b.Helper()
-	dir := corpustest.NeedCorpus(b)
-	root := filepath.Join(os.TempDir(), fmt.Sprintf("agentero-claim-bench-10k-v%d", pdf.ExtractorVersion))
-	if _, err := os.Stat(filepath.Join(root, ".agentero", "done")); err != nil {
-		os.RemoveAll(root)
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ex := pdf.NewExtractor(pdf.Options{Workers: 2})
-		var docs []*pdf.Document
-		for _, e := range entries {
-			if !strings.HasSuffix(e.Name(), ".pdf") {
-				continue
-			}
-			doc, err := ex.Extract(context.Background(), filepath.Join(dir, e.Name()))
-			if err != nil {
-				b.Fatal(err)
-			}
-			docs = append(docs, doc)
-		}
-		ex.Close()
-		rng := rand.New(rand.NewSource(1))
-		for i := 0; i < 10000; i++ {
-			d := filepath.Join(root, "papers", fmt.Sprintf("%02d", i%100), fmt.Sprintf("paper-%05d", i))
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				b.Fatal(err)
-			}
-			os.WriteFile(filepath.Join(d, fmt.Sprintf("p%d.pdf", rng.Intn(len(docs))+len(docs)*i)), []byte(fmt.Sprintf("%%PDF-1.4 synthetic %d", i)), 0o644)
-		}
-		db, err := index.Open(index.Path(root), index.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		start := time.Now()
-		snap, err := vault.Scan(root)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := index.NewIndexer(db, docsExtractor{docs}, index.SyncOptions{Workers: 2}).Sync(context.Background(), snap); err != nil {
-			b.Fatal(err)
-		}
-		papers, pages, _ := db.Counts(context.Background())
-		fmt.Printf("built the synthetic vault: %d papers, %d pages in %v\n", papers, pages, time.Since(start).Round(time.Second))
-		db.Close()
-		os.WriteFile(filepath.Join(root, ".agentero", "done"), nil, 0o644)
-	}
-	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true})
+	root := synthvault.Build(b)
+	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: synthvault.Schemas()})
 	if err != nil {
 		b.Fatal(err)
 	}

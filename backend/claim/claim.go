@@ -95,11 +95,12 @@ const (
 // other vaults are not citations of the vault and get no check. It fails
 // only when the index cannot be read or ctx ends.
 func Check(ctx context.Context, md string, lib Library, opts Options) ([]citation.Check, error) {
-	cites, code := findCitations(md)
+	read := citation.Read(md)
+	cites := read.Cited
 	if len(cites) > MaxCitations {
 		return nil, fmt.Errorf("%w: %d citations, at most %d are checked in one text", ErrTooMany, len(cites), MaxCitations)
 	}
-	ps := passages(md, cites, code)
+	ps := passages(md, cites, read.Code)
 	c := &checker{lib: lib, opts: opts, sources: map[string]*source{}, st: stems{}}
 	c.rd = newReadings(&c.st)
 	if opts.Vault != "" {
@@ -107,6 +108,7 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 	}
 	out := []citation.Check{}
 	alone := map[int]bool{} // checks of citations beside no words
+	var keys []citation.Key // what each check's citation points at
 	line, counted := 1, 0   // the line of byte counted
 	for i, f := range cites {
 		if err := ctx.Err(); err != nil {
@@ -119,14 +121,15 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 		if skip {
 			continue
 		}
-		line += strings.Count(md[counted:f.start], "\n")
-		counted = f.start
+		line += strings.Count(md[counted:f.Start], "\n")
+		counted = f.Start
 		ch.Line = line
-		ch.Start, ch.End = f.start, f.end
+		ch.Start, ch.End = f.Start, f.End
 		if ch.Verdict == "" {
 			alone[len(out)] = true
 		}
 		out = append(out, ch)
+		keys = append(keys, keyOf(f))
 	}
 	// A citation beside no words (a list of sources) takes the verdict of
 	// the same page cited with words elsewhere in the text; else there is
@@ -134,14 +137,14 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 	withWords := map[citation.Key]int{}
 	for i := len(out) - 1; i >= 0; i-- {
 		if !alone[i] {
-			withWords[keyOf(out[i].URI)] = i
+			withWords[keys[i]] = i
 		}
 	}
 	for i := range out {
 		if !alone[i] {
 			continue
 		}
-		if j, ok := withWords[keyOf(out[i].URI)]; ok {
+		if j, ok := withWords[keys[i]]; ok {
 			o := out[j]
 			out[i].Verdict, out[i].FoundPage = o.Verdict, o.FoundPage
 			out[i].Why = "as where it is cited with words: " + o.Why
@@ -158,12 +161,13 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 	return out, nil
 }
 
-// keyOf is what a URI as written points at.
-func keyOf(raw string) citation.Key {
-	if u, err := citation.Parse(raw); err == nil {
-		return u.Key()
+// keyOf is what a citation points at: its file and page, or what it
+// writes when it does not parse.
+func keyOf(c citation.Cited) citation.Key {
+	if c.OK() {
+		return c.URI.Key()
 	}
-	return citation.Key{URL: raw}
+	return citation.Key{URL: c.Raw}
 }
 
 // checker checks the citations of one text; it reads each cited paper or
@@ -210,8 +214,8 @@ func realPath(p string) string {
 
 // check checks one citation; skip when it turns out to be no citation of
 // this vault. A check with no verdict is a citation beside no words.
-func (c *checker) check(ctx context.Context, f found, p passage) (ch citation.Check, skip bool, err error) {
-	ch = citation.Check{URI: f.raw, Claim: p.claim}
+func (c *checker) check(ctx context.Context, f citation.Cited, p passage) (ch citation.Check, skip bool, err error) {
+	ch = citation.Check{URI: f.Raw, Claim: p.claim}
 	t, why, skip, err := c.target(ctx, f)
 	if err != nil || skip {
 		return ch, skip, err
@@ -226,7 +230,7 @@ func (c *checker) check(ctx context.Context, f found, p passage) (ch citation.Ch
 		return ch, false, err
 	}
 	switch {
-	case src.missing && f.bare && !strings.EqualFold(path.Ext(t.path), ".pdf"):
+	case src.missing && f.Bare && !strings.EqualFold(path.Ext(t.path), ".pdf"):
 		return ch, true, nil // a path in prose that names no file: not a citation
 	case src.broken != "":
 		ch.Verdict, ch.Why = citation.Broken, src.broken
@@ -268,9 +272,9 @@ func (c *checker) check(ctx context.Context, f found, p passage) (ch citation.Ch
 
 // target reads what a citation names. why is set when it is broken; skip
 // when it is not a citation of this vault.
-func (c *checker) target(ctx context.Context, f found) (t target, why string, skip bool, err error) {
-	if applink.IsLink(f.raw) {
-		l, perr := applink.Parse(f.raw)
+func (c *checker) target(ctx context.Context, f citation.Cited) (t target, why string, skip bool, err error) {
+	if f.Link != "" {
+		l, perr := applink.Parse(f.Link)
 		if perr != nil {
 			return t, "the agentero:// link cannot be read: " + strings.TrimPrefix(perr.Error(), applink.ErrInvalid.Error()+": "), false, nil
 		}
@@ -286,15 +290,15 @@ func (c *checker) target(ctx context.Context, f found) (t target, why string, sk
 		}
 		u := l.Citation(paper.PDFPath)
 		t = target{path: u.Path, page: u.Page, quote: u.Quote}
-		if !strings.Contains(f.raw, "page=") {
+		if !strings.Contains(f.Link, "page=") {
 			t.page = 0 // a link without a page opens page 1 of a paper it names whole
 		}
 		return t, "", false, nil
 	}
-	u, perr := citation.Parse(f.raw)
-	if perr != nil {
-		return t, "the URI is not a citation of the vault: " + strings.TrimPrefix(perr.Error(), citation.ErrInvalid.Error()+": "), false, nil
+	if f.Err != nil {
+		return t, "the URI is not a citation of the vault: " + strings.TrimPrefix(f.Err.Error(), citation.ErrInvalid.Error()+": "), false, nil
 	}
+	u := f.URI
 	if u.External() {
 		return t, "", true, nil
 	}

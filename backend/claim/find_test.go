@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,11 +17,11 @@ type cited struct {
 }
 
 func read(md string) []cited {
-	cites, code := findCitations(md)
-	ps := passages(md, cites, code)
+	read := citation.Read(md)
+	ps := passages(md, read.Cited, read.Code)
 	out := []cited{}
-	for i, c := range cites {
-		out = append(out, cited{URI: c.raw, Claim: ps[i].claim, Quotes: ps[i].quotes})
+	for i, c := range read.Cited {
+		out = append(out, cited{URI: c.Raw, Claim: ps[i].claim, Quotes: ps[i].quotes})
 	}
 	return out
 }
@@ -94,10 +95,9 @@ func TestFindCitations(t *testing.T) {
 // The byte range of each citation is the citation as written.
 func TestCitationPlace(t *testing.T) {
 	md := "Intro.\n\nRaft picks timeouts [p. 6](papers/raft/paper.pdf#page=6) and\nelects a leader papers/raft/paper.pdf#page=5.\n"
-	cites, _ := findCitations(md)
 	var got []string
-	for _, c := range cites {
-		got = append(got, md[c.start:c.end])
+	for _, c := range citation.Read(md).Cited {
+		got = append(got, md[c.Start:c.End])
 	}
 	want := []string{"[p. 6](papers/raft/paper.pdf#page=6)", "papers/raft/paper.pdf#page=5"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -159,20 +159,21 @@ func FuzzRead(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, md string) {
-		cites, code := findCitations(md)
-		ps := passages(md, cites, code)
+		read := citation.Read(md)
+		cites := read.Cited
+		ps := passages(md, cites, read.Code)
 		if len(ps) != len(cites) {
 			t.Fatalf("%d passages for %d citations", len(ps), len(cites))
 		}
 		end := 0
 		for i, c := range cites {
-			if c.start < end || c.end <= c.start || c.end > len(md) {
-				t.Fatalf("citation %d at %d..%d after %d in %d bytes", i, c.start, c.end, end, len(md))
+			if c.Start < end || c.End <= c.Start || c.End > len(md) {
+				t.Fatalf("citation %d at %d..%d after %d in %d bytes", i, c.Start, c.End, end, len(md))
 			}
-			if c.bare && md[c.start:c.end] != c.raw {
-				t.Fatalf("bare citation %q written %q", c.raw, md[c.start:c.end])
+			if c.Bare && md[c.Start:c.End] != c.Raw {
+				t.Fatalf("bare citation %q written %q", c.Raw, md[c.Start:c.End])
 			}
-			end = c.end
+			end = c.End
 			st := stems{}
 			claimTerms(ps[i].claim, nil, "", &st)
 			for _, q := range ps[i].quotes {

@@ -371,9 +371,9 @@ func abbreviated(mask []byte, start, i int) bool {
 }
 
 // within returns the citations (in order of start) that start in [s, e).
-func within(cites []found, s, e int) []found {
-	a := sort.Search(len(cites), func(i int) bool { return cites[i].start >= s })
-	b := sort.Search(len(cites), func(i int) bool { return cites[i].start >= e })
+func within(cites []citation.Cited, s, e int) []citation.Cited {
+	a := sort.Search(len(cites), func(i int) bool { return cites[i].Start >= s })
+	b := sort.Search(len(cites), func(i int) bool { return cites[i].Start >= e })
 	return cites[a:max(a, b)]
 }
 
@@ -388,7 +388,7 @@ const maxClaim = 2000
 // passages returns what each citation vouches for: the sentence that
 // holds it (or the part of it since the citation before), or, for one
 // that stands alone, the sentence or block quote before it.
-func passages(src string, cites []found, code [][2]int) []passage {
+func passages(src string, cites []citation.Cited, code [][2]int) []passage {
 	mask, blocks := layout(src, code)
 	out := make([]passage, len(cites))
 	type unit struct {
@@ -402,7 +402,7 @@ func passages(src string, cites []found, code [][2]int) []passage {
 		quotes = append(quotes, qs...)
 		prot := append([][2]int(nil), qs...)
 		for _, c := range within(cites, b.start, b.end) {
-			prot = append(prot, [2]int{c.start, c.end})
+			prot = append(prot, [2]int{c.Start, c.End})
 		}
 		if b.kind == blockQuote {
 			units = append(units, unit{bi, b.start, b.end})
@@ -433,7 +433,7 @@ func passages(src string, cites []found, code [][2]int) []passage {
 		return -1
 	}
 	for ci, c := range cites {
-		ui := unitOf(c.start)
+		ui := unitOf(c.Start)
 		if ui < 0 {
 			continue
 		}
@@ -444,12 +444,12 @@ func passages(src string, cites []found, code [][2]int) []passage {
 			// In a block quote, a citation vouches for the quoted text
 			// since the citation before it.
 			s = u.s
-			for _, o := range within(cites, u.s, c.start) {
-				if o.end <= c.start && content(o.end, c.start) {
-					s = o.end
+			for _, o := range within(cites, u.s, c.Start) {
+				if o.End <= c.Start && content(o.End, c.Start) {
+					s = o.End
 				}
 			}
-			e = c.start
+			e = c.Start
 			if !content(s, e) {
 				s, e = u.s, u.e
 			}
@@ -482,15 +482,15 @@ func passages(src string, cites []found, code [][2]int) []passage {
 				s, e = r[0], r[1]
 			}
 		}
-		if s < c.start-maxClaim {
-			s = c.start - maxClaim
-			for s < c.start && !utf8.RuneStart(mask[s]) {
+		if s < c.Start-maxClaim {
+			s = c.Start - maxClaim
+			for s < c.Start && !utf8.RuneStart(mask[s]) {
 				s++
 			}
 		}
-		if e > c.end+maxClaim {
-			e = c.end + maxClaim
-			for e > c.end && e < len(mask) && !utf8.RuneStart(mask[e]) {
+		if e > c.End+maxClaim {
+			e = c.End + maxClaim
+			for e > c.End && e < len(mask) && !utf8.RuneStart(mask[e]) {
 				e--
 			}
 		}
@@ -510,14 +510,14 @@ func quotedBlockAt(blocks []block, s int) bool {
 // citation's group, since the group before it; a group that has fewer
 // than two words of its own vouches for the whole sentence. It returns
 // the range of each citation (by index) of the sentence mask[s:e].
-func clause(mask []byte, cites []found, s, e int) map[int][2]int {
+func clause(mask []byte, cites []citation.Cited, s, e int) map[int][2]int {
 	out := map[int][2]int{}
-	first := sort.Search(len(cites), func(i int) bool { return cites[i].start >= s })
+	first := sort.Search(len(cites), func(i int) bool { return cites[i].Start >= s })
 	type group struct{ first, last int }
 	var groups []group
-	for i := first; i < len(cites) && cites[i].start < e; i++ {
+	for i := first; i < len(cites) && cites[i].Start < e; i++ {
 		out[i] = [2]int{s, e}
-		if n := len(groups); n > 0 && gap(mask, cites[groups[n-1].last].end, cites[i].start) {
+		if n := len(groups); n > 0 && gap(mask, cites[groups[n-1].last].End, cites[i].Start) {
 			groups[n-1].last = i
 			continue
 		}
@@ -528,13 +528,13 @@ func clause(mask []byte, cites []found, s, e int) map[int][2]int {
 	}
 	from := s
 	for _, g := range groups {
-		to := cites[g.first].start
+		to := cites[g.first].Start
 		if to-from <= maxClaim && contentWords(blankCites(mask, from, to, cites)) >= 2 {
 			for i := g.first; i <= g.last; i++ {
 				out[i] = [2]int{from, to}
 			}
 		}
-		from = cites[g.last].end
+		from = cites[g.last].End
 	}
 	return out
 }
@@ -549,10 +549,10 @@ func gap(mask []byte, s, e int) bool {
 }
 
 // blankCites is mask[s:e] with the citations in it blanked.
-func blankCites(mask []byte, s, e int, cites []found) string {
+func blankCites(mask []byte, s, e int, cites []citation.Cited) string {
 	b := append([]byte(nil), mask[s:e]...)
 	for _, c := range within(cites, max(0, s-maxCitation), e) {
-		for i := max(c.start, s); i < min(c.end, e); i++ {
+		for i := max(c.Start, s); i < min(c.End, e); i++ {
 			b[i-s] = ' '
 		}
 	}
@@ -578,17 +578,17 @@ func contentWords(s string) int {
 // buildPassage is the passage mask[s:e]: its words with citations and
 // attributions blanked, its quotations (all of it when it is a block
 // quote), the link texts of its citations and its attributions.
-func buildPassage(mask []byte, s, e int, cites []found, quotes [][2]int, quoted bool) passage {
+func buildPassage(mask []byte, s, e int, cites []citation.Cited, quotes [][2]int, quoted bool) passage {
 	var p passage
 	near := within(cites, max(0, s-maxCitation), e)
 	for _, c := range near {
-		if c.start >= s && c.end <= e && strings.TrimSpace(c.text) != "" {
-			p.names = append(p.names, c.text)
+		if c.Start >= s && c.End <= e && strings.TrimSpace(c.Text) != "" {
+			p.names = append(p.names, c.Text)
 		}
 	}
 	raw := append([]byte(nil), mask[s:e]...)
 	for _, c := range near {
-		for i := max(c.start, s); i < min(c.end, e); i++ {
+		for i := max(c.Start, s); i < min(c.End, e); i++ {
 			raw[i-s] = ' '
 		}
 	}
@@ -634,4 +634,17 @@ func tidy(s string) string {
 	s = spaceBeforeRE.ReplaceAllString(s, "$1")
 	s = doubledRE.ReplaceAllString(s, "$1")
 	return strings.TrimLeft(s, ",;: ")
+}
+
+// lines returns the byte range of each line, without its newline.
+func lines(text string) [][2]int {
+	var out [][2]int
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			out = append(out, [2]int{start, i})
+			start = i + 1
+		}
+	}
+	return append(out, [2]int{start, len(text)})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/agentero/agentero/internal/proctest"
-	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +16,7 @@ import (
 
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
-	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/internal/synthvault"
 )
 
 // BenchmarkIndexCorpus indexes the corpus into a cold index (extraction and
@@ -162,8 +161,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 		latency(b, db, queries)
 	})
 	b.Run("10k-papers", func(b *testing.B) {
-		root, docs := synthetic10k(b)
-		_ = docs
+		root := synthetic10k(b)
 		start := time.Now()
 		db, err := index.Open(index.Path(root), withRefs)
 		if err != nil {
@@ -234,7 +232,7 @@ func latency(b *testing.B, db *index.DB, queries []string) {
 // in the whole library and in a grant of 3 papers; and lists the queries
 // for which the two find different papers.
 func BenchmarkMetadataHits(b *testing.B) {
-	root, _ := synthetic10k(b)
+	root := synthetic10k(b)
 	db, err := index.Open(index.Path(root), withRefs) // read-write: migrated
 	if err != nil {
 		b.Fatal(err)
@@ -305,71 +303,24 @@ func BenchmarkMetadataHits(b *testing.B) {
 	}
 }
 
-// docsExtractor serves corpus documents for synthetic PDFs, by the number in
-// their name, so a 10,000-paper index is built through the real sync path
-// without extracting 10,000 files.
+// docsExtractor serves documents for stand-in PDFs by the number in their
+// names, as the synthetic vault's (the fuzz tests' small vault uses it).
 type docsExtractor struct{ docs []*pdf.Document }
 
-func (d docsExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
-	var n int
-	fmt.Sscanf(filepath.Base(f.Name()), "p%d.pdf", &n)
-	return d.docs[n%len(d.docs)], nil
+func (d docsExtractor) ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error) {
+	return synthvault.Extractor{Docs: d.docs}.ExtractFile(ctx, f)
 }
 
-// synthetic10k builds (once, cached in the temp dir) a vault of 10,000 paper
-// folders whose pages repeat the corpus's, and its index.
-func synthetic10k(b *testing.B) (string, []*pdf.Document) {
-	b.Helper()
-	rows := manifest(b)
-	root := filepath.Join(os.TempDir(), fmt.Sprintf("agentero-bench-10k-v%d", pdf.ExtractorVersion))
-	if _, err := os.Stat(filepath.Join(root, ".agentero", "done")); err == nil {
-		return root, nil
-	}
-	os.RemoveAll(root)
-	ex := pdf.NewExtractor(pdf.Options{Workers: 2})
-	defer ex.Close()
-	var docs []*pdf.Document
-	for _, r := range rows {
-		doc, err := ex.Extract(context.Background(), filepath.Join(corpusDir, r.File))
-		if err != nil {
-			b.Fatal(err)
-		}
-		docs = append(docs, doc)
-	}
-	rng := rand.New(rand.NewSource(1))
-	for i := 0; i < 10000; i++ {
-		dir := filepath.Join(root, "papers", fmt.Sprintf("%02d", i%100), fmt.Sprintf("paper-%05d", i))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d.pdf", rng.Intn(len(docs))+len(docs)*i)), []byte(fmt.Sprintf("%%PDF-1.4 synthetic %d", i)), 0o644)
-	}
-	db, err := index.Open(index.Path(root), withRefs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	start := time.Now()
-	snap, err := vault.Scan(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := index.NewIndexer(db, docsExtractor{docs}, index.SyncOptions{Workers: 2}).Sync(context.Background(), snap); err != nil {
-		b.Fatal(err)
-	}
-	papers, pages, _ := db.Counts(context.Background())
-	fmt.Printf("built synthetic vault: %d papers, %d pages in %v\n", papers, pages, time.Since(start).Round(time.Second))
-	db.Close()
-	os.WriteFile(filepath.Join(root, ".agentero", "done"), nil, 0o644)
-	_ = strings.TrimSpace
-	return root, docs
-}
+// synthetic10k is the root of the synthetic 10,000-paper vault (package
+// synthvault), built on first use.
+func synthetic10k(b *testing.B) string { return synthvault.Build(b) }
 
 // BenchmarkSearchQueryForms reports the latency of the query forms a
 // library search must survive, on the synthetic 10,000-paper index: stop
 // words alone, a question in plain words, and 500 words pasted from a page
 // (which must find that page) or strung together from across the library.
 func BenchmarkSearchQueryForms(b *testing.B) {
-	root, _ := synthetic10k(b)
+	root := synthetic10k(b)
 	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: withRefs.Schemas})
 	if err != nil {
 		b.Fatal(err)
