@@ -27,10 +27,14 @@ type Check struct {
 	FoundPage int     `json:"foundPage"` // for wrong-page (and a page-less citation): the page that holds the claim; else 0
 	Quote     string  `json:"quote"`     // the quoted words checked, "" when the sentence quotes nothing
 	Why       string  `json:"why"`       // what was checked, in a sentence
-	Claim     string  `json:"claim"`     // the sentence or bullet checked, without its citations
-	Line      int     `json:"line"`      // 1-based line of the citation in the text
-	Start     int     `json:"start"`     // byte offset of the citation in the text
-	End       int     `json:"end"`       // byte offset just past it
+	// Passage is, for supported, weak and wrong-page, the words of the
+	// page that hold the claim (of FoundPage when it is set, else of
+	// Page), as the page has them: what opening the citation marks.
+	Passage string `json:"passage"`
+	Claim   string `json:"claim"` // the sentence or bullet checked, without its citations
+	Line    int    `json:"line"`  // 1-based line of the citation in the text
+	Start   int    `json:"start"` // byte offset of the citation in the text
+	End     int    `json:"end"`   // byte offset just past it
 }
 
 // Summary counts a text's checks by verdict.

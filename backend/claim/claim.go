@@ -146,7 +146,7 @@ func Check(ctx context.Context, md string, lib Library, opts Options) ([]citatio
 		}
 		if j, ok := withWords[keys[i]]; ok {
 			o := out[j]
-			out[i].Verdict, out[i].FoundPage = o.Verdict, o.FoundPage
+			out[i].Verdict, out[i].FoundPage, out[i].Passage = o.Verdict, o.FoundPage, o.Passage
 			out[i].Why = "as where it is cited with words: " + o.Why
 		}
 		if out[i].Verdict == "" {
@@ -266,7 +266,8 @@ func (c *checker) check(ctx context.Context, f citation.Cited, p passage) (ch ci
 		}
 	}
 	j := judge{src: src, page: t.page, st: &c.st, rd: c.rd}
-	ch.Verdict, ch.FoundPage, ch.Why = j.verdict(claim, quotes)
+	found := j.verdict(claim, quotes)
+	ch.Verdict, ch.FoundPage, ch.Why, ch.Passage = found.verdict, found.found, found.why, found.passage
 	return ch, false, nil
 }
 

@@ -17,39 +17,49 @@ type judge struct {
 	rd   *readings
 }
 
+// finding is what judging a citation found: its verdict, the page that
+// holds the claim when it is not the cited one, what was checked, and the
+// passage of the page that holds the claim (see citation.Check.Passage).
+type finding struct {
+	verdict citation.Verdict
+	found   int
+	why     string
+	passage string
+}
+
 // verdict checks the quotations first: on the cited page they are the
 // verdict. A quotation on no page leaves the sentence's words to judge,
 // never better than weak.
-func (j judge) verdict(claim string, quotes []string) (citation.Verdict, int, string) {
+func (j judge) verdict(claim string, quotes []string) finding {
 	if j.page > 0 && strings.TrimSpace(j.src.pages[j.page-1].Text) == "" && len(quotes) == 0 {
-		return citation.Weak, 0, fmt.Sprintf("page %d has no text to check against (a scan without a text layer?)", j.page)
+		return finding{verdict: citation.Weak, why: fmt.Sprintf("page %d has no text to check against (a scan without a text layer?)", j.page)}
 	}
 	if !j.hasText() {
-		return citation.Weak, 0, "the paper has no text to check against (a scan without a text layer?)"
+		return finding{verdict: citation.Weak, why: "the paper has no text to check against (a scan without a text layer?)"}
 	}
 	qualifier := ""
 	if len(quotes) > 0 {
-		v, found, why, ok := j.quotes(quotes)
+		f, ok := j.quotes(quotes)
 		if ok {
-			return v, found, why
+			return f
 		}
-		qualifier = why
+		qualifier = f.why
 	}
 	t := claimTerms(claim, j.src.known, j.src.year, j.st)
 	if len(t.words)+len(t.nums) == 0 {
 		if qualifier != "" {
-			return citation.Weak, 0, qualifier
+			return finding{verdict: citation.Weak, why: qualifier}
 		}
-		return "", 0, "" // nothing beside it to check
+		return finding{} // nothing beside it to check
 	}
-	v, found, why := j.words(t)
+	f := j.words(t)
 	if qualifier != "" {
-		if v == citation.Supported {
-			v = citation.Weak
+		if f.verdict == citation.Supported {
+			f.verdict = citation.Weak
 		}
-		why = qualifier + "; " + why
+		f.why = qualifier + "; " + f.why
 	}
-	return v, found, why
+	return f
 }
 
 func (j judge) hasText() bool {
@@ -64,17 +74,17 @@ func (j judge) hasText() bool {
 // quotes looks for the quotations on the cited page (or starting on the
 // page before and running onto it), then on every page. ok is false when
 // one is on no page: why then says so, and the words decide.
-func (j judge) quotes(qs []string) (v citation.Verdict, found int, why string, ok bool) {
+func (j judge) quotes(qs []string) (finding, bool) {
 	if j.src.textual {
 		for _, q := range qs {
 			if _, ok := j.find(1, q); !ok {
-				return "", 0, fmt.Sprintf("the quote “%s” is not in the file", clip(q)), false
+				return finding{why: fmt.Sprintf("the quote “%s” is not in the file", clip(q))}, false
 			}
 		}
 		if len(qs) > 1 {
-			return citation.Verified, 0, fmt.Sprintf("its %d quotes are in the file", len(qs)), true
+			return finding{verdict: citation.Verified, why: fmt.Sprintf("its %d quotes are in the file", len(qs))}, true
 		}
-		return citation.Verified, 0, "the quote is in the file", true
+		return finding{verdict: citation.Verified, why: "the quote is in the file"}, true
 	}
 	if j.page > 0 {
 		var ms []quote.Match
@@ -94,17 +104,17 @@ func (j judge) quotes(qs []string) (v citation.Verdict, found int, why string, o
 		}
 		switch {
 		case len(ms) > 1:
-			return citation.Verified, 0, fmt.Sprintf("its %d quotes are on page %d", len(ms), j.page), true
+			return finding{verdict: citation.Verified, why: fmt.Sprintf("its %d quotes are on page %d", len(ms), j.page)}, true
 		case len(ms) == 1 && ms[0].Spans[len(ms[0].Spans)-1].Page != ms[0].Page:
 			m := ms[0]
-			return citation.Verified, 0, fmt.Sprintf("the quote starts on page %d and runs onto page %d", m.Page, m.Spans[len(m.Spans)-1].Page), true
+			return finding{verdict: citation.Verified, why: fmt.Sprintf("the quote starts on page %d and runs onto page %d", m.Page, m.Spans[len(m.Spans)-1].Page)}, true
 		case len(ms) == 1:
-			return citation.Verified, 0, fmt.Sprintf("the quote is on page %d", j.page), true
+			return finding{verdict: citation.Verified, why: fmt.Sprintf("the quote is on page %d", j.page)}, true
 		}
 	}
 	// Elsewhere in the paper: on the page nearest the cited one that has
 	// the first quotation, if it has the others too.
-	best := 0
+	var best quote.Match
 	for _, m := range j.search(qs[0]) {
 		all := true
 		for _, q := range qs[1:] {
@@ -113,23 +123,31 @@ func (j judge) quotes(qs []string) (v citation.Verdict, found int, why string, o
 				break
 			}
 		}
-		if all && (best == 0 || dist(m.Page, j.page) < dist(best, j.page)) {
-			best = m.Page
+		if all && (best.Page == 0 || dist(m.Page, j.page) < dist(best.Page, j.page)) {
+			best = m
 		}
 	}
-	switch {
-	case best > 0 && j.page == 0 && len(qs) > 1:
-		return citation.Verified, best, fmt.Sprintf("its %d quotes are on page %d", len(qs), best), true
-	case best > 0 && j.page == 0:
-		return citation.Verified, best, fmt.Sprintf("the quote is on page %d", best), true
-	case best > 0 && len(qs) > 1:
-		return citation.WrongPage, best, fmt.Sprintf("its %d quotes are not on page %d; they are on page %d", len(qs), j.page, best), true
-	case best > 0:
-		return citation.WrongPage, best, fmt.Sprintf("the quote is not on page %d; it is on page %d", j.page, best), true
-	case len(qs) == 1:
-		return "", 0, "the quote is on no page of the paper", false
+	if best.Page == 0 {
+		if len(qs) == 1 {
+			return finding{why: "the quote is on no page of the paper"}, false
+		}
+		return finding{why: "its quotes are not all on one page of the paper"}, false
 	}
-	return "", 0, "its quotes are not all on one page of the paper", false
+	f := finding{verdict: citation.Verified, found: best.Page}
+	switch {
+	case j.page == 0 && len(qs) > 1:
+		f.why = fmt.Sprintf("its %d quotes are on page %d", len(qs), best.Page)
+	case j.page == 0:
+		f.why = fmt.Sprintf("the quote is on page %d", best.Page)
+	case len(qs) > 1:
+		f.verdict, f.why = citation.WrongPage, fmt.Sprintf("its %d quotes are not on page %d; they are on page %d", len(qs), j.page, best.Page)
+	default:
+		f.verdict, f.why = citation.WrongPage, fmt.Sprintf("the quote is not on page %d; it is on page %d", j.page, best.Page)
+	}
+	if f.verdict == citation.WrongPage {
+		f.passage = clipPassage(oneLine(j.src.doc.Text(best)))
+	}
+	return f, true
 }
 
 // maxMark is the most characters a footnote mark or a number glued into
@@ -241,7 +259,21 @@ func clip(q string) string {
 }
 
 // words judges the sentence's words and numbers against the pages.
-func (j judge) words(t terms) (citation.Verdict, int, string) {
+func (j judge) words(t terms) finding {
+	f := j.wordsOn(t)
+	if f.s != nil && (f.verdict == citation.Supported || f.verdict == citation.Weak || f.verdict == citation.WrongPage) {
+		f.passage = j.src.passage(*f.s)
+	}
+	return f.finding
+}
+
+// scored is a finding of the words, with the score of the page it names.
+type scored struct {
+	finding
+	s *score
+}
+
+func (j judge) wordsOn(t terms) scored {
 	pw := j.src.scorer(j.rd)
 	wt := pw.weigh(t)
 	scores := make([]score, len(pw.numbers))
@@ -267,34 +299,37 @@ func (j judge) words(t terms) (citation.Verdict, int, string) {
 			}
 		}
 	}
+	found := func(v citation.Verdict, page int, why string, s *score) scored {
+		return scored{finding{verdict: v, found: page, why: why}, s}
+	}
 	if j.src.textual || j.page == 0 {
 		b := scores[best]
 		desc := describe(b, wt, j.src.textual)
 		switch {
 		case supports(b):
-			return citation.Supported, pageOf(b, j.src), desc
+			return found(citation.Supported, pageOf(b, j.src), desc, &b)
 		case b.value >= weakAt:
-			return citation.Weak, pageOf(b, j.src), desc
+			return found(citation.Weak, pageOf(b, j.src), desc, &b)
 		}
 		if j.src.textual {
-			return citation.Unsupported, 0, desc
+			return found(citation.Unsupported, 0, desc, nil)
 		}
-		return citation.Unsupported, 0, "no page of the paper holds most of its words: " + desc
+		return found(citation.Unsupported, 0, "no page of the paper holds most of its words: "+desc, nil)
 	}
 	c := scores[j.page-1]
 	b := scores[best]
 	desc := describe(c, wt, false)
 	switch {
 	case supports(c):
-		return citation.Supported, 0, desc
+		return found(citation.Supported, 0, desc, &c)
 	case b.page != c.page && supports(b) && b.value >= c.value+clearly:
-		return citation.WrongPage, b.page, desc + "; " + describeOther(b, c, wt)
+		return found(citation.WrongPage, b.page, desc+"; "+describeOther(b, c, wt), &b)
 	case c.value >= weakAt:
-		return citation.Weak, 0, desc
+		return found(citation.Weak, 0, desc, &c)
 	case b.page != c.page && b.value > c.value:
-		return citation.Unsupported, 0, desc + "; no page holds most of them (page " + fmt.Sprint(b.page) + " has the most)"
+		return found(citation.Unsupported, 0, desc+"; no page holds most of them (page "+fmt.Sprint(b.page)+" has the most)", nil)
 	}
-	return citation.Unsupported, 0, desc + "; no page holds most of them"
+	return found(citation.Unsupported, 0, desc+"; no page holds most of them", nil)
 }
 
 // better orders pages for being the one a claim is on: all its numbers

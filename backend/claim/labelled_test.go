@@ -12,6 +12,8 @@ import (
 	"github.com/agentero/agentero/backend/applink"
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/claim"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/quote"
 	"github.com/agentero/agentero/internal/corpustest"
 )
 
@@ -84,6 +86,7 @@ func TestLabelled(t *testing.T) {
 	type tally struct{ n, right int }
 	score := map[string]*tally{}
 	correct, alarms := 0, 0
+	passages, located := 0, 0 // checks that name a passage, and those whose passage is on its page
 	var wrong []string
 	for i, c := range cases {
 		var kind = -1
@@ -110,6 +113,19 @@ func TestLabelled(t *testing.T) {
 		}
 		if testing.Verbose() {
 			t.Logf("%-14s %2d %-12s %d %s", c.Kind, i+1, got.Verdict, got.FoundPage, got.Why)
+		}
+		switch got.Verdict {
+		case citation.Supported, citation.Weak, citation.WrongPage:
+			passages++
+			on := got.Page
+			if got.FoundPage > 0 {
+				on = got.FoundPage
+			}
+			if passageOnPage(t, db, c.Paper, on, got.Passage) {
+				located++
+			} else {
+				t.Errorf("case %d (%s): the passage of a %s check is not on page %d: %q", i+1, c.Kind, got.Verdict, on, got.Passage)
+			}
 		}
 		s := score[c.Kind]
 		if s == nil {
@@ -159,10 +175,30 @@ func TestLabelled(t *testing.T) {
 		}
 	}
 	t.Logf("  false alarms: %d on %d correct citations", alarms, correct)
+	t.Logf("  passages of supported, weak and wrong-page checks on their page: %d of %d", located, passages)
 	if float64(alarms) > float64(correct)*2/32 {
 		t.Errorf("%d false alarms on %d correct citations, want at most 2 in 32", alarms, correct)
 	}
 	if len(wrong) > 0 {
 		t.Logf("judged otherwise:\n%s", strings.Join(wrong, "\n"))
 	}
+}
+
+// passageOnPage reports whether the locator finds a check's passage on
+// page n of a corpus paper, in the index's text.
+func passageOnPage(t *testing.T, db *index.DB, file string, n int, passage string) bool {
+	t.Helper()
+	if passage == "" || n < 1 {
+		return false
+	}
+	pages, err := db.Pages(t.Context(), corpustest.Ref(file), n, n+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]quote.Page, len(pages))
+	for i, p := range pages {
+		in[i] = quote.Page{Number: p.Number, Text: p.Text}
+	}
+	_, ok := quote.NewPaper(in).Find(n, passage)
+	return ok
 }

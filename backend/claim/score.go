@@ -286,6 +286,9 @@ type score struct {
 	words   int      // required words in the passage
 	missing []string // numbers not near the passage
 	nums    []string // numbers near it
+	// from and to are the passage's first and last tokens (positions on
+	// the page; past its last token, on the next page).
+	from, to int
 }
 
 type occurrence struct{ pos, key int }
@@ -377,6 +380,7 @@ func (pw *paperWords) score(wt *weighed, i int) score {
 		return sc
 	}
 	sc.value = 0.8*best + 0.2*whole/(wt.req+wholeSoft)
+	sc.from, sc.to = lo, hi
 
 	// Which words and numbers the passage holds. A number may sit a
 	// little before or after it; one of a single digit, which any page

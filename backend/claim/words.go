@@ -17,10 +17,11 @@ import (
 
 // token is a word or a number of a text.
 type token struct {
-	word   string   // folded; "" for a number written in digits
-	num    string   // the number it is (see normNumber), "" for a word that is none
-	joined string   // a number and the group of three digits after a space: "1 000" is also 1000
-	alt    []string // a word broken across lines: its halves
+	word    string   // folded; "" for a number written in digits
+	num     string   // the number it is (see normNumber), "" for a word that is none
+	joined  string   // a number and the group of three digits after a space: "1 000" is also 1000
+	alt     []string // a word broken across lines: its halves
+	at, end int      // its bytes in the text scanned
 }
 
 // spelled are the numbers a claim or a page may write in words. "one" is
@@ -64,7 +65,7 @@ func scan(s string, emit func(token)) {
 			for j < len(s) && (isDigit(s[j]) || s[j] == '.' && j+1 < len(s) && isDigit(s[j+1]) || s[j] == ',' && group(s, j+1)) {
 				j++
 			}
-			t := token{num: normNumber(s[i:j])}
+			t := token{num: normNumber(s[i:j]), at: i, end: j}
 			if j-i <= 3 {
 				if n := spaceAt(s, j); n > 0 && group(s, j+n) {
 					t.joined = normNumber(s[i:j] + s[j+n:j+n+3])
@@ -83,7 +84,7 @@ func scan(s string, emit func(token)) {
 			continue
 		}
 		j := wordEnd(s, i+n)
-		t := token{word: s[i:j]}
+		t := token{word: s[i:j], at: i}
 		if k := hyphenBreak(s, j); k > 0 {
 			if r2, _ := utf8.DecodeRuneInString(s[k:]); unicode.IsLower(r2) {
 				e := wordEnd(s, k)
@@ -92,6 +93,7 @@ func scan(s string, emit func(token)) {
 				j = e
 			}
 		}
+		t.end = j
 		emit(t)
 		i = j
 	}
