@@ -68,7 +68,7 @@ function mark(chip: HTMLElement, check: CitationCheck, view: CheckView): void {
   if (view.opens > 0) {
     chip.dataset.opensPage = String(view.opens);
     badge.append(h("span", { class: "cite-found" }, `found on p. ${view.opens}`));
-    opens = `Opens page ${view.opens}${check.quote ? " and marks the quote there" : ""}.`;
+    opens = `Opens page ${view.opens}${check.passage ? " and marks the words found there" : check.quote ? " and marks the quote there" : ""}.`;
   }
   chip.append(badge);
   const why = check.why.trim();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { CitationCheck } from "../lib/backend";
-import { alignChecks, checkSummary, citationKey, describeCheck, shownChecks, verdicts } from "./checks";
+import { alignChecks, checkedPlace, checkSummary, citationKey, describeCheck, shownChecks, verdicts } from "./checks";
 
 const raft = "papers/raft/raft.pdf";
 
 function check(uri: string, verdict: string, fields: Partial<CitationCheck> = {}): CitationCheck {
   const page = Number(/#page=(\d+)/.exec(uri)?.[1] ?? 0);
-  return { uri, page, verdict, foundPage: 0, quote: "", why: "", claim: "", line: 1, start: 0, end: 0, ...fields };
+  return { uri, page, verdict, foundPage: 0, quote: "", why: "", passage: "", claim: "", line: 1, start: 0, end: 0, ...fields };
 }
 
 describe("describeCheck", () => {
@@ -134,5 +134,29 @@ describe("shownChecks", () => {
     expect(shownChecks([inline, listed], content, content)).toEqual([inline, listed]);
     const bare = [check("papers/raft/raft.pdf#page=3", "verified"), check("papers/raft/raft.pdf#page=3", "verified")];
     expect(shownChecks(bare, content, shown)).toEqual(bare);
+  });
+});
+
+describe("checkedPlace", () => {
+  const words = "Raft uses randomized election timeouts to ensure that split votes are rare.";
+  it("marks the words of the page that hold the claim, on the page that holds it", () => {
+    const cases: [CitationCheck, number, ReturnType<typeof checkedPlace>][] = [
+      [check(`${raft}#page=6`, "supported", { passage: words }), 6, { page: 6, quote: words }],
+      [check(`${raft}#page=6`, "weak", { passage: ` ${words}\n` }), 6, { page: 6, quote: words }],
+      [check(`${raft}#page=1`, "wrong-page", { foundPage: 6, passage: words }), 1, { page: 6, quote: words }],
+      // A wrong page found by its quote, without a passage: the quote, on the page that has it.
+      [check(`${raft}#page=1`, "wrong-page", { foundPage: 6, quote: "randomized election timeouts" }), 1, { page: 6, quote: "randomized election timeouts" }],
+      // A page-less citation: the page its words were found on (the chip's own page is 1).
+      [check(raft, "supported", { foundPage: 4, passage: words }), 1, { page: 4, quote: words }],
+    ];
+    for (const [c, page, want] of cases) expect(checkedPlace(c, page), `${c.verdict} ${c.uri}`).toEqual(want);
+  });
+
+  it("changes nothing for the other verdicts, or without a passage", () => {
+    for (const v of ["verified", "unsupported", "outside", "broken", "newer-verdict"]) {
+      expect(checkedPlace(check(`${raft}#page=6`, v, { passage: words, foundPage: 3 }), 6), v).toBeNull();
+    }
+    expect(checkedPlace(check(`${raft}#page=6`, "supported"), 6)).toBeNull();
+    expect(checkedPlace(check(`${raft}#page=6`, "weak", { passage: "  " }), 6)).toBeNull();
   });
 });

@@ -76,6 +76,35 @@ export function describeCheck(c: Pick<CitationCheck, "uri" | "page" | "verdict" 
   };
 }
 
+// The verdicts whose check names the words of a page that hold the claim
+// (CitationCheck.passage).
+const withPassage: ReadonlySet<string> = new Set<Verdict>(["supported", "weak", "wrong-page"]);
+
+/** CheckedPlace is where a checked chip opens and the words it has marked there. */
+export interface CheckedPlace {
+  page: number;
+  /** The words to mark, located by the backend as a citation's quote is; "" for the chip's own quote. */
+  quote: string;
+}
+
+/**
+ * checkedPlace is where a checked chip opens, page being the chip's own: a
+ * claim found on another page (wrong-page) opens that page, and so does a
+ * page-less citation the check found on a page; a check that names the
+ * page's words holding the claim (its passage: supported, weak, wrong-page)
+ * has them marked. null when the check changes nothing, and the chip opens
+ * its own page and quote.
+ */
+export function checkedPlace(check: Pick<CitationCheck, "verdict" | "page" | "foundPage" | "quote" | "passage">, page: number): CheckedPlace | null {
+  if (!isVerdict(check.verdict)) return null;
+  const passage = withPassage.has(check.verdict) ? (check.passage ?? "").trim() : "";
+  const elsewhere = check.verdict === "wrong-page" && check.foundPage > 0;
+  const at = elsewhere || (check.page === 0 && check.foundPage > 0) ? check.foundPage : page;
+  if (passage) return { page: at, quote: passage };
+  if (elsewhere) return { page: at, quote: check.quote };
+  return null;
+}
+
 // kindOf names what a citation points into: a paper (a PDF) or a file.
 function kindOf(uri: string): string {
   const c = parseCitation(uri);

@@ -200,6 +200,7 @@ describe("the claim check on citation chips", () => {
     foundPage: 0,
     quote: "",
     why: "",
+    passage: "",
     claim: "",
     line: 1,
     start: 0,
@@ -240,6 +241,24 @@ describe("the claim check on citation chips", () => {
     // The other chips open the page they cite.
     chips()[0].click();
     expect(calls.opened[1].target).toBe(`${p5}&quote=${encodeURIComponent("uses randomized election timeouts")}`);
+  });
+
+  it("a chip whose check found the words of a page opens that page with those words marked", () => {
+    const found = "Raft uses randomized election timeouts to ensure that split votes are rare and that they are resolved quickly.";
+    const snapshot = "Snapshotting is the simplest approach to compaction.";
+    show(
+      sent,
+      done(text, [
+        check(p5, "verified", { quote: "uses randomized election timeouts", why: "the quote is on page 5" }),
+        check(p1, "wrong-page", { foundPage: 6, passage: found, why: "page 6 has them all" }),
+        check(p9, "supported", { passage: snapshot, why: "page 9 has its words" }),
+      ]),
+    );
+    const [, wrong, supported] = chips();
+    expect(wrong.getAttribute("aria-label")).toMatch(/Opens page 6 and marks the words found there\.$/);
+    wrong.click();
+    supported.click();
+    expect(calls.opened.map((o) => o.target)).toEqual([`${p6}&quote=${encodeURIComponent(found)}`, `${p9}&quote=${encodeURIComponent(snapshot)}`]);
   });
 
   it("a one-line summary under the answer counts the verdicts", () => {

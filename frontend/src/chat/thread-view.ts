@@ -18,7 +18,7 @@ import { h } from "../lib/dom";
 import type { ErrorCode } from "../lib/events";
 import { createAnswerView, type AnswerView, type CitationTarget } from "../markdown/answer";
 import { agentLabel } from "./agent-choice";
-import { shownChecks } from "./checks";
+import { checkedPlace, shownChecks } from "./checks";
 import { checkLine, markChips, type ChipCheck } from "./checks-view";
 import { grantChanged, sessionText, summarize } from "./context";
 import { disclosure, remember, type Opened } from "./disclosure";
@@ -123,15 +123,16 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
   }
 
   // openCitation follows a chip of a message's answer: with the quote the
-  // answer gives next to it, through the same path as its sources. A chip
-  // whose claim was found on another page opens that page, with the quote
-  // the check found there.
+  // answer gives next to it, through the same path as its sources. A
+  // checked chip opens where its check found the claim (checkedPlace): the
+  // page that holds it, with the words of that page that hold it marked.
   function openCitation(d: Drawn) {
     return (target: CitationTarget, event: MouseEvent) => {
       const chip = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-testid="cite"]') : null;
       const checked = chip ? d.chips.get(chip) : undefined;
-      const elsewhere = checked && checked.view.opens > 0 ? formatCitation({ path: target.path, page: checked.view.opens, quote: checked.check.quote || target.quote }) : "";
-      const link = elsewhere ? sourceLink(elsewhere, "", d.read) : (d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read));
+      const place = checked ? checkedPlace(checked.check, target.page) : null;
+      const found = place ? formatCitation({ path: target.path, page: place.page, quote: place.quote || target.quote }) : "";
+      const link = found ? sourceLink(found, "", d.read) : (d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read));
       if (link) void deps.openSource(link);
     };
   }

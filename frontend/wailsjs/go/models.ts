@@ -438,6 +438,7 @@ export namespace citation {
 	    foundPage: number;
 	    quote: string;
 	    why: string;
+	    passage: string;
 	    claim: string;
 	    line: number;
 	    start: number;
@@ -455,6 +456,7 @@ export namespace citation {
 	        this.foundPage = source["foundPage"];
 	        this.quote = source["quote"];
 	        this.why = source["why"];
+	        this.passage = source["passage"];
 	        this.claim = source["claim"];
 	        this.line = source["line"];
 	        this.start = source["start"];
