@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/wire"
 	"github.com/agentero/agentero/backend/text"
 	sdk "github.com/coder/acp-go-sdk"
@@ -157,7 +158,7 @@ func compose(question string, passages []passage, notes []string, more bool) str
 		if p.selection {
 			where += ", your selection"
 		}
-		fmt.Fprintf(&b, "%d. “%s”\n   — %s [%s]\n\n", i+1, p.text, where, p.citation)
+		fmt.Fprintf(&b, "%d. “%s”\n   — %s [%s]\n\n", i+1, p.text, where, quoted(p.citation, p.text))
 		if !seen[p.citation] {
 			seen[p.citation] = true
 			sources = append(sources, p.citation)
@@ -176,6 +177,33 @@ func compose(question string, passages []passage, notes []string, more bool) str
 	return b.String()
 }
 
+// quoted is the citation of a passage: its page's (or file's) citation
+// URI with the passage as its quote, written by package citation, so that
+// a check finds the quote on the page (verified) and opening the citation
+// marks the passage. A URI that is not a vault citation is kept as given.
+func quoted(uri, passage string) string {
+	u, err := citation.Parse(uri)
+	if err != nil || u.External() {
+		return uri
+	}
+	q := citation.New(u.Path, u.Page, clipQuote(oneLine(passage)))
+	q.Label = u.Label
+	return q.String()
+}
+
+// clipQuote cuts a passage to what a citation's quote may hold, at a word.
+func clipQuote(s string) string {
+	r := []rune(s)
+	if len(r) <= citation.MaxQuote {
+		return s
+	}
+	cut := string(r[:citation.MaxQuote])
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return cut
+}
+
 // promptOnly answers a turn that has no tools: it can only point back at
 // what the user selected, which the prompt carries.
 func promptOnly(question string, tc turnContext) string {
@@ -190,7 +218,7 @@ func promptOnly(question string, tc turnContext) string {
 		if e.page > 0 {
 			where += fmt.Sprintf(", page %d", e.page)
 		}
-		fmt.Fprintf(&b, "%d. “%s”\n   — %s [%s]\n\n", i+1, oneLine(e.quote), where, e.citation)
+		fmt.Fprintf(&b, "%d. “%s”\n   — %s [%s]\n\n", i+1, oneLine(e.quote), where, quoted(e.citation, e.quote))
 	}
 	fmt.Fprintf(&b, "To answer “%s” from your papers, ask in a turn that can read them.", question)
 	return b.String()

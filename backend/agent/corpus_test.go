@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/claim"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/internal/corpustest"
@@ -122,6 +124,7 @@ func inReferences(t *testing.T, v *testVault, ref string, q quoted) bool {
 // turn was given, and is no reference-list entry or running head.
 func checkQuotes(t *testing.T, v *testVault, a answer, papers []string) {
 	t.Helper()
+	checkVerified(t, v, a)
 	for _, q := range a.quotes {
 		if strings.HasSuffix(q.file, ".json") || q.page == 0 {
 			t.Errorf("cites %s: not a page of a paper", q.uri)
@@ -267,7 +270,7 @@ func TestSelectionComesFirst(t *testing.T) {
 				t.Fatalf("the answer quotes nothing:\n%s", a.text)
 			}
 			first := a.quotes[0]
-			if want := pdf + "#page=" + strconv.Itoa(c.page); first.uri != want {
+			if want := pdf + "#page=" + strconv.Itoa(c.page); first.at() != want {
 				t.Errorf("first citation %s, want the selection's page %s\n%s", first.uri, want, a.text)
 			}
 			if !contains(first.text, c.sentence) {
@@ -406,7 +409,7 @@ func TestGuidanceIsNoSelection(t *testing.T) {
 		if strings.Contains(a.text, "French") || strings.Contains(a.text, "guidance instead") {
 			t.Errorf("remote=%v: the answer quotes the vault's guidance as a selection:\n%s", remote, a.text)
 		}
-		if len(a.quotes) == 0 || a.quotes[0].uri != "papers/bitcoin/bitcoin.pdf#page=2" || !contains(a.quotes[0].text, sel) {
+		if len(a.quotes) == 0 || a.quotes[0].at() != "papers/bitcoin/bitcoin.pdf#page=2" || !contains(a.quotes[0].text, sel) {
 			t.Errorf("remote=%v: the answer does not start from the selection on page 2:\n%s", remote, a.text)
 		}
 	}
@@ -431,7 +434,7 @@ func TestNotes(t *testing.T) {
 		t.Helper()
 		for _, q := range a.quotes {
 			if q.file != "notes/coins.md" {
-				checkQuotes(t, v, answer{quotes: []quoted{q}}, []string{bitcoin})
+				checkQuotes(t, v, answer{text: a.text, quotes: []quoted{q}}, []string{bitcoin})
 				continue
 			}
 			if !inReadingOrder(note, q.text) || !wholeSentence(q.text) {
@@ -447,9 +450,32 @@ func TestNotes(t *testing.T) {
 
 	req.Selections = []plan.Selection{{SourcePath: "notes/coins.md", Text: "Peercoin mints coins from coin age"}}
 	a = v.ask(t, req, "How does Peercoin mint coins?")
-	if len(a.quotes) == 0 || a.quotes[0].uri != "notes/coins.md" ||
+	if len(a.quotes) == 0 || a.quotes[0].at() != "notes/coins.md" ||
 		!contains(a.quotes[0].text, "Peercoin mints coins from coin age, and checkpoints guard the block chain.") {
 		t.Errorf("the answer does not start from the whole sentence selected in the note:\n%s", a.text)
 	}
 	check(t, a)
+}
+
+// checkVerified: each passage's citation carries the passage as its
+// quote (so that opening it marks the passage), and the claim check finds
+// that quote on the cited page: every citation of the answer is verified.
+func checkVerified(t *testing.T, v *testVault, a answer) {
+	t.Helper()
+	checks, err := claim.Check(t.Context(), a.text, v.db, claim.Options{Vault: v.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]citation.Check{}
+	for _, c := range checks {
+		verdicts[c.URI] = c
+	}
+	for _, q := range a.quotes {
+		if q.quote != strings.Join(strings.Fields(q.text), " ") {
+			t.Errorf("the citation %s does not carry its passage %q as its quote", q.uri, q.text)
+		}
+		if c := verdicts[q.uri]; c.Verdict != citation.Verified {
+			t.Errorf("the citation %s of %q is %q, want verified: %s", q.uri, q.text, c.Verdict, c.Why)
+		}
+	}
 }

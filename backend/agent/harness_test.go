@@ -26,6 +26,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentero/agentero/backend/agent"
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
@@ -117,7 +118,11 @@ type quoted struct {
 	text, uri string
 	file      string // the citation's file
 	page      int    // its page; 0 for a file
+	quote     string // its quote
 }
+
+// at is the citation of the passage's page (or file), without its quote.
+func (q quoted) at() string { return citation.New(q.file, q.page, "").String() }
 
 var (
 	quoteLine = regexp.MustCompile(`^\d+\. “(.*)”$`)
@@ -135,13 +140,11 @@ func parseAnswer(text string) []quoted {
 		if q == nil || c == nil {
 			continue
 		}
-		file, frag, _ := strings.Cut(c[1], "#")
-		page := 0
-		if p, ok := strings.CutPrefix(frag, "page="); ok {
-			p, _, _ = strings.Cut(p, "&")
-			page, _ = strconv.Atoi(p)
+		u, err := citation.Parse(c[1])
+		if err != nil {
+			u = citation.URI{Path: c[1]} // the tests then fail on its file
 		}
-		out = append(out, quoted{text: q[1], uri: c[1], file: file, page: page})
+		out = append(out, quoted{text: q[1], uri: c[1], file: u.Path, page: u.Page, quote: u.Quote})
 	}
 	return out
 }
