@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/ident"
 	"github.com/agentero/agentero/backend/index"
 )
@@ -95,7 +96,8 @@ func Relations(ctx context.Context, db *index.DB, ref string, kind Kind, limit i
 
 // libraryCard is the card of a library paper.
 func libraryCard(p index.Paper, by string) Card {
-	return Card{Title: p.Title, Year: p.Year, DOI: p.DOI, ArxivID: p.ArxivID, PaperPath: p.Ref, MatchBy: by, CitationURI: p.PDFPath}
+	return Card{Title: p.Title, Year: p.Year, DOI: p.DOI, ArxivID: p.ArxivID, PaperPath: p.Ref, MatchBy: by,
+		CitationURI: citation.New(p.PDFPath, 0, "").String()}
 }
 
 // externalCard is the card of a cited work outside the library.
@@ -110,9 +112,9 @@ func externalCard(c Citation) Card {
 	card := Card{Title: title, Year: c.Year, DOI: c.DOI, ArxivID: c.ArxivID}
 	switch {
 	case c.DOI != "":
-		card.CitationURI = ident.DOIURL(c.DOI)
+		card.CitationURI = citation.URI{URL: ident.DOIURL(c.DOI)}.String()
 	case c.ArxivID != "":
-		card.CitationURI = "https://arxiv.org/abs/" + c.ArxivID
+		card.CitationURI = citation.URI{URL: "https://arxiv.org/abs/" + c.ArxivID}.String()
 	}
 	return card
 }
