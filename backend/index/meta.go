@@ -29,6 +29,7 @@ type extracted struct {
 	YearDated   bool     `json:"yearDated,omitempty"` // Year is a date line's: this copy's date, not where it was published
 	FileYear    int      `json:"fileYear,omitempty"`  // estimated from the PDF's creation year (estimateYear), the weakest evidence
 	Cut         string   `json:"cut,omitempty"`       // which pages' text was cut at pdf's caps (cutNote)
+	Abstract    string   `json:"abstract,omitempty"`  // printed on the first pages (abstractOf)
 	// Garbled lists the pages whose text layer is garbage (a broken font
 	// encoding): their text is not indexed, and the paper needs OCR.
 	Garbled []int `json:"garbled,omitempty"`
@@ -69,6 +70,7 @@ func fromDocument(doc *pdf.Document) extracted {
 	x.FileYear = estimateYear(created, citedYear(first))
 	x.Cut = cutNote(doc.Pages)
 	x.Garbled = garbledPages(doc.Pages)
+	x.Abstract = abstractOf(doc.Pages, lines, last, x.Garbled)
 	return x
 }
 
@@ -160,6 +162,9 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 		if pv.readFromPDF("year", m.Year) && (x.Year != 0 || x.FileYear != 0 || fileYear(named) != 0) {
 			m.Year = 0
 		}
+		if pv.readFromPDF("abstract", m.Abstract) && x.Abstract != "" {
+			m.Abstract = ""
+		}
 	}
 	d := derived{Authors: m.Authors, Year: m.Year, Abstract: m.Abstract}
 	switch {
@@ -182,6 +187,9 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 	}
 	if d.Authors == nil {
 		d.Authors = []string{}
+	}
+	if d.Abstract == "" {
+		d.Abstract = x.Abstract // metadata.json's (the user's, an import's) wins
 	}
 	d.DOI = ident.NormalizeDOI(m.DOI)
 	if d.DOI == "" {
