@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentero/agentero/backend/metadata"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -46,7 +47,7 @@ func (db *DB) SetCitedYears(ctx context.Context, years map[string]int) ([]string
 		var x extracted
 		_ = json.Unmarshal([]byte(metaJSON), &m)
 		_ = json.Unmarshal([]byte(extractedJSON), &x)
-		c.year = derive(c.ref, m, x, c.cited).Year
+		c.year = metadata.Derive(c.ref, m, x.Extracted, c.cited).Year
 		changes = append(changes, c)
 	}
 	rows.Close()

@@ -1,6 +1,12 @@
-// Package metadata writes a paper's metadata.json: the user's edits made in
-// the app, and what an online lookup found (online.go), each field marked
-// with where its value came from.
+// Package metadata owns a paper's metadata: what its PDF says about itself
+// (FromDocument: Info/XMP, the page-1 header read for title, authors and
+// year, header.go; the abstract, abstract.go; a garbled text layer,
+// quality.go), how that merges with metadata.json (Derive, guess.go: the
+// file's values win, except those an added file's import read from the
+// PDF), and the writes to metadata.json: the user's edits made in the app,
+// and what an online lookup found (online.go), each field marked with
+// where its value came from. The index stores what Derive returns; intake
+// describes a PDF it adds with Describe.
 //
 // Provenance lives in metadata.json beside the values, in two keys the
 // index keeps as unknown keys:

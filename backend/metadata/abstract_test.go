@@ -1,4 +1,4 @@
-package index
+package metadata
 
 import (
 	"strings"
@@ -91,11 +91,11 @@ func TestAbstractWithoutHeading(t *testing.T) {
 // TestAbstractMergeOrder: metadata.json's abstract (the user's, an
 // import's) wins over the one read from the PDF.
 func TestAbstractMergeOrder(t *testing.T) {
-	x := extracted{Abstract: "Read from the first page."}
-	if got := derive("papers/p", vault.Metadata{Abstract: "The user's own."}, x, 0).Abstract; got != "The user's own." {
+	x := Extracted{Abstract: "Read from the first page."}
+	if got := Derive("papers/p", vault.Metadata{Abstract: "The user's own."}, x, 0).Abstract; got != "The user's own." {
 		t.Errorf("with metadata.json's abstract: %q", got)
 	}
-	if got := derive("papers/p", vault.Metadata{}, x, 0).Abstract; got != x.Abstract {
+	if got := Derive("papers/p", vault.Metadata{}, x, 0).Abstract; got != x.Abstract {
 		t.Errorf("without: %q, want the PDF's", got)
 	}
 }

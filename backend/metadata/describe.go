@@ -1,4 +1,4 @@
-package index
+package metadata
 
 import (
 	"github.com/agentero/agentero/backend/pdf"
@@ -11,7 +11,7 @@ import (
 // paper writes it to the new paper's metadata.json, so the folder's name
 // and the library agree. A title found nowhere is left empty.
 func Describe(doc *pdf.Document) vault.Metadata {
-	d := derive("", vault.Metadata{}, fromDocument(doc), 0)
+	d := Derive("", vault.Metadata{}, FromDocument(doc), 0)
 	m := vault.Metadata{Authors: d.Authors, Year: d.Year, DOI: d.DOI, ArxivID: d.ArxivID, Abstract: d.Abstract}
 	if d.TitleSource != "folder" {
 		m.Title = d.Title
