@@ -47,9 +47,12 @@ func FromDocument(doc *pdf.Document) Extracted {
 	x.HeadTitle, last = titleLines(lines)
 	x.InfoTitle = infoTitleFor(doc.Info.Title, x.HeadTitle, lines)
 	if a := strings.TrimSpace(stripMarkup(doc.Info.Author)); a != "" && !strings.ContainsAny(a, "\\/") {
-		x.InfoAuthors = verifiedAuthors(infoAuthors(a), first)
+		x.InfoAuthors = people(verifiedAuthors(infoAuthors(a), first), "", lines, first)
 	}
-	x.HeadAuthors = headAuthors(lines, last+1)
+	x.Garbled = GarbledPages(doc.Pages)
+	if !slices.Contains(x.Garbled, 1) { // a garbled page 1's "names" are mojibake
+		x.HeadAuthors = people(headAuthors(lines, last+1), x.HeadTitle, lines, first)
+	}
 	x.DOI = ident.NormalizeDOI(doc.Info.DOI)
 	if x.DOI == "" {
 		x.DOI = ident.FindDOI(first)
@@ -67,7 +70,6 @@ func FromDocument(doc *pdf.Document) Extracted {
 		created = 0
 	}
 	x.FileYear = estimateYear(created, citedYear(first))
-	x.Garbled = GarbledPages(doc.Pages)
 	x.Abstract = abstractOf(doc.Pages, lines, last, x.Garbled)
 	return x
 }
@@ -120,7 +122,9 @@ func Derive(ref string, m vault.Metadata, x Extracted, cited int) Derived {
 	case x.HeadTitle != "" && !slices.Contains(x.Garbled, 1):
 		d.Title, d.TitleSource = x.HeadTitle, "first-page"
 	default:
-		d.Title, d.TitleSource = folderTitle(ref), "folder"
+		// the file's name as the user had it (an added file's) says
+		// more than the folder's slug, which drops its small words
+		d.Title, d.TitleSource = folderTitle(strings.TrimSuffix(named, path.Ext(named))), "folder"
 	}
 	if len(d.Authors) == 0 {
 		d.Authors = x.InfoAuthors

@@ -180,4 +180,13 @@ func TestAddedPaperIsReadAgain(t *testing.T) {
 	if d := Derive("papers/nakamoto-2009-bitcoin", added(""), Extracted{}, 0); d.Title != "Bitcoin" || d.Year != 2009 {
 		t.Errorf("before the PDF is read: %q, %d; want metadata.json's", d.Title, d.Year)
 	}
+	// a PDF that names itself nowhere (a garbled page 1) is titled by the
+	// file's name as the user had it, not by the folder's slug
+	var untitled vault.Metadata
+	if err := json.Unmarshal([]byte(`{"imported": {"from": "file", "file": "/home/u/a-response-to-cheriton-and-skeens.pdf"}}`), &untitled); err != nil {
+		t.Fatal(err)
+	}
+	if d := Derive("papers/response-cheriton-skeens", untitled, Extracted{HeadTitle: "HJI?KLGM", Garbled: []int{1}}, 0); d.Title != "a response to cheriton and skeens" || d.TitleSource != "folder" {
+		t.Errorf("a PDF with no title: %q from %s, want the file's name", d.Title, d.TitleSource)
+	}
 }
