@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/agentero/agentero/backend/metadata"
-	"github.com/agentero/agentero/backend/vault"
 )
 
 // SetCitedYears records, for every paper, the year the library's papers
@@ -43,7 +42,7 @@ func (db *DB) SetCitedYears(ctx context.Context, years map[string]int) ([]string
 		if c.cited == old {
 			continue
 		}
-		var m vault.Metadata
+		var m metadata.File
 		var x extracted
 		_ = json.Unmarshal([]byte(metaJSON), &m)
 		_ = json.Unmarshal([]byte(extractedJSON), &x)

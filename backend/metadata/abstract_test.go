@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/agentero/agentero/backend/pdf"
-	"github.com/agentero/agentero/backend/vault"
 )
 
 const abstractBody = "We present a protocol that lets a group of servers agree on one value even when some of them fail. " +
@@ -92,10 +91,10 @@ func TestAbstractWithoutHeading(t *testing.T) {
 // import's) wins over the one read from the PDF.
 func TestAbstractMergeOrder(t *testing.T) {
 	x := Extracted{Abstract: "Read from the first page."}
-	if got := Derive("papers/p", vault.Metadata{Abstract: "The user's own."}, x, 0).Abstract; got != "The user's own." {
+	if got := Derive("papers/p", File{Abstract: "The user's own."}, x, 0).Abstract; got != "The user's own." {
 		t.Errorf("with metadata.json's abstract: %q", got)
 	}
-	if got := Derive("papers/p", vault.Metadata{}, x, 0).Abstract; got != x.Abstract {
+	if got := Derive("papers/p", File{}, x, 0).Abstract; got != x.Abstract {
 		t.Errorf("without: %q, want the PDF's", got)
 	}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentero/agentero/backend/ident"
 	"github.com/agentero/agentero/backend/pdf"
-	"github.com/agentero/agentero/backend/vault"
 )
 
 // Extracted is what a PDF says about itself. The index stores it with the
@@ -93,7 +92,7 @@ type Derived struct {
 // written in 2008 whose PDF was made in 2009 is the paper of 2008. A year
 // printed as where the paper appeared (an arXiv stamp, a journal line, a
 // copyright), a year in the file's name and metadata.json's year stand.
-func Derive(ref string, m vault.Metadata, x Extracted, cited int) Derived {
+func Derive(ref string, m File, x Extracted, cited int) Derived {
 	named := ref // the name a year in it is the user's (fileYear)
 	if pv := provenanceOf(m); pv.Imported.From == "file" {
 		// Added from a file: the folder's name is Agentero's slug, and the
@@ -171,24 +170,18 @@ func Derive(ref string, m vault.Metadata, x Extracted, cited int) Derived {
 	return d
 }
 
-// provenance is what metadata.json says of where its values came from
-// (intake and package metadata write it): "edited" lists the fields the
-// user set in the app, "source" names each field's origin, "imported" the
-// file a paper was added from and the values the import wrote.
+// provenance is what metadata.json says of where its values came from:
+// "edited" lists the fields the user set in the app (Save), "source" names
+// each field's origin, "imported" the file a paper was added from and the
+// values the import wrote (Imported, MergeImport).
 type provenance struct {
 	Edited   []string
 	Source   map[string]string
-	Imported struct {
-		From   string                     `json:"from"`
-		File   string                     `json:"file"`
-		Values map[string]json.RawMessage `json:"values"`
-	}
+	Imported Imported
 }
 
-func provenanceOf(m vault.Metadata) provenance {
-	pv := provenance{Edited: m.Edited(), Source: m.Sources()}
-	_ = json.Unmarshal(m.Extra["imported"], &pv.Imported)
-	return pv
+func provenanceOf(m File) provenance {
+	return provenance{Edited: m.Edited(), Source: m.Sources(), Imported: ImportedOf(m.Extra)}
 }
 
 // readFromPDF says whether metadata.json holds field, now v, only because

@@ -2,7 +2,6 @@ package metadata
 
 import (
 	"encoding/json"
-	"github.com/agentero/agentero/backend/vault"
 	"testing"
 
 	"github.com/agentero/agentero/backend/pdf"
@@ -126,21 +125,21 @@ func TestCitedYearStandsInForACopysDate(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		ref   string
-		m     vault.Metadata
+		m     File
 		x     Extracted
 		cited int
 		want  int
 	}{
-		{"a draft's date line gives way", "papers/raft", vault.Metadata{}, Extracted{Year: 2013, YearDated: true}, 2014, 2014},
-		{"a date line far from the cited year stands", "papers/raft", vault.Metadata{}, Extracted{Year: 2013, YearDated: true}, 2019, 2013},
-		{"a PDF made after the paper gives way", "papers/bitcoin", vault.Metadata{}, Extracted{FileYear: 2009}, 2008, 2008},
-		{"a scan made decades later gives way", "papers/scan", vault.Metadata{}, Extracted{FileYear: 2005}, 1978, 1978},
-		{"a PDF is not made years before the paper", "papers/x", vault.Metadata{}, Extracted{FileYear: 2009}, 2015, 2009},
-		{"no year at all takes the cited one", "papers/x", vault.Metadata{}, Extracted{}, 1994, 1994},
-		{"an arXiv stamp stands", "papers/shor", vault.Metadata{}, Extracted{Year: 1996}, 1995, 1996},
-		{"a year in the file's name stands", "papers/1985-Flajolet-counting", vault.Metadata{}, Extracted{FileYear: 2004}, 1984, 1985},
-		{"metadata.json's year stands", "papers/raft", vault.Metadata{Year: 2013}, Extracted{Year: 2013, YearDated: true}, 2014, 2013},
-		{"not cited: the paper's own", "papers/raft", vault.Metadata{}, Extracted{Year: 2013, YearDated: true}, 0, 2013},
+		{"a draft's date line gives way", "papers/raft", File{}, Extracted{Year: 2013, YearDated: true}, 2014, 2014},
+		{"a date line far from the cited year stands", "papers/raft", File{}, Extracted{Year: 2013, YearDated: true}, 2019, 2013},
+		{"a PDF made after the paper gives way", "papers/bitcoin", File{}, Extracted{FileYear: 2009}, 2008, 2008},
+		{"a scan made decades later gives way", "papers/scan", File{}, Extracted{FileYear: 2005}, 1978, 1978},
+		{"a PDF is not made years before the paper", "papers/x", File{}, Extracted{FileYear: 2009}, 2015, 2009},
+		{"no year at all takes the cited one", "papers/x", File{}, Extracted{}, 1994, 1994},
+		{"an arXiv stamp stands", "papers/shor", File{}, Extracted{Year: 1996}, 1995, 1996},
+		{"a year in the file's name stands", "papers/1985-Flajolet-counting", File{}, Extracted{FileYear: 2004}, 1984, 1985},
+		{"metadata.json's year stands", "papers/raft", File{Year: 2013}, Extracted{Year: 2013, YearDated: true}, 2014, 2013},
+		{"not cited: the paper's own", "papers/raft", File{}, Extracted{Year: 2013, YearDated: true}, 0, 2013},
 	} {
 		if got := Derive(c.ref, c.m, c.x, c.cited).Year; got != c.want {
 			t.Errorf("%s: year %d, want %d", c.name, got, c.want)
@@ -152,8 +151,8 @@ func TestCitedYearStandsInForACopysDate(t *testing.T) {
 // only because they were read from the PDF when it was added are derived
 // again (so a year the library cites shows), unlike the user's.
 func TestAddedPaperIsReadAgain(t *testing.T) {
-	added := func(extra string) vault.Metadata {
-		var m vault.Metadata
+	added := func(extra string) File {
+		var m File
 		if err := json.Unmarshal([]byte(`{"title": "Bitcoin", "year": 2009, "authors": ["Satoshi Nakamoto"],
 			"imported": {"from": "file", "file": "/home/u/Downloads/bitcoin.pdf",
 				"values": {"title": "Bitcoin", "year": 2009, "authors": [
@@ -182,7 +181,7 @@ func TestAddedPaperIsReadAgain(t *testing.T) {
 	}
 	// a PDF that names itself nowhere (a garbled page 1) is titled by the
 	// file's name as the user had it, not by the folder's slug
-	var untitled vault.Metadata
+	var untitled File
 	if err := json.Unmarshal([]byte(`{"imported": {"from": "file", "file": "/home/u/a-response-to-cheriton-and-skeens.pdf"}}`), &untitled); err != nil {
 		t.Fatal(err)
 	}
