@@ -3,8 +3,8 @@ package acp
 import (
 	"context"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
