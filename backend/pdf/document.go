@@ -16,6 +16,8 @@ type Document struct {
 	FirstPageLines []Line    // page 1's text lines in reading order with their font size
 	// Chars holds the pages a Chars request asked for; nil otherwise.
 	Chars []PageChars
+	// Image holds the drawing a Render request asked for; nil otherwise.
+	Image *Image
 }
 
 // Page is the text of one physical page.
