@@ -137,8 +137,9 @@ func renderPage(r renderer, count int, req renderRequest) (*Document, error) {
 		region.Height = math.Min(region.Height, ph-region.Y)
 	}
 	s := renderScale(region.Width, region.Height, req.Opts)
-	width := max(1, int(math.Round(region.Width*s)))
-	height := max(1, int(math.Round(region.Height*s)))
+	// Rounded down, so that the image stays within the bounds.
+	width := max(1, int(math.Floor(region.Width*s+1e-6)))
+	height := max(1, int(math.Floor(region.Height*s+1e-6)))
 	buf, err := r.render(i, -int(math.Round(region.X*s)), -int(math.Round(region.Y*s)),
 		int(math.Round(pw*s)), int(math.Round(ph*s)), width, height)
 	if err != nil {
