@@ -34,6 +34,9 @@ type Page struct {
 	// it has none).
 	Short    []Line
 	BodySize float64
+	// OCR is set when Text was read from the page's image (Extractor.OCR):
+	// it has no text layer, or one that is garbage.
+	OCR bool
 }
 
 // MaxShortLine is the longest line a page's Short lines hold.

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,10 @@ import (
 
 // ExtractorVersion changes whenever extraction output changes; the index
 // re-extracts all files when it bumps.
-const ExtractorVersion = 3 // 3: page-1 header read for authors and year; garbled pages detected (backend/index)
+// 6: pages without a text layer, and garbled ones, read by OCR (Page.OCR;
+// the index OCRs them). 4 and 5 are taken by sections and abstracts on
+// other branches; the merge keeps the highest.
+const ExtractorVersion = 6 // 3: page-1 header read for authors and year; garbled pages detected (backend/index)
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (
@@ -64,6 +68,9 @@ type Options struct {
 	// PDFium is the native libpdfium the workers read with (see native.go):
 	// "" finds one (NativePDFium), "-" reads with WebAssembly only.
 	PDFium string
+	// OCRCacheDir keeps what OCR read, by the PDF's hash: "" = "ocr" beside
+	// CacheDir; "-" keeps nothing.
+	OCRCacheDir string
 }
 
 // Extractor extracts documents with up to Options.Workers worker processes,
@@ -85,6 +92,7 @@ type Extractor struct {
 	timeout  time.Duration
 	cacheDir string // resolved; "" when there is none
 	pdfium   string // native libpdfium; "" when the workers read with WebAssembly
+	ocrCache string // OCR results by the PDF's hash; "" keeps none
 
 	slots     chan *proc
 	compiling chan struct{} // held by the first start, so that it alone compiles PDFium
@@ -127,7 +135,14 @@ func NewExtractor(opts Options) *Extractor {
 	} else if opts.PDFium == "-" {
 		opts.PDFium = ""
 	}
+	switch {
+	case opts.OCRCacheDir == "-":
+		opts.OCRCacheDir = ""
+	case opts.OCRCacheDir == "" && opts.CacheDir != "":
+		opts.OCRCacheDir = filepath.Join(filepath.Dir(opts.CacheDir), "ocr")
+	}
 	e := &Extractor{
+		ocrCache:  opts.OCRCacheDir,
 		pdfium:    opts.PDFium,
 		log:       opts.Logger,
 		workers:   opts.Workers,
