@@ -32,6 +32,10 @@ type extracted struct {
 	// Garbled lists the pages whose text layer is garbage (a broken font
 	// encoding): their text is not indexed, and the paper needs OCR.
 	Garbled []int `json:"garbled,omitempty"`
+	// OCR lists the pages whose text OCR read from their images; NoOCR is
+	// set when pages need OCR and Tesseract was not installed.
+	OCR   []int `json:"ocr,omitempty"`
+	NoOCR bool  `json:"noOcr,omitempty"`
 }
 
 // fromDocument reads identifiers and title candidates from the PDF's Info/XMP
@@ -69,6 +73,7 @@ func fromDocument(doc *pdf.Document) extracted {
 	x.FileYear = estimateYear(created, citedYear(first))
 	x.Cut = cutNote(doc.Pages)
 	x.Garbled = garbledPages(doc.Pages)
+	x.OCR = ocrPages(doc.Pages)
 	return x
 }
 

@@ -52,24 +52,33 @@ const ocrVersion = "1"
 // key of the OCR cache ("" computes it); pages read before are not read
 // again. A page Tesseract finds no words on comes back with no text.
 func (e *Extractor) OCR(ctx context.Context, f *os.File, sha string, pages []int) ([]PageChars, error) {
-	tess, err := exec.LookPath("tesseract")
-	if err != nil {
-		return nil, ErrNoOCR
-	}
 	if sha == "" {
+		var err error
 		if sha, err = fileHash(f); err != nil {
 			return nil, err
 		}
 	}
 	out := make([]PageChars, len(pages))
-	var drawing sync.Mutex // one drawing at a time: the workers share f's offset
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(e.workers)
+	var todo []int // indexes in pages of those not read before
 	for k, n := range pages {
 		if pc, ok := e.cachedOCR(sha, n); ok {
 			out[k] = pc
-			continue
+		} else {
+			todo = append(todo, k)
 		}
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	tess, err := exec.LookPath("tesseract")
+	if err != nil {
+		return nil, ErrNoOCR
+	}
+	var drawing sync.Mutex // one drawing at a time: the workers share f's offset
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(e.workers)
+	for _, k := range todo {
+		n := pages[k]
 		g.Go(func() error {
 			drawing.Lock()
 			img, err := e.Render(gctx, f, n, nil, RenderOptions{MaxDPI: ocrDPI, Gray: true})

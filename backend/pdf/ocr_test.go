@@ -97,8 +97,12 @@ func TestOCR(t *testing.T) {
 
 	// The cache answers now: no tesseract runs (none is on PATH).
 	t.Setenv("PATH", "")
-	if _, err := e.OCR(t.Context(), f, "", []int{1}); err != ErrNoOCR {
-		t.Errorf("without tesseract: err %v, want ErrNoOCR", err)
+	again, err := e.OCR(t.Context(), f, "", []int{3, 1})
+	if err != nil || len(again) != 2 || again[0].Text != got[2].Text || again[1].Text != got[0].Text {
+		t.Errorf("pages 3 and 1 again, from the cache: err %v, %d pages", err, len(again))
+	}
+	if _, err := e.OCR(t.Context(), src, "", []int{1}); err != ErrNoOCR {
+		t.Errorf("a page never read, without tesseract: err %v, want ErrNoOCR", err)
 	}
 	chars, err := e.Chars(t.Context(), f, []int{2})
 	if err != nil {
