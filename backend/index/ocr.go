@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentero/agentero/backend/metadata"
 	"github.com/agentero/agentero/backend/pdf"
 )
 
@@ -20,7 +21,7 @@ type OCRReader interface {
 // unreadPages are the pages of doc without readable text: no text layer
 // (and not cut at a cap), or a garbled one.
 func unreadPages(doc *pdf.Document) []int {
-	out := garbledPages(doc.Pages)
+	out := metadata.GarbledPages(doc.Pages)
 	for _, pg := range doc.Pages {
 		if strings.TrimSpace(pg.Text) == "" && !pg.Cut && !slices.Contains(out, pg.Number) {
 			out = append(out, pg.Number)

@@ -22,10 +22,12 @@ import (
 
 // ExtractorVersion changes whenever extraction output changes; the index
 // re-extracts all files when it bumps.
+// 3: page-1 header read for authors and year; garbled pages detected (backend/index).
+// 5: the abstract read from the first pages (backend/metadata abstractOf).
 // 6: pages without a text layer, and garbled ones, read by OCR (Page.OCR;
-// the index OCRs them). 4 and 5 are taken by sections and abstracts on
-// other branches; the merge keeps the highest.
-const ExtractorVersion = 6 // 3: page-1 header read for authors and year; garbled pages detected (backend/index)
+// the index OCRs them). 4 is taken by sections on another branch; the
+// merge keeps the highest.
+const ExtractorVersion = 6
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (
