@@ -10,6 +10,7 @@ pkgs=(
   xvfb xauth imagemagick xdotool        # the window test: a virtual display, a screenshot, keyboard input
   chromium                              # the browser e2e test (playwright-core drives it; no browser download)
   poppler-utils                         # pdftotext, the reference in benchmarks and tests
+  tesseract-ocr tesseract-ocr-eng       # OCR of scanned pages and garbled text layers (backend/pdf/ocr.go)
   desktop-file-utils                    # make package: desktop-file-validate checks the desktop entry
   nodejs npm                            # the frontend build (skipped when node is already installed)
 )

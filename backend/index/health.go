@@ -17,11 +17,15 @@ import (
 type extracted struct {
 	metadata.Extracted
 	Cut string `json:"cut,omitempty"` // which pages' text was cut at pdf's caps (cutNote)
+	// OCR lists the pages whose text OCR read from their images; NoOCR is
+	// set when pages need OCR and Tesseract was not installed.
+	OCR   []int `json:"ocr,omitempty"`
+	NoOCR bool  `json:"noOcr,omitempty"`
 }
 
 // fromDocument reads what the index keeps of a PDF besides its pages.
 func fromDocument(doc *pdf.Document) extracted {
-	return extracted{Extracted: metadata.FromDocument(doc), Cut: cutNote(doc.Pages)}
+	return extracted{Extracted: metadata.FromDocument(doc), Cut: cutNote(doc.Pages), OCR: ocrPages(doc.Pages)}
 }
 
 // cutNote says which pages the extractor cut at its text caps, for the

@@ -68,6 +68,10 @@ type SyncOptions struct {
 	// name its folder), or nil; the PDF is then not extracted again.
 	// Called from the sync's workers.
 	Prepared func(sha string) *pdf.Document
+	// OCR, when set, reads the pages without readable text (no text
+	// layer, or a garbled one) from their images; nil leaves them
+	// needing OCR. Called from the sync's workers.
+	OCR OCRReader
 }
 
 // Indexer brings a DB in line with a vault. Sync calls are serialised.
@@ -126,6 +130,7 @@ type result struct {
 	moved *known // an unchanged file that moved here from a removed ref
 	touch bool   // same content as before: only size/mtime change
 	doc   *pdf.Document
+	noOCR bool // pages need OCR and Tesseract is not installed
 	err   error
 }
 
@@ -321,7 +326,7 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 	}
 	if ix.opts.Prepared != nil {
 		if doc := ix.opts.Prepared(sha); doc != nil {
-			r.doc = doc
+			r.doc, r.noOCR = ix.ocr(ctx, f.File, sha, j.p.Ref, doc)
 			return r
 		}
 	}
@@ -333,7 +338,7 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 		return r
 	}
 	ix.opts.Logger.Debug("extracted", "ref", j.p.Ref, "pages", len(doc.Pages), "took", time.Since(start))
-	r.doc = doc
+	r.doc, r.noOCR = ix.ocr(ctx, f.File, sha, j.p.Ref, doc)
 	return r
 }
 

@@ -77,7 +77,7 @@ func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extract
 	var x extracted
 	_ = json.Unmarshal([]byte(extractedJSON), &x)
 	m, warn := readMetadata(ctx, root, p)
-	warn = joinNotes(warn, x.Cut, garbledNote(x.Garbled))
+	warn = joinNotes(warn, x.Cut, garbledNote(x.Garbled), ocrNote(x.OCR, x.NoOCR))
 	var cited int
 	if err := tx.QueryRowContext(ctx, `SELECT cited_year FROM papers WHERE id = ?`, id).Scan(&cited); err != nil {
 		return fmt.Errorf("update metadata: %w", err)
@@ -167,6 +167,7 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 		errText = userError(r.err)
 	} else {
 		x = fromDocument(r.doc)
+		x.NoOCR = r.noOCR
 		// garbled pages are not text: not indexed, counted with the pages
 		// without a text layer
 		doc := withoutGarbled(r.doc, x.Garbled)

@@ -96,9 +96,13 @@ func Open(root string, opts Options) (*Library, error) {
 		ex = l.ex
 	}
 	l.hand = &handoff{ex: ex}
+	// Pages without readable text are read by OCR when the extractor can
+	// (the default one can, when Tesseract is installed).
+	ocr, _ := ex.(index.OCRReader)
 	l.ix = index.NewIndexer(db, ex, index.SyncOptions{
 		Workers:  opts.Workers,
 		Logger:   opts.Logger,
+		OCR:      ocr,
 		Prepared: l.hand.take,
 		Progress: func(p index.Progress) {
 			opts.Emit(events.IndexProgress, events.IndexProgressEvent{Done: p.Done, Total: p.Total, Current: p.Current})
@@ -256,6 +260,11 @@ func (z *lazyExtractor) ExtractFile(ctx context.Context, f *os.File) (*pdf.Docum
 // Chars reads the characters of pages of f (pdf.Extractor.Chars).
 func (z *lazyExtractor) Chars(ctx context.Context, f *os.File, pages []int) ([]pdf.PageChars, error) {
 	return z.start().Chars(ctx, f, pages)
+}
+
+// OCR reads pages of f from their images (pdf.Extractor.OCR).
+func (z *lazyExtractor) OCR(ctx context.Context, f *os.File, sha string, pages []int) ([]pdf.PageChars, error) {
+	return z.start().OCR(ctx, f, sha, pages)
 }
 
 func (z *lazyExtractor) start() *pdf.Extractor {

@@ -76,9 +76,9 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 		return reply{}, errorf("page must be a physical page number, 1 or more")
 	}
 	switch in.Mode {
-	case "", modeMetadata, modeExcerpt, modePage, modeSection, modeRegion, modeFull:
+	case "", modeMetadata, modeExcerpt, modePage, modeSection, modeRegion, modeImage, modeFull:
 	default:
-		return reply{}, errorf("unknown mode: use metadata, excerpt, page, section, region or full")
+		return reply{}, errorf("unknown mode: use metadata, excerpt, page, section, region, image or full")
 	}
 	t, err := s.resolve(ctx, in.Ref)
 	if err != nil {
@@ -134,6 +134,8 @@ func (s *Server) read(ctx context.Context, args json.RawMessage, room int) (repl
 		return s.section(ctx, t, in, fit)
 	case modeRegion:
 		return s.region(ctx, t, in, fit)
+	case modeImage:
+		return s.image(ctx, t, in, room)
 	default:
 		return s.full(ctx, t, in, fit)
 	}

@@ -171,6 +171,10 @@ func (s *Server) Close() error { return s.usage.Close() }
 type reply struct {
 	value any
 	cites []cite
+	// image is a PNG sent before the JSON (context_read mode image), and
+	// imageCost what it takes from the budget beside the JSON's characters.
+	image     []byte
+	imageCost int
 }
 
 // cite is one citation URI a reply carries, with the ref it belongs to.
@@ -284,7 +288,7 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 			if err != nil {
 				return s.failure(name, err), nil
 			}
-			taken, err := m.charge(name, runeCount(text))
+			taken, err := m.charge(name, runeCount(text)+r.imageCost)
 			if err != nil {
 				return s.failure(name, err), nil
 			}
@@ -294,10 +298,11 @@ func (s *Server) handle(name string, run toolFunc) sdk.ToolHandler {
 			if err := s.usage.record(name, r.cites); err != nil {
 				s.log.Error("record usage", "err", err)
 			}
-			return &sdk.CallToolResult{
-				Content:           []sdk.Content{&sdk.TextContent{Text: text}},
-				StructuredContent: json.RawMessage(text),
-			}, nil
+			content := []sdk.Content{&sdk.TextContent{Text: text}}
+			if r.image != nil {
+				content = append([]sdk.Content{&sdk.ImageContent{Data: r.image, MIMEType: "image/png"}}, content...)
+			}
+			return &sdk.CallToolResult{Content: content, StructuredContent: json.RawMessage(text)}, nil
 		}
 		t, err := m.tally()
 		if err != nil {

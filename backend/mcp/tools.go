@@ -43,10 +43,10 @@ func tools() []toolDef {
 		}, (*Server).search},
 		{&sdk.Tool{
 			Name:        "context_read",
-			Description: "Read a granted paper, file or directory. ref: paper ref, file or directory path, or a citationUri. Paper modes: metadata (default), excerpt (around quote), page, section, region, full. Cut results give nextCursor to continue.",
+			Description: "Read a granted paper, file or directory. ref: paper ref, file or directory path, or a citationUri. Paper modes: metadata (default), excerpt (around quote), page, section, region, image (page or region as a PNG: to see a figure, table, equation or scanned page), full. Cut results give nextCursor to continue.",
 			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["ref"],"properties":{
 				"ref":{"type":"string","minLength":1,"maxLength":1024},
-				"mode":{"type":"string","enum":["metadata","excerpt","page","section","region","full"]},
+				"mode":{"type":"string","enum":["metadata","excerpt","page","section","region","image","full"]},
 				"page":{"type":"integer","minimum":1,"description":"physical page, 1-based"},
 				"section":{"type":"string","minLength":1,"maxLength":300,"description":"outline title"},
 				"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"description":"PDF points from the page's top-left","properties":{

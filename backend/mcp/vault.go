@@ -157,10 +157,10 @@ func vaultTools() []toolDef {
 		}, (*Server).search},
 		{&sdk.Tool{
 			Name:        "read",
-			Description: "Read a paper (ref or citationUri; mode metadata, excerpt+quote, page, section, region, full), a text file, or a folder (\".\" is the vault). Cut results give nextCursor.",
+			Description: "Read a paper (ref or citationUri; mode metadata, excerpt+quote, page, section, region, image: a PNG of page or region, for figures, tables, equations, scans; full), a text file, or a folder (\".\" is the vault). Cut results give nextCursor.",
 			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["ref"],"properties":{
 				"ref":{"type":"string","minLength":1,"maxLength":1024},
-				"mode":{"type":"string","enum":["metadata","excerpt","page","section","region","full"]},
+				"mode":{"type":"string","enum":["metadata","excerpt","page","section","region","image","full"]},
 				"page":{"type":"integer","minimum":1},
 				"section":{"type":"string","minLength":1,"maxLength":300},
 				"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"description":"PDF points from the top-left","properties":{

@@ -50,6 +50,7 @@ func (e *Extractor) Chars(ctx context.Context, f *os.File, pages []int) ([]PageC
 	if doc == nil || len(doc.Chars) != len(pages) {
 		return nil, fmt.Errorf("chars: the pages did not come back: %w", ErrDamaged)
 	}
+	e.ocrChars(f, doc.Chars)
 	return doc.Chars, nil
 }
 

@@ -16,6 +16,8 @@ type Document struct {
 	FirstPageLines []Line    // page 1's text lines in reading order with their font size
 	// Chars holds the pages a Chars request asked for; nil otherwise.
 	Chars []PageChars
+	// Image holds the drawing a Render request asked for; nil otherwise.
+	Image *Image
 }
 
 // Page is the text of one physical page.
@@ -32,6 +34,9 @@ type Page struct {
 	// it has none).
 	Short    []Line
 	BodySize float64
+	// OCR is set when Text was read from the page's image (Extractor.OCR):
+	// it has no text layer, or one that is garbage.
+	OCR bool
 }
 
 // MaxShortLine is the longest line a page's Short lines hold.

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -23,7 +24,10 @@ import (
 // re-extracts all files when it bumps.
 // 3: page-1 header read for authors and year; garbled pages detected (backend/index).
 // 5: the abstract read from the first pages (backend/metadata abstractOf).
-const ExtractorVersion = 5
+// 6: pages without a text layer, and garbled ones, read by OCR (Page.OCR;
+// the index OCRs them). 4 is taken by sections on another branch; the
+// merge keeps the highest.
+const ExtractorVersion = 6
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (
@@ -66,6 +70,9 @@ type Options struct {
 	// PDFium is the native libpdfium the workers read with (see native.go):
 	// "" finds one (NativePDFium), "-" reads with WebAssembly only.
 	PDFium string
+	// OCRCacheDir keeps what OCR read, by the PDF's hash: "" = "ocr" beside
+	// CacheDir; "-" keeps nothing.
+	OCRCacheDir string
 }
 
 // Extractor extracts documents with up to Options.Workers worker processes,
@@ -87,6 +94,7 @@ type Extractor struct {
 	timeout  time.Duration
 	cacheDir string // resolved; "" when there is none
 	pdfium   string // native libpdfium; "" when the workers read with WebAssembly
+	ocrCache string // OCR results by the PDF's hash; "" keeps none
 
 	slots     chan *proc
 	compiling chan struct{} // held by the first start, so that it alone compiles PDFium
@@ -129,7 +137,14 @@ func NewExtractor(opts Options) *Extractor {
 	} else if opts.PDFium == "-" {
 		opts.PDFium = ""
 	}
+	switch {
+	case opts.OCRCacheDir == "-":
+		opts.OCRCacheDir = ""
+	case opts.OCRCacheDir == "" && opts.CacheDir != "":
+		opts.OCRCacheDir = filepath.Join(filepath.Dir(opts.CacheDir), "ocr")
+	}
 	e := &Extractor{
+		ocrCache:  opts.OCRCacheDir,
 		pdfium:    opts.PDFium,
 		log:       opts.Logger,
 		workers:   opts.Workers,

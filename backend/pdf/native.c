@@ -42,6 +42,11 @@ static struct {
   void *(*BookmarkAction)(void *bookmark);
   void *(*ActionDest)(void *doc, void *action);
   int (*DestPageIndex)(void *doc, void *dest);
+  void *(*BitmapCreateEx)(int width, int height, int format, void *buffer, int stride);
+  int (*BitmapFillRect)(void *bitmap, int left, int top, int width, int height, unsigned long color);
+  void (*BitmapDestroy)(void *bitmap);
+  void (*RenderPageBitmap)(void *bitmap, void *page, int startX, int startY, int sizeX, int sizeY, int rotate,
+                           int flags);
 } lib;
 
 #define LOAD(field, name)                       \
@@ -82,6 +87,10 @@ const char *agentero_pdfium_load(const char *path) {
   LOAD(BookmarkAction, "FPDFBookmark_GetAction");
   LOAD(ActionDest, "FPDFAction_GetDest");
   LOAD(DestPageIndex, "FPDFDest_GetDestPageIndex");
+  LOAD(BitmapCreateEx, "FPDFBitmap_CreateEx");
+  LOAD(BitmapFillRect, "FPDFBitmap_FillRect");
+  LOAD(BitmapDestroy, "FPDFBitmap_Destroy");
+  LOAD(RenderPageBitmap, "FPDF_RenderPageBitmap");
   lib.InitLibrary();
   return NULL;
 }
@@ -212,4 +221,32 @@ int agentero_bookmark_page(void *doc, void *bookmark) {
   }
   if (dest == NULL) return -1;
   return lib.DestPageIndex(doc, dest);
+}
+
+int agentero_page_size_at(void *doc, int index, float *width, float *height) {
+  void *page = lib.LoadPage(doc, index);
+  if (page == NULL) return 0;
+  *width = lib.GetPageWidthF(page);
+  *height = lib.GetPageHeightF(page);
+  lib.ClosePage(page);
+  return 1;
+}
+
+// agentero_render draws page index, scaled to sizeX by sizeY pixels and
+// moved by startX, startY, into buf: width by height BGRx pixels (format 3),
+// stride bytes a row, on white. The bitmap only borrows buf for the call.
+int agentero_render(void *doc, int index, int startX, int startY, int sizeX, int sizeY, int width, int height,
+                    int flags, void *buf, int stride) {
+  void *page = lib.LoadPage(doc, index);
+  if (page == NULL) return 0;
+  void *bitmap = lib.BitmapCreateEx(width, height, 3, buf, stride);
+  if (bitmap == NULL) {
+    lib.ClosePage(page);
+    return 0;
+  }
+  lib.BitmapFillRect(bitmap, 0, 0, width, height, 0xFFFFFFFFUL);
+  lib.RenderPageBitmap(bitmap, page, startX, startY, sizeX, sizeY, 0, flags);
+  lib.BitmapDestroy(bitmap);
+  lib.ClosePage(page);
+  return 1;
 }

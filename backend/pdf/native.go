@@ -258,3 +258,23 @@ func (n *nativeReader) pageLayout(i int) (string, rawLayout, error) {
 	}
 	return text, l, nil
 }
+
+func (n *nativeReader) pageSize(i int) (float64, float64, error) {
+	var w, h C.float
+	if C.agentero_page_size_at(n.doc, C.int(i), &w, &h) == 0 {
+		return 0, 0, errNoTextPage
+	}
+	return float64(w), float64(h), nil
+}
+
+// fpdfAnnot is FPDF_ANNOT: draw the annotations a reader sees.
+const fpdfAnnot = 0x01
+
+func (n *nativeReader) render(i, startX, startY, sizeX, sizeY, width, height int) ([]byte, error) {
+	buf := make([]byte, width*height*4)
+	if C.agentero_render(n.doc, C.int(i), C.int(startX), C.int(startY), C.int(sizeX), C.int(sizeY),
+		C.int(width), C.int(height), fpdfAnnot, unsafe.Pointer(&buf[0]), C.int(width*4)) == 0 {
+		return nil, errors.New("the page could not be drawn")
+	}
+	return buf, nil
+}

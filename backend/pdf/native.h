@@ -29,3 +29,6 @@ int agentero_page_to_device(void *page, int sizeX, int sizeY, double x, double y
 int agentero_char_index(void *textPage, int textIndex);
 int agentero_char_props(void *textPage, int max, unsigned int *unicode, double *size, int *weight, unsigned char *vertical);
 int agentero_layout(void *textPage, int max, int head, int every, unsigned int *unicode, double *size, int *weight, unsigned char *vertical);
+int agentero_page_size_at(void *doc, int index, float *width, float *height);
+int agentero_render(void *doc, int index, int startX, int startY, int sizeX, int sizeY, int width, int height,
+                    int flags, void *buf, int stride);

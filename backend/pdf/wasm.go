@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/enums"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
@@ -271,4 +272,48 @@ func (w *wasmReader) pageLayout(i int) (string, rawLayout, error) {
 		l.props = append(l.props, p)
 	})
 	return text, l, err
+}
+
+func (w *wasmReader) pageSize(i int) (float64, float64, error) {
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: w.doc, Index: i}}
+	wd, err := w.inst.FPDF_GetPageWidthF(&requests.FPDF_GetPageWidthF{Page: page})
+	if err != nil {
+		return 0, 0, fmt.Errorf("page size: %w", err)
+	}
+	ht, err := w.inst.FPDF_GetPageHeightF(&requests.FPDF_GetPageHeightF{Page: page})
+	if err != nil {
+		return 0, 0, fmt.Errorf("page size: %w", err)
+	}
+	return float64(wd.PageWidth), float64(ht.PageHeight), nil
+}
+
+func (w *wasmReader) render(i, startX, startY, sizeX, sizeY, width, height int) ([]byte, error) {
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: w.doc, Index: i}}
+	bm, err := w.inst.FPDFBitmap_Create(&requests.FPDFBitmap_Create{Width: width, Height: height, Alpha: 0})
+	if err != nil {
+		return nil, fmt.Errorf("create bitmap: %w", err)
+	}
+	defer w.inst.FPDFBitmap_Destroy(&requests.FPDFBitmap_Destroy{Bitmap: bm.Bitmap})
+	if _, err := w.inst.FPDFBitmap_FillRect(&requests.FPDFBitmap_FillRect{Bitmap: bm.Bitmap, Width: width, Height: height, Color: 0xFFFFFFFF}); err != nil {
+		return nil, fmt.Errorf("fill bitmap: %w", err)
+	}
+	if _, err := w.inst.FPDF_RenderPageBitmap(&requests.FPDF_RenderPageBitmap{Bitmap: bm.Bitmap, Page: page,
+		StartX: startX, StartY: startY, SizeX: sizeX, SizeY: sizeY, Flags: enums.FPDF_RENDER_FLAG_ANNOT}); err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	stride, err := w.inst.FPDFBitmap_GetStride(&requests.FPDFBitmap_GetStride{Bitmap: bm.Bitmap})
+	if err != nil {
+		return nil, fmt.Errorf("bitmap stride: %w", err)
+	}
+	b, err := w.inst.FPDFBitmap_GetBuffer(&requests.FPDFBitmap_GetBuffer{Bitmap: bm.Bitmap})
+	if err != nil {
+		return nil, fmt.Errorf("bitmap buffer: %w", err)
+	}
+	// The buffer is the module's memory: copy it out row by row.
+	out := make([]byte, width*height*4)
+	for y := range height {
+		row := b.Buffer[y*stride.Stride:]
+		copy(out[y*width*4:(y+1)*width*4], row[:width*4])
+	}
+	return out, nil
 }

@@ -47,6 +47,7 @@ type (
 		Path   string
 		Region *regionRequest // nil: extract the whole document
 		Chars  *charsRequest  // nil: not a characters request
+		Render *renderRequest // nil: not an image request
 		// Head asks for page 1, the Info dictionary and XMP only
 		// (Extractor.ExtractHead).
 		Head bool
@@ -60,7 +61,7 @@ type (
 
 // wireErrors are the errors a reply keeps the identity of, so that the
 // parent's errors.Is works as if the worker were in-process.
-var wireErrors = []error{ErrEncrypted, ErrDamaged, fs.ErrNotExist, fs.ErrPermission}
+var wireErrors = []error{ErrEncrypted, ErrDamaged, fs.ErrNotExist, fs.ErrPermission, ErrOutsidePage}
 
 // ServeWorkerIfRequested turns the process into a PDF extraction worker
 // when an Extractor started it, and returns at once otherwise. A worker
@@ -163,6 +164,10 @@ func serveWorker(in io.Reader, out io.Writer, cacheDir, nativePath string, log *
 			if p, err = wasm(); err == nil {
 				doc, err = regionText(p, f, *req.Region)
 			}
+		case req.Render != nil && native:
+			doc, err = renderFile(nil, f, *req.Render)
+		case req.Render != nil:
+			doc, err = renderFile(pool, f, *req.Render)
 		case req.Chars != nil && native:
 			doc, err = charsFile(nil, f, req.Chars.Pages)
 		case req.Chars != nil:

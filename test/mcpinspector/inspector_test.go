@@ -5,7 +5,9 @@ package mcpinspector
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,6 +108,23 @@ func TestInspector(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &page); isErr || err != nil || page.Page != 3 ||
 		page.CitationURI != "papers/paxos-made-simple/paxos-made-simple.pdf#page=3" {
 		t.Errorf("context_read page: %v %.300s", err, text)
+	}
+
+	// A page as an image: an image block (PNG, base64) before its line of
+	// text.
+	img := inspect("--method", "tools/call", "--tool-name", "context_read",
+		"--tool-arg", "ref=papers/paxos-made-simple/paxos-made-simple.pdf#page=5", "mode=image")
+	if blocks, _ := img["content"].([]any); len(blocks) != 2 {
+		t.Errorf("context_read image: content %.300v", img)
+	} else {
+		first, _ := blocks[0].(map[string]any)
+		data, _ := base64.StdEncoding.DecodeString(fmt.Sprint(first["data"]))
+		if first["type"] != "image" || first["mimeType"] != "image/png" || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+			t.Errorf("context_read image: first block type %v, %v, data %.16q", first["type"], first["mimeType"], data)
+		}
+		if second, _ := blocks[1].(map[string]any); second["type"] != "text" || !strings.Contains(fmt.Sprint(second["text"]), `"page":5`) {
+			t.Errorf("context_read image: second block %.300v", second)
+		}
 	}
 
 	text, isErr = call("context_read", "ref=notes/consensus/../../../etc/passwd")

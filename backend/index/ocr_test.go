@@ -1,0 +1,194 @@
+package index_test
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/quote"
+	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/internal/corpustest"
+	"github.com/agentero/agentero/internal/scanpdf"
+)
+
+// scanVault lays out a vault of one paper made only of images of pages of
+// a corpus paper (150 dpi, gray: a scan without a text layer), and returns
+// it with the original pages' text.
+func scanVault(t *testing.T, ex *pdf.Extractor, paper string, pages []int) (root string, orig []string) {
+	t.Helper()
+	src, err := os.Open(filepath.Join(corpusDir, paper))
+	if err != nil {
+		corpustest.Unavailable(t, "corpus not available: %v", err)
+	}
+	defer src.Close()
+	var scan []scanpdf.Page
+	for _, n := range pages {
+		im, err := ex.Render(t.Context(), src, n, nil, pdf.RenderOptions{MaxDPI: 150, Gray: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(im.PNG))
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan = append(scan, scanpdf.Page{Image: img, Width: im.PageWidth, Height: im.PageHeight})
+	}
+	chars, err := ex.Chars(t.Context(), src, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pc := range chars {
+		orig = append(orig, pc.Text)
+	}
+	data, err := scanpdf.Write(scan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "papers", "scan"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "papers", "scan", "scan.pdf"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, orig
+}
+
+// phraseOf is six words of letters only from the middle of a page's text
+// on, on one line: words as OCR reads them, not formulas such as P2a.
+func phraseOf(text string) string {
+	words := strings.Fields(text)
+	letters := func(w string) bool {
+		for _, r := range w {
+			if !unicode.IsLetter(r) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := len(words) / 2; i+6 <= len(words); i++ {
+		if ok := !slices.ContainsFunc(words[i:i+6], func(w string) bool { return !letters(w) }); ok {
+			return strings.Join(words[i:i+6], " ")
+		}
+	}
+	return ""
+}
+
+// TestIndexOCR: a paper made only of images of three pages is read by OCR
+// when indexed: a phrase of each page is found on that page, a quote is
+// located with boxes where the original page draws it, and the health
+// says the text is OCR's. Indexed again into a new index, the pages come
+// from the cache, with no Tesseract to run.
+func TestIndexOCR(t *testing.T) {
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Skip("tesseract is not installed (scripts/deps.sh installs it)")
+	}
+	ex := pdf.NewExtractor(pdf.Options{Workers: 2, OCRCacheDir: t.TempDir()})
+	t.Cleanup(func() { ex.Close() })
+	root, orig := scanVault(t, ex, "paxos-made-simple.pdf", []int{5, 6, 8})
+	ctx := context.Background()
+
+	index1 := func(dbPath string) *index.DB {
+		db, err := index.Open(dbPath, index.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		snap, err := vault.Scan(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := index.NewIndexer(db, ex, index.SyncOptions{Workers: 2, OCR: ex}).Sync(ctx, snap); err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	check := func(db *index.DB) {
+		t.Helper()
+		p, err := db.Paper(ctx, "papers/scan")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Status != index.StatusOK || p.NoTextPages != 0 || !strings.Contains(p.Error, "text from OCR on pages 1–3") {
+			t.Errorf("health: status %q, %d pages without text, %q; want ok, text from OCR on pages 1–3", p.Status, p.NoTextPages, p.Error)
+		}
+		for k, text := range orig {
+			phrase := phraseOf(text)
+			res, err := db.Search(ctx, index.Query{Text: `"` + phrase + `"`, Scope: index.Scope{AllPapers: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].Ref != "papers/scan" || res.Hits[0].Page != k+1 {
+				t.Errorf("%q (page %d): hits %+v, want page %d of the scan first", phrase, k+1, res.Hits, k+1)
+			}
+		}
+	}
+	db := index1(filepath.Join(t.TempDir(), "index.sqlite"))
+	check(db)
+
+	// The locator's reading: the page's characters with their boxes, and
+	// the quote found in them where the original page has it.
+	f, err := os.Open(filepath.Join(root, "papers", "scan", "scan.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	chars, err := ex.Chars(ctx, f, []int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := phraseOf(orig[1])
+	m, ok := quote.NewPaper([]quote.Page{{Number: 2, Text: chars[0].Text}}).Find(2, q)
+	if !ok {
+		t.Fatalf("the quote %q is not located on page 2 of the scan:\n%s", q, chars[0].Text)
+	}
+	boxed := 0
+	runes := []rune(chars[0].Text)
+	for _, s := range m.Spans {
+		for i := s.From; i < s.To && i < len(runes); i++ {
+			if b := chars[0].Boxes[i]; b[2] > b[0] && b[3] > b[1] && b[2] <= chars[0].Width && b[3] <= chars[0].Height {
+				boxed++
+			}
+		}
+	}
+	if boxed < len(strings.ReplaceAll(q, " ", ""))*9/10 {
+		t.Errorf("the quote %q has %d characters boxed on the page: the viewer could not mark it", q, boxed)
+	}
+
+	// A new index of the same vault: OCR comes from the cache.
+	t.Setenv("PATH", "")
+	check(index1(filepath.Join(t.TempDir(), "index.sqlite")))
+}
+
+// TestIndexNoTesseract: without Tesseract a scan stays without text, and
+// its health says why in one sentence.
+func TestIndexNoTesseract(t *testing.T) {
+	ex := pdf.NewExtractor(pdf.Options{Workers: 2, OCRCacheDir: "-"})
+	t.Cleanup(func() { ex.Close() })
+	root, _ := scanVault(t, ex, "paxos-made-simple.pdf", []int{5})
+	t.Setenv("PATH", "")
+	db := openDB(t, root)
+	snap, err := vault.Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := index.NewIndexer(db, ex, index.SyncOptions{OCR: ex}).Sync(context.Background(), snap); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.Paper(context.Background(), "papers/scan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != index.StatusNoText || p.Error != pdf.ErrNoOCR.Error() {
+		t.Errorf("status %q, health %q; want no-text and %q", p.Status, p.Error, pdf.ErrNoOCR)
+	}
+}
