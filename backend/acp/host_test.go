@@ -218,11 +218,22 @@ func TestDecisionTable(t *testing.T) {
 				}
 				args, _ := first[0]["args"].([]any)
 				env, _ := first[0]["env"].([]any)
-				if len(args) != 2 || args[0] != "--agentero-context-mcp" || !strings.HasPrefix(args[1].(string), filepath.Join(root, ".agentero", "context-sessions")) || env == nil || len(env) != 0 {
+				// The agent is confined: its server is a bridge to the
+				// session's socket, named after the session, so that a
+				// restarted app serves it under the same name.
+				if len(args) != 2 || args[0] != "--agentero-mcp-bridge" || !strings.HasSuffix(args[1].(string), ".sock") || env == nil || len(env) != 0 {
 					t.Errorf("agentero-context server = %v", first[0])
 				}
+				sameSocket := func(a, b []map[string]any) bool {
+					if len(a) != 1 || len(b) != 1 {
+						return false
+					}
+					x, _ := a[0]["args"].([]any)
+					y, _ := b[0]["args"].([]any)
+					return len(x) == 2 && len(y) == 2 && x[0] == y[0] && filepath.Base(x[1].(string)) == filepath.Base(y[1].(string))
+				}
 				for _, c := range conts {
-					if got := mcpServers(t, c); !jsonEqual(got, first) {
+					if got := mcpServers(t, c); !sameSocket(got, first) {
 						t.Errorf("%s mcpServers %v differ from session/new's %v", c.Method, got, first)
 					}
 				}
