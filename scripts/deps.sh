@@ -11,6 +11,7 @@ pkgs=(
   chromium                              # the browser e2e test (playwright-core drives it; no browser download)
   poppler-utils                         # pdftotext, the reference in benchmarks and tests
   desktop-file-utils                    # make package: desktop-file-validate checks the desktop entry
+  bubblewrap                            # agents run confined (backend/sandbox; Landlock where namespaces are refused)
   nodejs npm                            # the frontend build (skipped when node is already installed)
 )
 

@@ -321,7 +321,7 @@ func TestFaults(t *testing.T) {
 		{"garbage", "stopped", events.CodeCrashed, acp.ErrAgentExited},
 		{"reject-new", "refused a new session", events.CodeRefused, acp.ErrRefused},
 		{"missing-command", "was not found", events.CodeNotConfigured, acp.ErrCommandNotFound},
-		{"not-acp", "did not answer initialize in 10 s", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
+		{"not-acp", "did not answer initialize in 20 s", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault, func(t *testing.T) {
@@ -334,8 +334,8 @@ func TestFaults(t *testing.T) {
 			}
 			good, _ := peer(t, "good", "resume", "")
 			cfg := &acp.Agents{Default: "bad", List: []acp.Agent{acp.Builtin(binary), bad, good}}
-			// Long enough for a start on a machine loaded by -race runs.
-			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 10 * time.Second, PoolSize: -1})
+			// Long enough for a start (in a sandbox) on a machine loaded by -race runs.
+			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 20 * time.Second, PoolSize: -1})
 			defer h.Close()
 			var sent []events.AgentErrorEvent
 			emit := func(name string, payload any) {

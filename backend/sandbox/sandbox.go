@@ -52,13 +52,21 @@ type Report struct {
 	Why  string `json:"why"`
 }
 
+// DefaultEnv names the environment variable that sets the mode of agents
+// whose settings choose none (auto when it is unset too).
+const DefaultEnv = "AGENTERO_SANDBOX"
+
 // Choose decides how to run for the mode the user chose ("", "auto",
 // "bubblewrap", "landlock" or "off"): the strongest available for auto, the
 // one asked for otherwise, and None with the reason when that cannot be.
+// An empty mode is AGENTERO_SANDBOX's.
 func Choose(mode string) Report {
+	if strings.TrimSpace(mode) == "" {
+		mode = os.Getenv(DefaultEnv)
+	}
 	switch strings.ToLower(strings.TrimSpace(mode)) {
 	case Off:
-		return Report{None, "confinement is switched off for this agent in its settings: it can read every file your user can"}
+		return Report{None, "confinement is switched off for this agent (its settings, or " + DefaultEnv + "=off): it can read every file your user can"}
 	case string(Bubblewrap):
 		if err := bubblewrapWorks(); err != nil {
 			return Report{None, "this agent is set to run in bubblewrap, which is unavailable (" + err.Error() + "): it runs unconfined and can read every file your user can"}

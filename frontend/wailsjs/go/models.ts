@@ -6,6 +6,8 @@ export namespace acp {
 	    args: string[];
 	    env?: Record<string, string>;
 	    contextWindow?: number;
+	    sandbox?: string;
+	    paths?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Agent(source);
@@ -18,6 +20,8 @@ export namespace acp {
 	        this.args = source["args"];
 	        this.env = source["env"];
 	        this.contextWindow = source["contextWindow"];
+	        this.sandbox = source["sandbox"];
+	        this.paths = source["paths"];
 	    }
 	}
 	export class Agents {
@@ -146,6 +150,8 @@ export namespace acp {
 	    tools?: events.AgentToolEvent[];
 	    permissions?: events.AgentPermissionEvent[];
 	    stopReason?: string;
+	    sandbox?: string;
+	    sandboxWhy?: string;
 	    // Go type: time
 	    at: any;
 	
@@ -168,6 +174,8 @@ export namespace acp {
 	        this.tools = this.convertValues(source["tools"], events.AgentToolEvent);
 	        this.permissions = this.convertValues(source["permissions"], events.AgentPermissionEvent);
 	        this.stopReason = source["stopReason"];
+	        this.sandbox = source["sandbox"];
+	        this.sandboxWhy = source["sandboxWhy"];
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
@@ -588,6 +596,8 @@ export namespace events {
 	    checks: citation.Check[];
 	    stopReason: string;
 	    agent: string;
+	    sandbox: string;
+	    sandboxWhy: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AgentCompletedEvent(source);
@@ -604,6 +614,8 @@ export namespace events {
 	        this.checks = this.convertValues(source["checks"], citation.Check);
 	        this.stopReason = source["stopReason"];
 	        this.agent = source["agent"];
+	        this.sandbox = source["sandbox"];
+	        this.sandboxWhy = source["sandboxWhy"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
