@@ -21,7 +21,9 @@ import (
 
 // ExtractorVersion changes whenever extraction output changes; the index
 // re-extracts all files when it bumps.
-const ExtractorVersion = 3 // 3: page-1 header read for authors and year; garbled pages detected (backend/index)
+// 3: page-1 header read for authors and year; garbled pages detected (backend/index).
+// 5: the abstract read from the first pages (backend/metadata abstractOf).
+const ExtractorVersion = 5
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (

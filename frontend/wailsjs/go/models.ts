@@ -8,6 +8,8 @@ export namespace acp {
 	    contextWindow?: number;
 	    sandbox?: string;
 	    paths?: string[];
+	    writeDocs?: boolean;
+	    local?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Agent(source);
@@ -22,6 +24,8 @@ export namespace acp {
 	        this.contextWindow = source["contextWindow"];
 	        this.sandbox = source["sandbox"];
 	        this.paths = source["paths"];
+	        this.writeDocs = source["writeDocs"];
+	        this.local = source["local"];
 	    }
 	}
 	export class Agents {
@@ -1388,6 +1392,7 @@ export namespace main {
 	    link: string;
 	    target?: LinkTarget;
 	    error: string;
+	    unknownVault: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new LinkResult(source);
@@ -1398,6 +1403,7 @@ export namespace main {
 	        this.link = source["link"];
 	        this.target = this.convertValues(source["target"], LinkTarget);
 	        this.error = source["error"];
+	        this.unknownVault = source["unknownVault"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
