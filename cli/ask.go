@@ -83,6 +83,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintln(env.Stderr)
+	fmt.Fprintf(env.Stderr, "[sandbox] %s: %s\n", res.Completed.Sandbox, res.Completed.SandboxWhy)
 	out := struct {
 		acp.Completed
 		Session     acp.SessionInfo `json:"session"`

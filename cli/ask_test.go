@@ -32,7 +32,8 @@ func TestAskReportsPermissions(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "peer.jsonl")
 	e := env(t)
 	if _, err := e.Workspace.Config.SaveAgent(t.Context(), workspace.SaveAgentRequest{Force: true, Agent: acp.Agent{Name: "claude", Command: "node",
-		Args: []string{script}, Env: map[string]string{"PEER_STYLE": "claude", "PEER_EDIT": "1", "PEER_QUERY": "proof-of-work chain", "PEER_RECORD": rec}}}); err != nil {
+		Args: []string{script}, Env: map[string]string{"PEER_STYLE": "claude", "PEER_EDIT": "1", "PEER_QUERY": "proof-of-work chain", "PEER_RECORD": rec,
+		"PEER_VAULT": root}}}); err != nil {
 		t.Fatal(err)
 	}
 	req := filepath.Join(t.TempDir(), "req.json")

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agentero/agentero/backend/sandbox"
 	"io"
 	"log/slog"
 	"os"
@@ -49,6 +50,8 @@ const Usage = `usage:
                                               the whole-vault MCP server for your MCP clients (stdio, or HTTP)
   agentero --agentero-context-mcp GRANT       the per-turn MCP server (stdio)
   agentero --builtin-agent                    the built-in ACP agent (stdio)
+  agentero --agentero-mcp-bridge SOCKET       a confined agent's way to its turn's MCP server (stdio)
+  agentero --agentero-confined SPEC -- CMD…   run CMD confined by Landlock to SPEC
   agentero version`
 
 // Env is what a command runs with: its standard streams and the options
@@ -78,6 +81,8 @@ var commands = map[string]func(ctx context.Context, env Env, args []string) erro
 	"metadata":               runMetadata,
 	"--agentero-context-mcp": runContextMCP,
 	"--builtin-agent":        runBuiltinAgent,
+	sandbox.BridgeFlag:       runMCPBridge,
+	sandbox.ConfinedFlag:     runConfined,
 }
 
 // Handles reports whether name is a command Run knows.

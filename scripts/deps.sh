@@ -12,6 +12,7 @@ pkgs=(
   poppler-utils                         # pdftotext, the reference in benchmarks and tests
   tesseract-ocr tesseract-ocr-eng       # OCR of scanned pages and garbled text layers (backend/pdf/ocr.go)
   desktop-file-utils                    # make package: desktop-file-validate checks the desktop entry
+  bubblewrap                            # agents run confined (backend/sandbox; Landlock where namespaces are refused)
   nodejs npm                            # the frontend build (skipped when node is already installed)
 )
 

@@ -33,6 +33,12 @@ type Agent struct {
 	// ContextWindow is the agent's context window in tokens, which
 	// compaction fits the handed-over history into; 0 = DefaultContextWindow.
 	ContextWindow int `json:"contextWindow,omitempty"`
+	// Sandbox is how the agent is confined: "" or "auto" (bubblewrap, else
+	// Landlock, else none, said so), "bubblewrap", "landlock", or "off".
+	Sandbox string `json:"sandbox,omitempty"`
+	// Paths are more files and folders the confined agent may read and
+	// write (its configuration, when Agentero does not know where it is).
+	Paths []string `json:"paths,omitempty"`
 	// WriteDocs lets the agent write the vault's context documents: its
 	// turns' grants offer context_write_doc, each call still approved by
 	// the user. Off by default: a grant only reads.

@@ -100,6 +100,7 @@ func TestFirstTurnRacesRefill(t *testing.T) {
 	for round := range 3 {
 		t.Run(fmt.Sprint(round), func(t *testing.T) {
 			ag, rec := peer(t, "peer", "resume,close", "")
+			ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 			before := goroutines()
 			cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 2, TurnTimeout: 20 * time.Second})
@@ -141,6 +142,7 @@ func TestFirstTurnRacesRefill(t *testing.T) {
 func TestStreamOrderUnderBurst(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, _ := peer(t, "peer", "", "")
+	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 	const rounds = 300
 	ag.Env["PEER_BURST"] = strconv.Itoa(rounds)
 	h := newHost(t, root, db, ag)
@@ -186,6 +188,7 @@ func TestStreamOrderUnderBurst(t *testing.T) {
 func TestCancelledTurnReturns(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := peer(t, "peer", "resume", "hang")
+	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 	before := goroutines()
 	cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: -1, TurnTimeout: time.Hour})
@@ -225,6 +228,7 @@ func TestCancelledTurnReturns(t *testing.T) {
 func TestCloseStopsATurnsAgent(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := peer(t, "peer", "", "hang")
+	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 	before := goroutines()
 	cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 1, TurnTimeout: time.Hour})
@@ -268,6 +272,7 @@ func TestCloseDuringWarmStart(t *testing.T) {
 	for _, stage := range []string{"spawn", "initialize", "session/new"} {
 		t.Run(strings.ReplaceAll(stage, "/", "-"), func(t *testing.T) {
 			ag, rec := peer(t, "peer", "close", "")
+			ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 			before := goroutines()
 			cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 1})
@@ -293,6 +298,7 @@ func TestCloseDuringWarmStart(t *testing.T) {
 func TestCompactionOnlyHost(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := peer(t, "peer", "resume,close", "")
+	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 	h := newHost(t, root, db, ag)
 	for i := range 6 {
 		ask(t, h, "long", "peer", sidebar, fmt.Sprintf("question %d about timestamps and proof-of-work", i))
@@ -345,6 +351,7 @@ func TestCompactionOnlyHost(t *testing.T) {
 func TestBusyConversation(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := peer(t, "peer", "", "hang")
+	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 	h := newHost(t, root, db, ag)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

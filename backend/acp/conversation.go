@@ -54,7 +54,11 @@ type Message struct {
 	// StopReason is why the agent stopped answering (ACP's end_turn,
 	// cancelled, max_tokens, …; answers only): a cancelled turn reopens
 	// as cancelled.
-	StopReason string    `json:"stopReason,omitempty"`
+	StopReason string `json:"stopReason,omitempty"`
+	// Sandbox is how the agent that answered ran (bubblewrap, landlock or
+	// none), SandboxWhy what that means (answers only).
+	Sandbox    string    `json:"sandbox,omitempty"`
+	SandboxWhy string    `json:"sandboxWhy,omitempty"`
 	At         time.Time `json:"at"`
 }
 

@@ -56,14 +56,15 @@ type HostOptions struct {
 // caller cancels and waits for its turns first, and a turn whose ctx ends
 // returns promptly.
 type Host struct {
-	vault string
-	exe   string // this executable: the agentero-context MCP server
-	store *Store
-	opts  HostOptions
-	log   *slog.Logger
-	procs *supervisor // the agent processes
-	pool  *pool       // the warm sessions
-	cites sourcer     // splits what a turn could cite into sources and consulted
+	vault   string
+	exe     string // this executable: the agentero-context MCP server
+	store   *Store
+	opts    HostOptions
+	log     *slog.Logger
+	procs   *supervisor // the agent processes
+	bridges bridges     // the MCP servers of confined agents' turns
+	pool    *pool       // the warm sessions
+	cites   sourcer     // splits what a turn could cite into sources and consulted
 
 	// mu guards the fields below: resolver and agents, which SetBudget and
 	// SetAgents replace while turns run, and asks, which each turn adds
@@ -100,6 +101,7 @@ func NewHost(vaultRoot, exe string, idx Index, agents *Agents, opts HostOptions)
 	h := &Host{vault: vaultRoot, exe: exe, store: NewStore(vaultRoot, opts.Logger), opts: opts, log: opts.Logger,
 		procs: newSupervisor(opts.Logger), cites: sourcer{vault: vaultRoot, idx: idx}, asks: map[string]*asking{},
 		resolver: &plan.Resolver{Vault: vaultRoot, Papers: idx, Budget: opts.Budget}, agents: agents}
+	h.procs.confine = h.jailFor
 	h.pool = newPool(h)
 	return h
 }
@@ -155,6 +157,7 @@ func (h *Host) Store() *Store { return h.store }
 func (h *Host) Close() {
 	h.pool.close()
 	h.procs.close()
+	h.bridges.close()
 	h.mu.Lock()
 	a := h.approves
 	h.approves = nil
@@ -442,18 +445,22 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	}
 	sources, consulted := h.cites.split(ctx, content, p.Evidence, got)
 	checks := h.checkClaims(ctx, conv.ID, content, p)
+	sb := s.proc.SandboxReport()
 	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Consulted: consulted, Checks: checks, Agent: ag.Name,
-		Plan: st.lastPlan(), Tools: tools, Permissions: perms, StopReason: string(resp.StopReason), At: h.opts.Now()}
+		Plan: st.lastPlan(), Tools: tools, Permissions: perms, StopReason: string(resp.StopReason),
+		Sandbox: string(sb.Kind), SandboxWhy: sb.Why, At: h.opts.Now()}
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At
 	h.record(conv.ID, Entry{At: reply.At, Turn: turn, Kind: "assistant", Text: content, SessionID: string(s.id),
-		Data: map[string]any{"sources": sources, "consulted": consulted, "checks": checks, "stopReason": resp.StopReason}})
+		Data: map[string]any{"sources": sources, "consulted": consulted, "checks": checks, "stopReason": resp.StopReason,
+			"sandbox": sb.Kind, "sandboxWhy": sb.Why}})
 	if err := h.store.Save(conv); err != nil {
 		return nil, err
 	}
 	done := events.AgentCompletedEvent{ConversationID: conv.ID, TurnID: turn, MessageID: reply.ID, Content: content, Sources: sources,
-		Consulted: consulted, Checks: checks, StopReason: string(resp.StopReason), Agent: ag.Name}
+		Consulted: consulted, Checks: checks, StopReason: string(resp.StopReason), Agent: ag.Name,
+		Sandbox: string(sb.Kind), SandboxWhy: sb.Why}
 	emit(events.AgentCompleted, done)
 	if perms == nil {
 		perms = []events.AgentPermissionEvent{}

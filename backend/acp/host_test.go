@@ -218,11 +218,22 @@ func TestDecisionTable(t *testing.T) {
 				}
 				args, _ := first[0]["args"].([]any)
 				env, _ := first[0]["env"].([]any)
-				if len(args) != 2 || args[0] != "--agentero-context-mcp" || !strings.HasPrefix(args[1].(string), filepath.Join(root, ".agentero", "context-sessions")) || env == nil || len(env) != 0 {
+				// The agent is confined: its server is a bridge to the
+				// session's socket, named after the session, so that a
+				// restarted app serves it under the same name.
+				if len(args) != 2 || args[0] != "--agentero-mcp-bridge" || !strings.HasSuffix(args[1].(string), ".sock") || env == nil || len(env) != 0 {
 					t.Errorf("agentero-context server = %v", first[0])
 				}
+				sameSocket := func(a, b []map[string]any) bool {
+					if len(a) != 1 || len(b) != 1 {
+						return false
+					}
+					x, _ := a[0]["args"].([]any)
+					y, _ := b[0]["args"].([]any)
+					return len(x) == 2 && len(y) == 2 && x[0] == y[0] && filepath.Base(x[1].(string)) == filepath.Base(y[1].(string))
+				}
 				for _, c := range conts {
-					if got := mcpServers(t, c); !jsonEqual(got, first) {
+					if got := mcpServers(t, c); !sameSocket(got, first) {
 						t.Errorf("%s mcpServers %v differ from session/new's %v", c.Method, got, first)
 					}
 				}
@@ -310,7 +321,7 @@ func TestFaults(t *testing.T) {
 		{"garbage", "stopped", events.CodeCrashed, acp.ErrAgentExited},
 		{"reject-new", "refused a new session", events.CodeRefused, acp.ErrRefused},
 		{"missing-command", "was not found", events.CodeNotConfigured, acp.ErrCommandNotFound},
-		{"not-acp", "did not answer initialize in 10 s", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
+		{"not-acp", "did not answer initialize in 20 s", events.CodeNotConfigured, acp.ErrNotStarted}, // never answers initialize
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault, func(t *testing.T) {
@@ -323,8 +334,8 @@ func TestFaults(t *testing.T) {
 			}
 			good, _ := peer(t, "good", "resume", "")
 			cfg := &acp.Agents{Default: "bad", List: []acp.Agent{acp.Builtin(binary), bad, good}}
-			// Long enough for a start on a machine loaded by -race runs.
-			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 10 * time.Second, PoolSize: -1})
+			// Long enough for a start (in a sandbox) on a machine loaded by -race runs.
+			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 20 * time.Second, PoolSize: -1})
 			defer h.Close()
 			var sent []events.AgentErrorEvent
 			emit := func(name string, payload any) {

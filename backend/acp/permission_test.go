@@ -301,7 +301,7 @@ func TestPermissionWaitsForTheUser(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ag, rec := styled(t, "claude", map[string]string{"PEER_EDIT": "1"})
+			ag, rec := styled(t, "claude", map[string]string{"PEER_EDIT": "1", "PEER_VAULT": root})
 			cfg := &acp.Agents{Default: "claude", List: []acp.Agent{acp.Builtin(binary), ag}}
 			timeout := 20 * time.Second
 			if tt.wait > 0 {
@@ -464,7 +464,7 @@ func TestUnattendedTurnRejects(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	for _, style := range []string{"claude", "gemini"} {
 		t.Run(style, func(t *testing.T) {
-			ag, rec := styled(t, style, map[string]string{"PEER_EDIT": "1"})
+			ag, rec := styled(t, style, map[string]string{"PEER_EDIT": "1", "PEER_VAULT": root})
 			h := newHost(t, root, db, ag)
 			var s sink
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentero/agentero/backend/sandbox"
 	"github.com/agentero/agentero/backend/subprocess"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -71,6 +72,7 @@ func (o StartOptions) timeout() time.Duration {
 // only after that.
 type Process struct {
 	agent      Agent
+	jail       *jail // how it is confined; nil for the built-in agent
 	cmd        *exec.Cmd
 	stdin      *os.File // our end of the agent's input
 	stdout     *os.File // our end of the agent's output, which the connection reads through out
@@ -116,7 +118,7 @@ type initialized struct {
 // user's words (see startError) and leaves nothing running. The caller owns
 // the process and ends it with Stop or Kill.
 func Start(ctx context.Context, ag Agent, opts StartOptions) (*Process, error) {
-	p, err := spawn(ag, opts.Logger)
+	p, err := spawn(ag, opts.Logger, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +131,9 @@ func Start(ctx context.Context, ag Agent, opts StartOptions) (*Process, error) {
 
 // spawn starts the agent's command, in a process group of its own, and
 // connects to it, without a request. The command is resolved first
-// (ResolveCommand), so that one not found is reported as such.
-func spawn(ag Agent, log *slog.Logger) (*Process, error) {
+// (ResolveCommand), so that one not found is reported as such. confine,
+// when given, decides how the agent is confined (Host.jailFor).
+func spawn(ag Agent, log *slog.Logger, confine func(Agent, string) (*jail, error)) (*Process, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -138,12 +141,26 @@ func spawn(ag Agent, log *slog.Logger) (*Process, error) {
 	if err != nil {
 		return nil, fail(err.Error(), ErrNotStarted, err)
 	}
-	cmd := exec.Command(path, ag.Args...)
-	cmd.Env = os.Environ()
-	for k, v := range ag.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+	var j *jail
+	if confine != nil {
+		if j, err = confine(ag, path); err != nil {
+			return nil, fail(fmt.Sprintf("%s could not be started: %v", ag.label(), err), ErrNotStarted, err)
+		}
 	}
-	cmd.Dir = os.TempDir()
+	var cmd *exec.Cmd
+	if j.confined() {
+		if cmd, err = sandbox.Command(j.report.Kind, j.spec, j.self, path, ag.Args); err != nil {
+			return nil, fail(fmt.Sprintf("%s could not be started: %v", ag.label(), err), ErrNotStarted, err)
+		}
+		log.Debug("agent confined", "agent", ag.Name, "sandbox", j.report.Kind, "read", j.spec.Read, "write", j.spec.Write)
+	} else {
+		cmd = exec.Command(path, ag.Args...)
+		cmd.Env = os.Environ()
+		for k, v := range ag.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		cmd.Dir = os.TempDir()
+	}
 	inOwnGroup(cmd)
 	var pipes [3][2]*os.File // [stdin, stdout, stderr][read end, write end]
 	for i := range pipes {
@@ -170,7 +187,7 @@ func spawn(ag Agent, log *slog.Logger) (*Process, error) {
 		pipes[2][0].Close()
 		return nil, runError(ag, path, err, log)
 	}
-	p := &Process{agent: ag, cmd: cmd, stdin: pipes[0][1], stdout: pipes[1][0], stderrPipe: pipes[2][0],
+	p := &Process{agent: ag, jail: j, cmd: cmd, stdin: pipes[0][1], stdout: pipes[1][0], stderrPipe: pipes[2][0],
 		out: &sniffer{r: pipes[1][0]}, log: log, stderr: &tailBuffer{max: 8 << 10},
 		stderrDone: make(chan struct{}), exited: make(chan struct{}),
 		sinks: map[sdk.SessionId]func(sdk.SessionUpdate){}, live: map[sdk.SessionId]bool{}}

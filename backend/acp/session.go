@@ -11,6 +11,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
+	"github.com/agentero/agentero/backend/sandbox"
 	"github.com/agentero/agentero/backend/userdir"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -60,7 +61,7 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 	}
 
 	conv.RuntimeID = conv.ID + "." + newID("s")[2:]
-	servers, err := h.servers(p, conv.RuntimeID)
+	servers, err := h.servers(p, conv.RuntimeID, proc)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 }
 
 func (h *Host) continueSession(ctx context.Context, proc *Process, conv *Conversation, p *plan.Plan, cwd string) (*session, error) {
-	servers, err := h.servers(p, conv.RuntimeID)
+	servers, err := h.servers(p, conv.RuntimeID, proc)
 	if err != nil {
 		return nil, err
 	}
@@ -145,8 +146,10 @@ func (h *Host) continueSession(ctx context.Context, proc *Process, conv *Convers
 
 // servers is the mcpServers list of a turn: agentero-context with the
 // turn's grant when the plan is mcp, else empty. The grant is (re)written
-// before the session sees it.
-func (h *Host) servers(p *plan.Plan, runtimeID string) ([]sdk.McpServer, error) {
+// before the session sees it. A confined agent cannot reach the vault: its
+// server runs here, outside the sandbox, and the agent starts a bridge to
+// it instead (sandbox.Bridge).
+func (h *Host) servers(p *plan.Plan, runtimeID string, proc *Process) ([]sdk.McpServer, error) {
 	if p.Mode != grant.ModeMCP {
 		return []sdk.McpServer{}, nil
 	}
@@ -165,8 +168,16 @@ func (h *Host) servers(p *plan.Plan, runtimeID string) ([]sdk.McpServer, error) 
 	if err != nil {
 		return nil, err
 	}
+	args := []string{"--agentero-context-mcp", path}
+	if proc != nil && proc.jail.confined() {
+		sock, err := h.socket(proc.jail, runtimeID, path)
+		if err != nil {
+			return nil, err
+		}
+		args = []string{sandbox.BridgeFlag, sock}
+	}
 	return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{
-		Name: "agentero-context", Command: h.exe, Args: []string{"--agentero-context-mcp", path}, Env: []sdk.EnvVariable{},
+		Name: "agentero-context", Command: h.exe, Args: args, Env: []sdk.EnvVariable{},
 	}}}, nil
 }
 

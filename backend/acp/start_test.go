@@ -45,6 +45,10 @@ func wrapped(t *testing.T, name, caps, fault string, env map[string]string, extr
 	}
 	script, pidFile := proctest.Wrapper(t, t.TempDir(), node, ag.Args, extra...)
 	ag.Command, ag.Args = script, nil
+	// These tests follow the agent's processes by their pids, which a
+	// sandbox's pid namespace renumbers: they run unconfined
+	// (TestConfinedAgent covers the confined ones).
+	ag.Sandbox = "off"
 	maps.Copy(ag.Env, env)
 	return ag, rec, pidFile
 }

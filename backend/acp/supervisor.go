@@ -18,7 +18,8 @@ import (
 // same agent wait for that start and then share its process. Callers for
 // different agents do not wait for each other.
 type supervisor struct {
-	log *slog.Logger
+	log     *slog.Logger
+	confine func(Agent, string) (*jail, error) // how an agent runs (Host.jailFor); nil = unconfined
 
 	// mu guards the fields below. It is held only to read or update them,
 	// never while a process starts, answers or stops.
@@ -74,7 +75,7 @@ func (s *supervisor) process(ctx context.Context, ag Agent) (*Process, error) {
 	s.mu.Unlock()
 	defer s.starts.Done()
 
-	p, err := spawn(ag, s.log)
+	p, err := spawn(ag, s.log, s.confine)
 	if err != nil {
 		return nil, err
 	}

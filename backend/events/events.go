@@ -197,6 +197,10 @@ type AgentCompletedEvent struct {
 	Checks     []citation.Check `json:"checks"`
 	StopReason string           `json:"stopReason"`
 	Agent      string           `json:"agent"` // the agent that answered
+	// Sandbox is how the agent ran: bubblewrap, landlock or none;
+	// SandboxWhy says what that means, or why it was not confined.
+	Sandbox    string `json:"sandbox"`
+	SandboxWhy string `json:"sandboxWhy"`
 }
 
 // AgentErrorEvent ends a failed turn. MessageID is empty when the turn

@@ -28,6 +28,7 @@ func wrappedPeer(t *testing.T, name string, env map[string]string) (ag acp.Agent
 	}
 	script, pidFile := proctest.Wrapper(t, t.TempDir(), node, ag.Args)
 	ag.Command, ag.Args = script, nil
+	ag.Sandbox = "off" // its processes are followed by pid, which a sandbox renumbers
 	maps.Copy(ag.Env, env)
 	return ag, rec, pidFile
 }

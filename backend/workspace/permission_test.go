@@ -46,7 +46,10 @@ func TestAnswerPermission(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ag, rec := peer(t, "claude", "")
 			ag.Env["PEER_STYLE"], ag.Env["PEER_EDIT"], ag.Env["PEER_READ"], ag.Env["PEER_QUERY"] = "claude", "1", "1", "proof-of-work chain"
-			f := papersVault(t, func(root string) *fixture { return open(t, root, workspace.Options{PoolSize: -1}, ag) })
+			f := papersVault(t, func(root string) *fixture {
+				ag.Env["PEER_VAULT"] = root // confined, the agent cannot read its grant to learn where the vault is
+				return open(t, root, workspace.Options{PoolSize: -1}, ag)
+			})
 			q := workspace.AskRequest{ConversationID: "c1", Request: plan.Request{Surface: "sidebar", CurrentPaper: "papers/bitcoin"}, Question: "Note this"}
 			if err := f.ws.Ask(q); err != nil {
 				t.Fatal(err)

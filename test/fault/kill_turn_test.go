@@ -31,7 +31,8 @@ func TestKillDuringTurn(t *testing.T) {
 	h := newHome(t)
 	root := corpustest.Vault(t, "bitcoin.pdf")
 	req := sidebarRequest(t, "papers/bitcoin")
-	peerEnv := []string{"PEER_RECORD=" + rec, "PEER_CAPS=resume,load"}
+	// The agent's processes are followed by pid, which a sandbox renumbers.
+	peerEnv := []string{"PEER_RECORD=" + rec, "PEER_CAPS=resume,load", "AGENTERO_SANDBOX=off"}
 	ask := func(question string, env ...string) *exec.Cmd {
 		cmd := h.command("ask", root, "--agent-cmd", agentCmd, "--conversation", "crash", "--request", req, "--json", question)
 		cmd.Env = append(cmd.Env, append(peerEnv, env...)...)

@@ -27,7 +27,9 @@
 //   PEER_QUERY   with PEER_STYLE: what to search for (default: the question)
 //   PEER_ANSWER  with PEER_STYLE: the answer, word for word, after the searches and reads
 //   PEER_ANSWER_FILE  answer every turn with the text of this file
-import { appendFileSync, readFileSync } from "node:fs";
+//   PEER_PROBE   a JSON list of paths to read with its own file access first, one answer line each
+//   PEER_VAULT   the vault, for a confined agent that cannot read its grant file
+import { appendFileSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { agent, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
 import { Styled } from "./style.mjs";
@@ -166,6 +168,22 @@ const app = agent()
           ],
         },
       });
+    }
+    // PEER_PROBE: a JSON list of paths the agent tries to read with its own
+    // file access (as an agent's Read tool would) before it answers; each
+    // result is a line of the answer.
+    if (process.env.PEER_PROBE) {
+      for (const p of JSON.parse(process.env.PEER_PROBE)) {
+        let line;
+        try {
+          const got = statSync(p).isDirectory() ? readdirSync(p).join(",") : readFileSync(p, "utf8");
+          line = `probe ${p}: read ${got.length} characters`;
+        } catch (e) {
+          line = `probe ${p}: refused (${e.code || e.message})`;
+        }
+        log("probe", { path: p, result: line });
+        await say(client, params.sessionId, line + "\n");
+      }
     }
     if (styled) {
       const blocks = (params.prompt || []).filter((b) => b.type === "text");

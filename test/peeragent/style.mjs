@@ -63,8 +63,14 @@ export class Styled {
   vault(sessionId) {
     const s = this.servers.get(sessionId);
     if (!s) return "";
-    const g = JSON.parse(readFileSync(s.args[s.args.length - 1], "utf8"));
-    return g.vault || "";
+    // A confined agent's server is a bridge to a socket: no grant file to
+    // read, and no vault to see (PEER_VAULT names it then).
+    try {
+      const g = JSON.parse(readFileSync(s.args[s.args.length - 1], "utf8"));
+      return g.vault || "";
+    } catch {
+      return process.env.PEER_VAULT || "";
+    }
   }
 
   async turn(client, sessionId, query, signal) {

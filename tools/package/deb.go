@@ -69,7 +69,7 @@ func WriteDeb(tree []File, version, dir string) (string, error) {
 		MTime:    mtime,
 		Overridables: nfpm.Overridables{
 			Depends:    Depends,
-			Recommends: []string{"xdg-utils"},
+			Recommends: []string{"xdg-utils", "bubblewrap"}, // bubblewrap: agents run confined (Landlock without it)
 			Contents:   contents,
 		},
 	})

@@ -44,6 +44,8 @@ const completed = (content: string, stopReason = "end_turn"): ChatEvent => ({
   checks: [],
   stopReason,
   agent: "builtin",
+  sandbox: "none",
+  sandboxWhy: "the built-in agent is Agentero itself",
 });
 const failed = (code: string, error: string, messageId?: string): ChatEvent => ({ type: "error", conversationId: id, messageId, code, error });
 
@@ -61,7 +63,7 @@ function stored(messages: (Partial<StoredMessage> & Pick<StoredMessage, "id" | "
     sessionSeen: 0,
     createdAt: at,
     updatedAt: at,
-    messages: messages.map((m) => ({ sources: [], consulted: [], checks: [], error: "", errorCode: "", agent: "", stopReason: "", plan: [], tools: [], permissions: [], at, ...m })),
+    messages: messages.map((m) => ({ sources: [], consulted: [], checks: [], error: "", errorCode: "", agent: "", stopReason: "", sandbox: "", sandboxWhy: "", plan: [], tools: [], permissions: [], at, ...m })),
   };
 }
 
@@ -399,8 +401,11 @@ describe("which agent answered", () => {
       checks: [],
       stopReason: "end_turn",
       agent: "builtin",
+      sandbox: "none",
+      sandboxWhy: "the built-in agent is Agentero itself",
     });
     expect(done[id].messages[1].agent).toBe("builtin");
+    expect(done[id].messages[1].sandbox).toBe("none");
   });
 });
 

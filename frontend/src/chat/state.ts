@@ -122,6 +122,9 @@ export interface ChatMessage {
   errorCode: ErrorCode | "";
   /** The agent that answered (or failed); "" when unknown (older conversations, the backend's default). */
   agent: string;
+  /** How the agent that answered ran: bubblewrap, landlock or none; "" when unknown. sandboxWhy says what that means. */
+  sandbox: string;
+  sandboxWhy: string;
 }
 
 /** The question and request of the last turn, kept so that it can be retried. */
@@ -191,6 +194,8 @@ function message(role: ChatMessage["role"], id: string, fields: Partial<ChatMess
     error: "",
     errorCode: "",
     agent: "",
+    sandbox: "",
+    sandboxWhy: "",
     ...fields,
   };
 }
@@ -261,6 +266,8 @@ export function reduceThread(t: Thread, event: ChatEvent): Thread {
         checks: event.checks ?? [],
         status: event.stopReason === "cancelled" ? "cancelled" : "done",
         agent: event.agent || undefined,
+        sandbox: event.sandbox ?? "",
+        sandboxWhy: event.sandboxWhy ?? "",
       });
     case "error":
       if (event.messageId && t.messages.some((m) => m.turn === event.messageId && m.status !== "streaming")) return t;
@@ -435,6 +442,8 @@ export function fromStored(c: Conversation): ChatMessage[] {
         ...cancelled,
         ...failed,
         agent: m.agent,
+        sandbox: m.sandbox,
+        sandboxWhy: m.sandboxWhy,
         plan: planEntries(m.plan),
         tools: endTools(m.tools.reduce<ToolActivity[]>(upsertTool, [])),
         permissions: m.permissions.reduce<PermissionRequest[]>((list, p) => upsertPermission(list, p, true), []),

@@ -21,6 +21,8 @@ const completed = (content: string, sources: string[] = [], consulted: string[] 
   checks: [],
   stopReason: "end_turn",
   agent: "peer",
+  sandbox: "bubblewrap",
+  sandboxWhy: "bubblewrap: the vault does not exist for it",
 });
 const options = [
   { id: "always", name: "Always allow", kind: "allow_always" },
@@ -123,6 +125,17 @@ describe("answers as Markdown and math", () => {
     const chip = one('[data-testid="cite"]');
     expect(chip.dataset.uri).toBe("papers/raft/raft.pdf#page=5");
     expect(chip.textContent).toBe("p. 5");
+  });
+
+  it("beside the agent's name: how it ran, confined or not, with what that means", () => {
+    show(sent, completed("An answer."));
+    const badge = one('[data-testid="sandbox-badge"]');
+    expect(one('[data-testid="msg-agent"]').textContent).toContain("confined (bubblewrap)");
+    expect(badge.title).toContain("the vault does not exist for it");
+    show(sent, { ...completed("Another."), sandbox: "none", sandboxWhy: "bubblewrap is not installed" } as ChatEvent);
+    const open = [...document.querySelectorAll<HTMLElement>('[data-testid="sandbox-badge"]')].pop()!;
+    expect(open.textContent).toContain("not confined");
+    expect(open.classList.contains("is-open")).toBe(true);
   });
 
   it("one view draws the answer while it streams and is finished once", async () => {
@@ -305,6 +318,8 @@ describe("the claim check on citation chips", () => {
       errorCode: "",
       agent: "",
       stopReason: "",
+      sandbox: "",
+      sandboxWhy: "",
       plan: [],
       tools: [],
       permissions: [],

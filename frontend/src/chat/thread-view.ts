@@ -250,7 +250,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
     if (link) void deps.openSource(link);
   };
   const top: (Node | null)[] = [];
-  if (m.agent) top.push(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent)));
+  if (m.agent) top.push(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent), sandboxBadge(m)));
   if (m.context) top.push(contextIndicator(m, d.opened, deps));
   top.push(toolActivity(m.tools, m.permissions, d.opened, { openLocation }));
   if (m.plan.length > 0) top.push(planList(m.plan));
@@ -399,5 +399,17 @@ function problem(code: ErrorCode, error: string): HTMLElement {
     h("strong", {}, p.title),
     h("p", {}, p.hint),
     error ? h("p", { class: "detail" }, error) : null,
+  );
+}
+
+/** sandboxBadge says beside the agent's name how it ran: confined (and by what) or not, with what that means on hover. */
+export function sandboxBadge(m: Pick<ChatMessage, "sandbox" | "sandboxWhy">): Node | null {
+  if (!m.sandbox) return null;
+  const confined = m.sandbox !== "none";
+  const label = confined ? `confined (${m.sandbox})` : "not confined";
+  return h(
+    "span",
+    { class: `sandbox-badge ${confined ? "is-confined" : "is-open"}`, "data-testid": "sandbox-badge", title: m.sandboxWhy, "aria-label": `${label}: ${m.sandboxWhy}` },
+    ` · ${label}`,
   );
 }

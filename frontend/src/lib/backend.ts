@@ -393,6 +393,8 @@ export async function conversation(id: string): Promise<Conversation> {
       errorCode: m.errorCode ?? "",
       agent: m.agent ?? "",
       stopReason: m.stopReason ?? "",
+      sandbox: m.sandbox ?? "",
+      sandboxWhy: m.sandboxWhy ?? "",
       plan: m.plan ?? [],
       tools: (m.tools ?? []).map((t) => ({ ...t, content: t.content ?? [], locations: t.locations ?? [] })),
       permissions: (m.permissions ?? []).map((p) => ({ ...p, locations: p.locations ?? [], options: p.options ?? [] })),
@@ -430,7 +432,7 @@ export async function sourceExists(uri: string): Promise<boolean> {
 
 export async function agents(): Promise<AgentList> {
   const a: Wire<acp.Agents> = await App.Agents();
-  return { ...a, agents: (a.agents ?? []).map((ag) => ({ ...ag, args: ag.args ?? [], env: ag.env ?? {} })) };
+  return { ...a, agents: (a.agents ?? []).map((ag) => ({ ...ag, args: ag.args ?? [], env: ag.env ?? {}, paths: ag.paths ?? [] })) };
 }
 
 /**

@@ -6,6 +6,8 @@ export namespace acp {
 	    args: string[];
 	    env?: Record<string, string>;
 	    contextWindow?: number;
+	    sandbox?: string;
+	    paths?: string[];
 	    writeDocs?: boolean;
 	    local?: boolean;
 	
@@ -20,6 +22,8 @@ export namespace acp {
 	        this.args = source["args"];
 	        this.env = source["env"];
 	        this.contextWindow = source["contextWindow"];
+	        this.sandbox = source["sandbox"];
+	        this.paths = source["paths"];
 	        this.writeDocs = source["writeDocs"];
 	        this.local = source["local"];
 	    }
@@ -150,6 +154,8 @@ export namespace acp {
 	    tools?: events.AgentToolEvent[];
 	    permissions?: events.AgentPermissionEvent[];
 	    stopReason?: string;
+	    sandbox?: string;
+	    sandboxWhy?: string;
 	    // Go type: time
 	    at: any;
 	
@@ -172,6 +178,8 @@ export namespace acp {
 	        this.tools = this.convertValues(source["tools"], events.AgentToolEvent);
 	        this.permissions = this.convertValues(source["permissions"], events.AgentPermissionEvent);
 	        this.stopReason = source["stopReason"];
+	        this.sandbox = source["sandbox"];
+	        this.sandboxWhy = source["sandboxWhy"];
 	        this.at = this.convertValues(source["at"], null);
 	    }
 	
@@ -594,6 +602,8 @@ export namespace events {
 	    checks: citation.Check[];
 	    stopReason: string;
 	    agent: string;
+	    sandbox: string;
+	    sandboxWhy: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AgentCompletedEvent(source);
@@ -610,6 +620,8 @@ export namespace events {
 	        this.checks = this.convertValues(source["checks"], citation.Check);
 	        this.stopReason = source["stopReason"];
 	        this.agent = source["agent"];
+	        this.sandbox = source["sandbox"];
+	        this.sandboxWhy = source["sandboxWhy"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
