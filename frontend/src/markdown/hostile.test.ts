@@ -46,7 +46,7 @@ const big = (text: string) => text.length > 20000;
 
 describe("hostile answers render inert", () => {
   for (const { name, text } of hostileAnswers) {
-    it(name, { timeout: big(text) ? 120_000 : 10_000 }, () => {
+    it(name, { timeout: big(text) ? 120_000 : 60_000 }, () => {
       const opened: string[] = [];
       const view = mount(renderAnswer(text, { openExternal: (url) => opened.push(url), onCitation: () => {} }));
       fireAll(view.element);
