@@ -6,33 +6,66 @@ package index
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 )
 
-// Section is one entry of a paper's outline.
+// Section is one of a paper's sections (backend/outline): from the PDF's
+// outline, or a heading found on its page.
 type Section struct {
 	Level int    `json:"level"`
 	Title string `json:"title"`
 	Page  int    `json:"page"`
+	// Start is the rune offset of the title in its page's text: the
+	// section's text runs from there to the next section's start.
+	Start int `json:"-"`
+	// Source is "outline" or "headings".
+	Source string `json:"-"`
 }
 
-// Sections returns a paper's outline in order.
+// Sections returns a paper's sections in reading order.
 func (db *DB) Sections(ctx context.Context, ref string) ([]Section, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT s.level, s.title, s.page FROM sections s JOIN papers p ON p.id = s.paper_id
+	cols := `s.start, s.source`
+	if !db.starts {
+		cols = `0, 'outline'`
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT s.level, s.title, s.page, `+cols+` FROM sections s JOIN papers p ON p.id = s.paper_id
 		WHERE p.ref = ? ORDER BY s.ord`, ref)
 	if err != nil {
-		return nil, fmt.Errorf("read outline: %w", err)
+		return nil, fmt.Errorf("read sections: %w", err)
 	}
 	defer rows.Close()
 	out := []Section{}
 	for rows.Next() {
 		var s Section
-		if err := rows.Scan(&s.Level, &s.Title, &s.Page); err != nil {
-			return nil, fmt.Errorf("read outline: %w", err)
+		if err := rows.Scan(&s.Level, &s.Title, &s.Page, &s.Start, &s.Source); err != nil {
+			return nil, fmt.Errorf("read sections: %w", err)
 		}
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// SectionAt returns the title of the section that rune offset off of
+// page holds: the last one starting before it. "" when the place comes
+// before the first section (a title page) or the paper has none.
+func (db *DB) SectionAt(ctx context.Context, ref string, page, off int) (string, error) {
+	var title string
+	start := `s.start`
+	if !db.starts {
+		start = `0`
+	}
+	err := db.sql.QueryRowContext(ctx, `SELECT s.title FROM sections s JOIN papers p ON p.id = s.paper_id
+		WHERE p.ref = ? AND s.page > 0 AND (s.page < ? OR s.page = ? AND `+start+` <= ?) ORDER BY s.ord DESC LIMIT 1`,
+		ref, page, page, off).Scan(&title)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("section at: %w", err)
+	}
+	return title, nil
 }
 
 // Page is the text of one physical page.

@@ -21,7 +21,12 @@ import (
 
 // ExtractorVersion changes whenever extraction output changes; the index
 // re-extracts all files when it bumps.
-const ExtractorVersion = 3 // 3: page-1 header read for authors and year; garbled pages detected (backend/index)
+//
+// 3: page-1 header read for authors and year; garbled pages detected (backend/index).
+// 4: sections for every paper (backend/outline): the headings are found in
+// the pages' short lines, which the index does not keep, so every paper is
+// read again to write them (index migration 008).
+const ExtractorVersion = 4
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (
