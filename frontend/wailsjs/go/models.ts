@@ -1109,6 +1109,7 @@ export namespace index {
 	    title: string;
 	    page: number;
 	    pageLabel: string;
+	    section?: string;
 	    snippet: string;
 	    quote: string;
 	    citationUri: string;
@@ -1124,6 +1125,7 @@ export namespace index {
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
+	        this.section = source["section"];
 	        this.snippet = source["snippet"];
 	        this.quote = source["quote"];
 	        this.citationUri = source["citationUri"];
@@ -1169,6 +1171,22 @@ export namespace index {
 	        this.sha256 = source["sha256"];
 	        this.added = source["added"];
 	        this.tags = source["tags"];
+	    }
+	}
+	export class Section {
+	    level: number;
+	    title: string;
+	    page: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Section(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.level = source["level"];
+	        this.title = source["title"];
+	        this.page = source["page"];
 	    }
 	}
 
