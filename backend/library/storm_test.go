@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,7 +103,9 @@ func inUserNamespace(t *testing.T, test string, env ...string) {
 	if out, err := exec.Command(unshare, "--user", "--map-root-user", "true").CombinedOutput(); err != nil {
 		t.Skipf("this system does not let a user make a user namespace: %v: %s", err, out)
 	}
-	args := []string{"--user", "--map-root-user", os.Args[0], "-test.run=^" + test + "$", "-test.count=1", "-test.v"}
+	// The child gets a timeout of its own: run directly, a test binary has
+	// none, and a hang there would hold this test until go test's.
+	args := []string{"--user", "--map-root-user", os.Args[0], "-test.run=^" + test + "$", "-test.count=1", "-test.v", "-test.timeout=5m"}
 	cmd := exec.Command(unshare, args...)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
@@ -182,8 +185,15 @@ func watchInBackground(t *testing.T, lib *library.Library) (stop func()) {
 	go func() { done <- lib.Watch(ctx) }()
 	return func() {
 		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Watch: %v", err)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Watch: %v", err)
+			}
+		case <-time.After(time.Minute):
+			var stacks strings.Builder
+			pprof.Lookup("goroutine").WriteTo(&stacks, 2)
+			t.Fatalf("Watch did not return a minute after its context ended; goroutines:\n%s", stacks.String())
 		}
 	}
 }
