@@ -136,11 +136,18 @@ func classify(l pdf.Line, body float64, afterRefs bool, lastRoman int) (candidat
 		// "Introduction" alone on its line; "Results:" opens a list
 		return c, !strings.HasSuffix(title, ":") || quote.Fold(title) == "abstract"
 	}
-	if !c.emph || len(strings.Fields(title)) > 12 || strings.HasSuffix(title, ".") || strings.HasSuffix(title, ",") || strings.HasSuffix(title, ":") {
+	words := strings.Fields(title)
+	if !c.emph || len(words) > 10 || strings.HasSuffix(title, ".") || strings.HasSuffix(title, ",") || strings.HasSuffix(title, ":") ||
+		openEnd[strings.ToLower(words[len(words)-1])] {
 		return c, false
 	}
 	return c, true
 }
+
+// openEnd are the words a line of prose breaks after and a heading does
+// not end with.
+var openEnd = map[string]bool{"a": true, "an": true, "the": true, "of": true, "at": true, "to": true, "in": true, "for": true,
+	"with": true, "by": true, "on": true, "and": true, "or": true, "as": true, "that": true, "is": true, "was": true, "from": true}
 
 // maxTitle is the longest heading line.
 const maxTitle = 100

@@ -96,6 +96,7 @@ func TestDetect(t *testing.T) {
 			page(1, boldHeading("A History of Things"), boldHeading("Ken Author"), boldHeading("Introduction"),
 				bodyLine("We begin with the"), bodyLine("model."), boldHeading("Distributed consistency: Who needs it?")),
 			page(2, boldHeading("Historical context"), boldHeading("Arguments:"), bodyLine("introduction"),
+				boldHeading("Furthermore, one rat was reanimated ten times after being cooled at"),
 				boldHeading("Conclusions"), heading("References")),
 		},
 		want: []string{"1 1 Introduction", "1 1 Distributed consistency: Who needs it?", "2 1 Historical context",
