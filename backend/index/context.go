@@ -9,6 +9,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/agentero/agentero/backend/quote"
 )
 
 // Section is one of a paper's sections (backend/outline): from the PDF's
@@ -138,4 +140,29 @@ func (db *DB) PaperKeys(ctx context.Context) ([]PaperKey, error) {
 		out = append(out, k)
 	}
 	return out, rows.Err()
+}
+
+// SectionOf returns the title of the section a passage of page is in:
+// where the quote is on the page, or, when it is not found there, the
+// section the page is in when no section starts on it. "" when unknown.
+func (db *DB) SectionOf(ctx context.Context, ref string, page int, q string) (string, error) {
+	text, _, err := db.PageText(ctx, ref, page)
+	if errors.Is(err, ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if m, ok := quote.Find(quote.Page{Number: page, Text: text}, nil, q); ok && len(m.Spans) > 0 && m.Spans[0].Page == page {
+		return db.SectionAt(ctx, ref, page, m.Spans[0].From)
+	}
+	var starts int
+	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM sections s JOIN papers p ON p.id = s.paper_id WHERE p.ref = ? AND s.page = ?`,
+		ref, page).Scan(&starts); err != nil {
+		return "", fmt.Errorf("section of: %w", err)
+	}
+	if starts > 0 {
+		return "", nil
+	}
+	return db.SectionAt(ctx, ref, page, 0)
 }

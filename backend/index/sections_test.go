@@ -58,6 +58,25 @@ func TestSectionsStored(t *testing.T) {
 		}
 	}
 
+	// A selection's section: where its quote is on the page; a quote not
+	// found says the page's section only when no section starts on it.
+	for _, tt := range []struct {
+		page  int
+		quote string
+		want  string
+	}{
+		{5, "Messages can take arbitrarily long to be delivered", "2.1 The Problem"},
+		{5, "The easiest way to choose a value", "2.2 Choosing a Value"},
+		{5, "words that are not on the page", ""},
+		{7, "A proposer chooses a new proposal number", "2.2 Choosing a Value"},
+		{7, "words that are not on the page", "2.2 Choosing a Value"},
+	} {
+		got, err := db.SectionOf(ctx, paxos, tt.page, tt.quote)
+		if err != nil || got != tt.want {
+			t.Errorf("section of %q on page %d = %q, %v; want %q", tt.quote, tt.page, got, err, tt.want)
+		}
+	}
+
 	res, err := db.Search(ctx, index.Query{Text: "proposer chooses a new proposal number", Scope: index.Scope{Papers: []string{paxos}}, Limit: 1})
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("search: %v %+v", err, res)

@@ -1522,6 +1522,7 @@ export namespace plan {
 	    title: string;
 	    page?: number;
 	    pageLabel?: string;
+	    section?: string;
 	    quote?: string;
 	    cut: boolean;
 	    citationUri: string;
@@ -1537,6 +1538,7 @@ export namespace plan {
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
+	        this.section = source["section"];
 	        this.quote = source["quote"];
 	        this.cut = source["cut"];
 	        this.citationUri = source["citationUri"];
