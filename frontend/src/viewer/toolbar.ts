@@ -52,14 +52,14 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
     "button",
     {
       type: "button",
-      class: "quiet",
-      title: "Show the paper's sections (Ctrl+Shift+O)",
+      class: "icon",
+      title: "Sections of the paper (Ctrl+Shift+O)",
       "aria-label": "Sections (Ctrl+Shift+O)",
       "aria-expanded": "false",
       "data-testid": "outline-toggle",
       onClick: () => actions.outline(),
     },
-    "Sections",
+    "☰",
   );
 
   let current = 0;
