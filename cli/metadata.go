@@ -24,6 +24,7 @@ type paperMeta struct {
 	Year        int      `json:"year"`
 	DOI         string   `json:"doi"`
 	ArxivID     string   `json:"arxivId"`
+	Abstract    string   `json:"abstract,omitempty"`
 	Status      string   `json:"status"`
 }
 
@@ -109,5 +110,5 @@ func prefixed(p, s string) string {
 }
 
 func metaOf(p index.Paper) paperMeta {
-	return paperMeta{Ref: p.Ref, Title: p.Title, TitleSource: p.TitleSource, Authors: p.Authors, Year: p.Year, DOI: p.DOI, ArxivID: p.ArxivID, Status: p.Status}
+	return paperMeta{Ref: p.Ref, Title: p.Title, TitleSource: p.TitleSource, Authors: p.Authors, Year: p.Year, DOI: p.DOI, ArxivID: p.ArxivID, Abstract: p.Abstract, Status: p.Status}
 }

@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentero/agentero/backend/metadata"
 	"strconv"
 	"strings"
 	"unicode"
@@ -10,7 +11,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/agentero/agentero/backend/index"
-	"github.com/agentero/agentero/backend/vault"
 )
 
 // BibTeX writes papers as BibTeX entries (@article, or @misc for a
@@ -132,7 +132,7 @@ func splitName(name string) (family, given string) {
 	if f, g, ok := strings.Cut(name, ","); ok {
 		return strings.TrimSpace(f), strings.TrimSpace(g)
 	}
-	parts := vault.SplitAuthors(name)
+	parts := metadata.SplitAuthors(name)
 	if len(parts) == 1 {
 		name = parts[0]
 	}

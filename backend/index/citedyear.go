@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/backend/metadata"
 )
 
 // SetCitedYears records, for every paper, the year the library's papers
@@ -42,11 +42,11 @@ func (db *DB) SetCitedYears(ctx context.Context, years map[string]int) ([]string
 		if c.cited == old {
 			continue
 		}
-		var m vault.Metadata
+		var m metadata.File
 		var x extracted
 		_ = json.Unmarshal([]byte(metaJSON), &m)
 		_ = json.Unmarshal([]byte(extractedJSON), &x)
-		c.year = derive(c.ref, m, x, c.cited).Year
+		c.year = metadata.Derive(c.ref, m, x.Extracted, c.cited).Year
 		changes = append(changes, c)
 	}
 	rows.Close()

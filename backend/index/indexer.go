@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentero/agentero/backend/metadata"
 	"log/slog"
 	"os"
 	"strings"
@@ -361,22 +362,22 @@ func userError(err error) string {
 
 // readMetadata reads a paper's metadata.json; the warning says why one
 // was ignored (malformed, too large, not a file, a link out of the vault).
-func readMetadata(ctx context.Context, root string, p vault.Paper) (vault.Metadata, string) {
+func readMetadata(ctx context.Context, root string, p vault.Paper) (metadata.File, string) {
 	if p.Metadata == "" {
-		return vault.Metadata{}, ""
+		return metadata.File{}, ""
 	}
-	m, err := vault.ReadMetadata(ctx, root, p.Metadata)
+	m, err := metadata.ReadPath(ctx, root, p.Metadata)
 	var fe *vault.FileError
 	switch {
 	case errors.As(err, &fe):
-		return vault.Metadata{}, "metadata.json ignored: " + strings.TrimPrefix(fe.Error(), p.Metadata+": ")
+		return metadata.File{}, "metadata.json ignored: " + strings.TrimPrefix(fe.Error(), p.Metadata+": ")
 	case err != nil:
-		return vault.Metadata{}, "metadata.json ignored: " + strings.TrimPrefix(err.Error(), "parse metadata.json: ")
+		return metadata.File{}, "metadata.json ignored: " + strings.TrimPrefix(err.Error(), "parse metadata.json: ")
 	}
 	return m, ""
 }
 
-func metadataJSON(m vault.Metadata) string {
+func metadataJSON(m metadata.File) string {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return "{}"

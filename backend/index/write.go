@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentero/agentero/backend/metadata"
 	"github.com/agentero/agentero/backend/outline"
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/vault"
@@ -45,7 +46,7 @@ func (db *DB) insertPending(ctx context.Context, root string, jobs []job) error 
 			continue
 		}
 		m, _ := readMetadata(ctx, root, j.p)
-		d := derive(j.p.Ref, m, extracted{}, 0)
+		d := metadata.Derive(j.p.Ref, m, metadata.Extracted{}, 0)
 		authors, _ := json.Marshal(d.Authors)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO papers (ref, pdf_path, title, title_source, authors, year, doi, arxiv_id, abstract, status)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, j.p.Ref, j.p.PDF, d.Title, d.TitleSource, string(authors), d.Year,
@@ -82,7 +83,7 @@ func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extract
 	if err := tx.QueryRowContext(ctx, `SELECT cited_year FROM papers WHERE id = ?`, id).Scan(&cited); err != nil {
 		return fmt.Errorf("update metadata: %w", err)
 	}
-	d := derive(p.Ref, m, x, cited)
+	d := metadata.Derive(p.Ref, m, x.Extracted, cited)
 	authors, _ := json.Marshal(d.Authors)
 	var oldTitle, oldAuthors string
 	if names {

@@ -3,13 +3,13 @@ package intake
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentero/agentero/backend/metadata"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentero/agentero/backend/pdf"
-	"github.com/agentero/agentero/backend/vault"
 	"github.com/agentero/agentero/internal/corpustest"
 )
 
@@ -34,9 +34,9 @@ func copyCorpus(t *testing.T, dir string, files ...string) []string {
 	return out
 }
 
-func readMeta(t *testing.T, root, ref string) vault.Metadata {
+func readMeta(t *testing.T, root, ref string) metadata.File {
 	t.Helper()
-	m, err := vault.ReadMetadata(context.Background(), root, ref+"/metadata.json")
+	m, err := metadata.ReadPath(context.Background(), root, ref+"/metadata.json")
 	if err != nil {
 		t.Fatal(err)
 	}

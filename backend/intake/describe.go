@@ -4,13 +4,19 @@ import (
 	"context"
 	"os"
 
-	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/metadata"
 	"github.com/agentero/agentero/backend/pdf"
 )
 
-// PDFDescriber reads a PDF's title, authors, year and identifiers with ex,
-// the way the index derives them for a paper without metadata.json.
-func PDFDescriber(ex index.Extractor) Describer {
+// Extractor reads a whole PDF (pdf.Extractor, the library's shared one).
+type Extractor interface {
+	ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error)
+}
+
+// PDFDescriber reads a PDF's title, authors, year, identifiers and abstract
+// with ex, the way the index derives them for a paper without
+// metadata.json (metadata.Describe).
+func PDFDescriber(ex Extractor) Describer {
 	return describer(ex.ExtractFile)
 }
 
@@ -21,12 +27,12 @@ type HeadExtractor interface {
 }
 
 // PDFHeadDescriber is PDFDescriber reading page 1 alone (with the Info
-// dictionary and XMP) when ex can (HeadExtractor): all that index.Describe
+// dictionary and XMP) when ex can (HeadExtractor): all that metadata.Describe
 // reads, at a fraction of a whole reading's cost. It is for a preview that
 // only names papers (arranging a folder of loose PDFs), whose PDFs the
 // index reads whole afterwards anyway. Add keeps PDFDescriber: the whole
 // reading it makes is handed to the index (library.AddReader).
-func PDFHeadDescriber(ex index.Extractor) Describer {
+func PDFHeadDescriber(ex Extractor) Describer {
 	if h, ok := ex.(HeadExtractor); ok {
 		return describer(h.ExtractHead)
 	}
@@ -44,7 +50,7 @@ func describer(extract func(context.Context, *os.File) (*pdf.Document, error)) D
 		if err != nil {
 			return Described{}, err
 		}
-		m := index.Describe(doc)
+		m := metadata.Describe(doc)
 		return Described{Title: m.Title, Authors: m.Authors, Year: m.Year, DOI: m.DOI, ArxivID: m.ArxivID, Abstract: m.Abstract}, nil
 	}
 }

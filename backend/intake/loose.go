@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/agentero/agentero/backend/metadata"
 	"io/fs"
 	"os"
 	"path"
@@ -167,7 +168,7 @@ func ApplyArrangement(ctx context.Context, dir string, moves []Move, copy bool) 
 			for k, v := range values {
 				raw[k] = v
 			}
-			if err := writeMeta(target, raw, record{From: "file", File: m.From, Values: values}); err != nil {
+			if err := metadata.WriteImported(target, raw, record{From: "file", File: m.From, Values: values}); err != nil {
 				os.RemoveAll(target)
 				return err
 			}

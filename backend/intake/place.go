@@ -1,11 +1,11 @@
 package intake
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentero/agentero/backend/metadata"
 	"io"
 	"io/fs"
 	"os"
@@ -19,57 +19,9 @@ import (
 	"github.com/agentero/agentero/backend/vault"
 )
 
-// importedKey is the metadata.json key of the record an intake run keeps of
-// what it wrote: where the paper came from and the values of the fields it
-// set, so that a later import rewrites a field only while it still holds
-// what the import wrote (a user's edit wins).
-const importedKey = "imported"
-
-// editedKey and sourceKey are the provenance keys the app's metadata editor
-// and online lookups keep in metadata.json (package metadata): "edited"
-// lists the fields the user set in Agentero, which an import never
-// rewrites; "source" says where each field's value came from, and an
-// import notes its own ("zotero", "bibtex", "csl", "pdf" for an added file).
-const (
-	editedKey = "edited"
-	sourceKey = "source"
-)
-
-// setSources records from as the source of the keys an import wrote (and
-// forgets the source of those it removed).
-func setSources(raw map[string]json.RawMessage, keys []string, values map[string]json.RawMessage, from string) {
-	if len(keys) == 0 {
-		return
-	}
-	if from == "file" {
-		from = "pdf"
-	}
-	src := map[string]string{}
-	_ = json.Unmarshal(raw[sourceKey], &src)
-	for _, k := range keys {
-		if _, ok := values[k]; ok {
-			src[k] = from
-		} else {
-			delete(src, k)
-		}
-	}
-	if len(src) == 0 {
-		delete(raw, sourceKey)
-		return
-	}
-	b, _ := json.Marshal(src)
-	raw[sourceKey] = b
-}
-
-// record is the "imported" object in metadata.json.
-type record struct {
-	From   string                     `json:"from"`             // file, zotero, bibtex, csl
-	Key    string                     `json:"key,omitempty"`    // Zotero key or citation key
-	Source string                     `json:"source,omitempty"` // the Zotero data folder or .bib/.json file imported
-	File   string                     `json:"file,omitempty"`   // the source PDF as it was found
-	SHA256 string                     `json:"sha256,omitempty"` // of the PDF copied in
-	Values map[string]json.RawMessage `json:"values,omitempty"` // what the import wrote, by key
-}
+// record is metadata.json's "imported" object, which package metadata owns
+// with the rest of the file's provenance.
+type record = metadata.Imported
 
 // entry is one paper to bring in, from any source.
 type entry struct {
@@ -182,13 +134,7 @@ func newPlacer(ctx context.Context, root string) (*placer, error) {
 	return p, nil
 }
 
-func (m metaFile) record() record {
-	var r record
-	if v, ok := m.raw[importedKey]; ok {
-		_ = json.Unmarshal(v, &r)
-	}
-	return r
-}
+func (m metaFile) record() record { return metadata.ImportedOf(m.raw) }
 
 // findHash returns the paper whose PDF has this size and hash, hashing the
 // vault's PDFs of the same size (through the vault's opener) on demand.
@@ -331,9 +277,9 @@ func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) 
 	for k, v := range values {
 		raw[k] = v
 	}
-	setSources(raw, sortedKeys(values), values, e.From)
+	metadata.SetSources(raw, sortedKeys(values), values, e.From)
 	rec := record{From: e.From, Key: e.Key, Source: e.Source, File: e.File, SHA256: sum, Values: values}
-	if err := writeMeta(dir, raw, rec); err != nil {
+	if err := metadata.WriteImported(dir, raw, rec); err != nil {
 		os.RemoveAll(dir)
 		return "", err
 	}
@@ -373,38 +319,8 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 			}
 		}
 	}
-	keys := map[string]bool{}
-	for k := range values {
-		keys[k] = true
-	}
-	for k := range old.Values {
-		keys[k] = true
-	}
-	edited := map[string]bool{}
-	var list []string
-	_ = json.Unmarshal(raw[editedKey], &list)
-	for _, k := range list {
-		edited[k] = true
-	}
-	var changed []string
-	for _, k := range sortedKeys(keys) {
-		cur, has := raw[k]
-		prev, wrote := old.Values[k]
-		next, sets := values[k]
-		userOwned := edited[k] || has && !(wrote && sameJSON(cur, prev))
-		if userOwned {
-			continue
-		}
-		switch {
-		case sets && !(has && sameJSON(cur, next)):
-			raw[k] = next
-			changed = append(changed, k)
-		case !sets && has:
-			delete(raw, k)
-			changed = append(changed, k)
-		}
-	}
-	setSources(raw, changed, values, e.From)
+	changed := metadata.MergeImport(raw, old, values)
+	metadata.SetSources(raw, changed, values, e.From)
 	rec := record{From: e.From, Key: e.Key, Source: e.Source, File: e.File, SHA256: old.SHA256, Values: values}
 	if e.sha256 != "" {
 		rec.SHA256 = e.sha256
@@ -415,8 +331,7 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 	if rec.File == "" {
 		rec.File = old.File
 	}
-	recJSON, _ := json.Marshal(rec)
-	if len(changed) == 0 && sameJSON(raw[importedKey], recJSON) {
+	if len(changed) == 0 && metadata.ImportedOf(raw).Same(rec) {
 		return nil, nil
 	}
 	dir := filepath.Join(p.root, filepath.FromSlash(ref))
@@ -426,7 +341,7 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 	if st, err := os.Lstat(filepath.Join(dir, "metadata.json")); err == nil && !st.Mode().IsRegular() {
 		return nil, refuse("%s/metadata.json is not a regular file; it is left alone.", ref)
 	}
-	if err := writeMeta(dir, raw, rec); err != nil {
+	if err := metadata.WriteImported(dir, raw, rec); err != nil {
 		return nil, err
 	}
 	p.meta[ref] = metaFile{raw: raw, exists: true}
@@ -434,19 +349,6 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 		p.byKey[e.From+"\x00"+e.Key] = ref
 	}
 	return changed, nil
-}
-
-func writeMeta(dir string, raw map[string]json.RawMessage, rec record) error {
-	rj, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	raw[importedKey] = rj
-	data, err := json.MarshalIndent(raw, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, "metadata.json"), append(data, '\n'), 0o644)
 }
 
 // marshalValues turns the set values (non-empty strings, lists, non-zero
@@ -476,18 +378,4 @@ func marshalValues(vals map[string]any) map[string]json.RawMessage {
 		}
 	}
 	return out
-}
-
-// sameJSON compares two JSON values by meaning, not spelling.
-func sameJSON(a, b json.RawMessage) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return bytes.Equal(a, b)
-	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
-	return bytes.Equal(xb, yb)
 }

@@ -46,6 +46,7 @@ type metaT struct {
 	Authors    []string
 	DOI        string
 	ArxivID    string
+	Abstract   string
 	Pages      int
 	Health     struct {
 		Status      string
@@ -87,6 +88,11 @@ func TestReadPaper(t *testing.T) {
 		}
 		if m.CitationURI != pdfOf(attention) {
 			t.Errorf("citationUri = %q, want the PDF", m.CitationURI)
+		}
+		// no metadata.json: the abstract is the one page 1 prints
+		if !strings.HasPrefix(m.Abstract, "The dominant sequence transduction models are based on") ||
+			!strings.HasSuffix(m.Abstract, "both with large and limited training data.") {
+			t.Errorf("abstract = %q, want page 1's", m.Abstract)
 		}
 	})
 

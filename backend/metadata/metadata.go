@@ -1,6 +1,12 @@
-// Package metadata writes a paper's metadata.json: the user's edits made in
-// the app, and what an online lookup found (online.go), each field marked
-// with where its value came from.
+// Package metadata owns a paper's metadata: what its PDF says about itself
+// (FromDocument: Info/XMP, the page-1 header read for title, authors and
+// year, header.go; the abstract, abstract.go; a garbled text layer,
+// quality.go), how that merges with metadata.json (Derive, guess.go: the
+// file's values win, except those an added file's import read from the
+// PDF), and the writes to metadata.json: the user's edits made in the app,
+// and what an online lookup found (online.go), each field marked with
+// where its value came from. The index stores what Derive returns; intake
+// describes a PDF it adds with Describe.
 //
 // Provenance lives in metadata.json beside the values, in two keys the
 // index keeps as unknown keys:
@@ -49,6 +55,8 @@ const (
 	SourceUser     = "user"
 	SourceCrossref = "crossref"
 	SourceArxiv    = "arxiv"
+	// sourcePDF is an added file's fields' source: read from its PDF.
+	sourcePDF = "pdf"
 )
 
 // Values are a paper's editable metadata.
@@ -147,17 +155,17 @@ func Validate(v Values, fields []string) []Problem {
 func metaPath(ref string) string { return path.Join(ref, "metadata.json") }
 
 // Read returns the paper's metadata.json (empty when it has none).
-func Read(ctx context.Context, root, ref string) (vault.Metadata, bool, error) {
+func Read(ctx context.Context, root, ref string) (File, bool, error) {
 	data, err := vault.ReadFile(ctx, root, metaPath(ref), vault.KindMetadata)
 	if errors.Is(err, fs.ErrNotExist) {
-		return vault.Metadata{Extra: map[string]json.RawMessage{}}, false, nil
+		return File{Extra: map[string]json.RawMessage{}}, false, nil
 	}
 	if err != nil {
-		return vault.Metadata{}, false, err
+		return File{}, false, err
 	}
-	var m vault.Metadata
+	var m File
 	if err := json.Unmarshal(data, &m); err != nil {
-		return vault.Metadata{}, true, fmt.Errorf("%s is not valid JSON (%v): fix or remove it before editing", metaPath(ref), err)
+		return File{}, true, fmt.Errorf("%s is not valid JSON (%v): fix or remove it before editing", metaPath(ref), err)
 	}
 	if m.Extra == nil {
 		m.Extra = map[string]json.RawMessage{}
@@ -184,7 +192,7 @@ func nonNil(s []string) []string {
 }
 
 // set writes field f of v into m.
-func set(m *vault.Metadata, v Values, f string) {
+func set(m *File, v Values, f string) {
 	switch f {
 	case Title:
 		m.Title = strings.Join(strings.Fields(v.Title), " ")
@@ -204,7 +212,7 @@ func set(m *vault.Metadata, v Values, f string) {
 }
 
 // empty reports whether field f of m holds no value.
-func empty(m vault.Metadata, f string) bool {
+func empty(m File, f string) bool {
 	switch f {
 	case Title:
 		return m.Title == ""
@@ -277,7 +285,11 @@ func Merge(ctx context.Context, root, ref string, v Values, fields []string, sou
 		if slices.Contains(ed, f) {
 			continue
 		}
-		if !empty(m, f) && src[f] != SourceCrossref && src[f] != SourceArxiv {
+		// a lookup fills empty fields and rewrites its own; of the values
+		// read from the PDF when the paper was added, it rewrites the
+		// abstract, whose end the first pages' layout only suggests
+		lookedUp := src[f] == SourceCrossref || src[f] == SourceArxiv
+		if !empty(m, f) && !lookedUp && !(f == abstractField && src[f] == sourcePDF) {
 			continue
 		}
 		probe := m
@@ -301,7 +313,7 @@ func Merge(ctx context.Context, root, ref string, v Values, fields []string, sou
 // write stores m with its provenance as the paper's metadata.json, whole
 // or not at all, in the paper's folder as the vault's opener resolves it
 // (a folder reached through a link out of the vault is refused).
-func write(root, ref string, m vault.Metadata, ed []string, src map[string]string) error {
+func write(root, ref string, m File, ed []string, src map[string]string) error {
 	r, err := vault.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("open the vault: %w", err)

@@ -130,3 +130,32 @@ func TestSaveStaysInTheVault(t *testing.T) {
 		t.Error("a ref outside the vault was accepted")
 	}
 }
+
+// TestLookupRewritesAPDFAbstract: an online lookup rewrites the abstract
+// read from the PDF when the paper was added, but not its other fields
+// read from the PDF, nor an abstract the user or an import wrote.
+func TestLookupRewritesAPDFAbstract(t *testing.T) {
+	for _, tc := range []struct {
+		name, meta string
+		wrote      string
+	}{
+		{"read from the PDF", `{"title": "Raft", "abstract": "Raft is a consensus algorithm", "source": {"title": "pdf", "abstract": "pdf"}}`, "abstract"},
+		{"an import's", `{"title": "Raft", "abstract": "From Zotero.", "source": {"title": "pdf", "abstract": "zotero"}}`, ""},
+		{"the user's", `{"title": "Raft", "abstract": "Mine.", "edited": ["abstract"], "source": {"abstract": "user"}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, ref := paperVault(t, tc.meta)
+			wrote, err := Merge(context.Background(), root, ref, Values{Title: "In Search of an Understandable Consensus Algorithm",
+				Abstract: "Raft is a consensus algorithm for managing a replicated log."}, []string{Title, abstractField}, SourceArxiv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(wrote, ","); got != tc.wrote {
+				t.Errorf("wrote %q, want %q", got, tc.wrote)
+			}
+			if m := readJSON(t, root, ref); m["title"] != "Raft" {
+				t.Errorf("title %q: a lookup rewrote the title read from the PDF", m["title"])
+			}
+		})
+	}
+}

@@ -26,7 +26,9 @@ import (
 // 4: sections for every paper (backend/outline): the headings are found in
 // the pages' short lines, which the index does not keep, so every paper is
 // read again to write them (index migration 008).
-const ExtractorVersion = 4
+// 5: the abstract read from the first pages (backend/metadata abstractOf).
+// 6: 4 and 5 together: an index written at either lacks the other's.
+const ExtractorVersion = 6
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (

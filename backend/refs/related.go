@@ -110,8 +110,12 @@ func related(ctx context.Context, db *index.DB, p index.Paper, limit int) ([]Car
 // them, and ranked on the index's one query path (index.RankPapers), which
 // weighs them by their rarity in the library and keeps the rarest.
 func textCloseness(ctx context.Context, db *index.DB, p index.Paper) (map[string]float64, error) {
-	profile := p.Title + " " + p.Title + " " + p.Abstract
-	if len(p.Abstract) < 200 {
+	// the abstract or, when it is short (a sentence says little, and the
+	// index now reads one from nearly every paper), the first page
+	profile := p.Title + " " + p.Title
+	if len(p.Abstract) >= 200 {
+		profile += " " + p.Abstract
+	} else {
 		if first, _, err := db.PageText(ctx, p.Ref, 1); err == nil {
 			if len(first) > profileChars {
 				first = first[:profileChars]

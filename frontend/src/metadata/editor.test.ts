@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changed, formOf, sourceNote, validate, valuesOf, type Form } from "./editor";
+import { abstractNote, changed, formOf, sourceNote, validate, valuesOf, type Form } from "./editor";
 
 const empty = { title: "", authors: [], year: 0, doi: "", arxivId: "", tags: [] };
 const shown = { title: "Attention Is All You Need", authors: ["Ashish Vaswani", "Noam Shazeer"], year: 2017, doi: "", arxivId: "1706.03762" };
@@ -62,5 +62,15 @@ describe("sourceNote", () => {
     expect(sourceNote("title", ["title"], { title: "user" }, true)).toMatch(/Set by you/);
     expect(sourceNote("doi", [], { doi: "crossref" }, true)).toBe("From Crossref.");
     expect(sourceNote("year", [], {}, false)).toBe("Read from the PDF.");
+  });
+});
+
+describe("abstractNote", () => {
+  it("says whose the abstract is", () => {
+    expect(abstractNote("We present.", "", {})).toBe("Read from the PDF's first pages.");
+    expect(abstractNote("We present.", "We present.", {})).toBe("From metadata.json.");
+    expect(abstractNote("We present.", "We present.", { abstract: "crossref" })).toBe("From Crossref.");
+    expect(abstractNote("We present.", "We present.", { abstract: "zotero" })).toBe("From zotero.");
+    expect(abstractNote("", "", {})).toMatch(/no abstract/);
   });
 });

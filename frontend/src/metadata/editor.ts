@@ -161,3 +161,25 @@ export function sourceNote(field: Field, edited: readonly string[], source: Reco
       return `From ${source[field]}.`;
   }
 }
+
+/**
+ * abstractNote says where the abstract Details shows came from: metadata.json's (the user's, an import's,
+ * an online lookup's), which wins, or the one the index read from the PDF's first pages; "" when there is none.
+ */
+export function abstractNote(shown: string, saved: string, source: Record<string, string>): string {
+  if (shown === "") return "The PDF's first pages print no abstract that could be read.";
+  if (saved === "" || saved !== shown) return "Read from the PDF's first pages.";
+  switch (source.abstract) {
+    case "crossref":
+      return "From Crossref.";
+    case "arxiv":
+      return "From arXiv.";
+    case "pdf":
+      return "Read from the PDF's first pages when the paper was added.";
+    case undefined:
+    case "":
+      return "From metadata.json.";
+    default:
+      return `From ${source.abstract}.`;
+  }
+}

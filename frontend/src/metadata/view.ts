@@ -5,7 +5,7 @@
 
 import { errorText, type MetadataDetails, type MetadataValues, type PaperSummary } from "../lib/backend";
 import { h } from "../lib/dom";
-import { changed, fields, formOf, labels, sourceNote, validate, valuesOf, type Field, type Form } from "./editor";
+import { abstractNote, changed, fields, formOf, labels, sourceNote, validate, valuesOf, type Field, type Form } from "./editor";
 import "./metadata.css";
 
 export interface MetadataEditorDeps {
@@ -55,12 +55,24 @@ export function mountMetadataEditor(host: HTMLElement, deps: MetadataEditorDeps)
       errors[f],
     );
   });
+  // The abstract is shown, not edited: metadata.json's (an import's, an online lookup's) or the one read
+  // from the PDF's first pages.
+  const abstractText = h("p", { id: "metadata-abstract", class: "metadata-abstract", "data-testid": "metadata-abstract" });
+  const abstractSource = h("p", { id: "metadata-abstract-note", class: "metadata-note", "data-testid": "metadata-abstract-note" });
+  const abstractRow = h(
+    "section",
+    { class: "metadata-row", "aria-labelledby": "metadata-abstract-label" },
+    h("h3", { id: "metadata-abstract-label", class: "metadata-abstract-label" }, "Abstract"),
+    abstractText,
+    abstractSource,
+  );
   const save = h("button", { type: "submit", class: "primary", "data-testid": "metadata-save" }, "Save");
   const cancel = h("button", { type: "button", "data-testid": "metadata-cancel", onClick: () => dialog.close() }, "Cancel");
   const form = h(
     "form",
     { method: "dialog", class: "metadata-form", novalidate: true },
     ...rows,
+    abstractRow,
     status,
     h("div", { class: "metadata-actions" }, cancel, save),
   );
@@ -155,6 +167,8 @@ export function mountMetadataEditor(host: HTMLElement, deps: MetadataEditorDeps)
       inputs[f].removeAttribute("aria-invalid");
       notes[f].textContent = form[f] ? sourceNote(f, d.edited, d.source, d.exists && d.values !== undefined && hasValue(d.values, f)) : "";
     }
+    abstractText.textContent = p.abstract;
+    abstractSource.textContent = abstractNote(p.abstract, d.values?.abstract ?? "", d.source);
   }
 
   return {
@@ -163,6 +177,8 @@ export function mountMetadataEditor(host: HTMLElement, deps: MetadataEditorDeps)
       initial = null;
       const mine = ++seq;
       heading.textContent = `Edit details: ${p.title || p.ref}`;
+      abstractText.textContent = p.abstract;
+      abstractSource.textContent = "";
       status.textContent = "Reading metadata.json…";
       status.className = "metadata-status busy";
       for (const f of fields) inputs[f].disabled = true;

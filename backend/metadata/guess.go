@@ -1,9 +1,8 @@
-package index
+package metadata
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"path"
 	"regexp"
 	"slices"
@@ -13,12 +12,12 @@ import (
 
 	"github.com/agentero/agentero/backend/ident"
 	"github.com/agentero/agentero/backend/pdf"
-	"github.com/agentero/agentero/backend/vault"
 )
 
-// extracted is what a PDF says about itself. It is stored with the paper so
-// that an edited metadata.json re-derives the metadata without re-extraction.
-type extracted struct {
+// Extracted is what a PDF says about itself. The index stores it with the
+// paper so that an edited metadata.json re-derives the metadata without
+// re-extraction.
+type Extracted struct {
 	InfoTitle   string   `json:"infoTitle,omitempty"` // only when page 1 shows it (infoTitleFor)
 	InfoAuthors []string `json:"infoAuthors,omitempty"`
 	HeadTitle   string   `json:"headTitle,omitempty"`
@@ -28,16 +27,16 @@ type extracted struct {
 	Year        int      `json:"year,omitempty"`      // printed on page 1 (stamp, journal, copyright, date)
 	YearDated   bool     `json:"yearDated,omitempty"` // Year is a date line's: this copy's date, not where it was published
 	FileYear    int      `json:"fileYear,omitempty"`  // estimated from the PDF's creation year (estimateYear), the weakest evidence
-	Cut         string   `json:"cut,omitempty"`       // which pages' text was cut at pdf's caps (cutNote)
+	Abstract    string   `json:"abstract,omitempty"`  // printed on the first pages (abstractOf)
 	// Garbled lists the pages whose text layer is garbage (a broken font
 	// encoding): their text is not indexed, and the paper needs OCR.
 	Garbled []int `json:"garbled,omitempty"`
 }
 
-// fromDocument reads identifiers and title candidates from the PDF's Info/XMP
+// FromDocument reads identifiers and title candidates from the PDF's Info/XMP
 // and its first page.
-func fromDocument(doc *pdf.Document) extracted {
-	var x extracted
+func FromDocument(doc *pdf.Document) Extracted {
+	var x Extracted
 	first := ""
 	if len(doc.Pages) > 0 {
 		first = doc.Pages[0].Text
@@ -47,9 +46,12 @@ func fromDocument(doc *pdf.Document) extracted {
 	x.HeadTitle, last = titleLines(lines)
 	x.InfoTitle = infoTitleFor(doc.Info.Title, x.HeadTitle, lines)
 	if a := strings.TrimSpace(stripMarkup(doc.Info.Author)); a != "" && !strings.ContainsAny(a, "\\/") {
-		x.InfoAuthors = verifiedAuthors(infoAuthors(a), first)
+		x.InfoAuthors = people(verifiedAuthors(infoAuthors(a), first), "", lines, first)
 	}
-	x.HeadAuthors = headAuthors(lines, last+1)
+	x.Garbled = GarbledPages(doc.Pages)
+	if !slices.Contains(x.Garbled, 1) { // a garbled page 1's "names" are mojibake
+		x.HeadAuthors = people(headAuthors(lines, last+1), x.HeadTitle, lines, first)
+	}
 	x.DOI = ident.NormalizeDOI(doc.Info.DOI)
 	if x.DOI == "" {
 		x.DOI = ident.FindDOI(first)
@@ -67,67 +69,13 @@ func fromDocument(doc *pdf.Document) extracted {
 		created = 0
 	}
 	x.FileYear = estimateYear(created, citedYear(first))
-	x.Cut = cutNote(doc.Pages)
-	x.Garbled = garbledPages(doc.Pages)
+	x.Abstract = abstractOf(doc.Pages, lines, last, x.Garbled)
 	return x
 }
 
-// cutNote says which pages the extractor cut at its text caps, for the
-// paper's health: such a paper is indexed, but not whole.
-func cutNote(pages []pdf.Page) string {
-	var cut, dropped []int
-	for _, pg := range pages {
-		switch {
-		case pg.Cut && pg.Text == "":
-			dropped = append(dropped, pg.Number)
-		case pg.Cut:
-			cut = append(cut, pg.Number)
-		}
-	}
-	var notes []string
-	if len(cut) > 0 {
-		notes = append(notes, fmt.Sprintf("text cut at %d bytes on %s", pdf.MaxPageText, pageList(cut)))
-	}
-	if len(dropped) > 0 {
-		notes = append(notes, fmt.Sprintf("%s not indexed: the document passed %d bytes of text", pageList(dropped), pdf.MaxDocumentText))
-	}
-	return strings.Join(notes, "; ")
-}
-
-// pageList names pages compactly: "page 3", "pages 3, 7", "pages 12–900".
-func pageList(ns []int) string {
-	if len(ns) == 1 {
-		return fmt.Sprintf("page %d", ns[0])
-	}
-	contiguous := ns[len(ns)-1]-ns[0] == len(ns)-1
-	if contiguous {
-		return fmt.Sprintf("pages %d–%d", ns[0], ns[len(ns)-1])
-	}
-	parts := make([]string, 0, min(len(ns), 10))
-	for _, n := range ns[:min(len(ns), 10)] {
-		parts = append(parts, strconv.Itoa(n))
-	}
-	more := ""
-	if len(ns) > 10 {
-		more = fmt.Sprintf(" and %d more", len(ns)-10)
-	}
-	return "pages " + strings.Join(parts, ", ") + more
-}
-
-// joinNotes joins the non-empty notes of a paper's health.
-func joinNotes(notes ...string) string {
-	var out []string
-	for _, n := range notes {
-		if n != "" {
-			out = append(out, n)
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
-// derived is the metadata the library shows, merged from metadata.json, the
+// Derived is the metadata the library shows, merged from metadata.json, the
 // PDF's Info/XMP and its first page, in that order (SPEC §1).
-type derived struct {
+type Derived struct {
 	Title, TitleSource string
 	Authors            []string
 	Year               int
@@ -144,7 +92,7 @@ type derived struct {
 // written in 2008 whose PDF was made in 2009 is the paper of 2008. A year
 // printed as where the paper appeared (an arXiv stamp, a journal line, a
 // copyright), a year in the file's name and metadata.json's year stand.
-func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
+func Derive(ref string, m File, x Extracted, cited int) Derived {
 	named := ref // the name a year in it is the user's (fileYear)
 	if pv := provenanceOf(m); pv.Imported.From == "file" {
 		// Added from a file: the folder's name is Agentero's slug, and the
@@ -160,8 +108,11 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 		if pv.readFromPDF("year", m.Year) && (x.Year != 0 || x.FileYear != 0 || fileYear(named) != 0) {
 			m.Year = 0
 		}
+		if pv.readFromPDF("abstract", m.Abstract) && x.Abstract != "" {
+			m.Abstract = ""
+		}
 	}
-	d := derived{Authors: m.Authors, Year: m.Year, Abstract: m.Abstract}
+	d := Derived{Authors: m.Authors, Year: m.Year, Abstract: m.Abstract}
 	switch {
 	case m.Title != "":
 		d.Title, d.TitleSource = cleanSpace(m.Title), "metadata.json"
@@ -170,7 +121,9 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 	case x.HeadTitle != "" && !slices.Contains(x.Garbled, 1):
 		d.Title, d.TitleSource = x.HeadTitle, "first-page"
 	default:
-		d.Title, d.TitleSource = folderTitle(ref), "folder"
+		// the file's name as the user had it (an added file's) says
+		// more than the folder's slug, which drops its small words
+		d.Title, d.TitleSource = folderTitle(strings.TrimSuffix(named, path.Ext(named))), "folder"
 	}
 	if len(d.Authors) == 0 {
 		d.Authors = x.InfoAuthors
@@ -182,6 +135,9 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 	}
 	if d.Authors == nil {
 		d.Authors = []string{}
+	}
+	if d.Abstract == "" {
+		d.Abstract = x.Abstract // metadata.json's (the user's, an import's) wins
 	}
 	d.DOI = ident.NormalizeDOI(m.DOI)
 	if d.DOI == "" {
@@ -214,24 +170,18 @@ func derive(ref string, m vault.Metadata, x extracted, cited int) derived {
 	return d
 }
 
-// provenance is what metadata.json says of where its values came from
-// (intake and package metadata write it): "edited" lists the fields the
-// user set in the app, "source" names each field's origin, "imported" the
-// file a paper was added from and the values the import wrote.
+// provenance is what metadata.json says of where its values came from:
+// "edited" lists the fields the user set in the app (Save), "source" names
+// each field's origin, "imported" the file a paper was added from and the
+// values the import wrote (Imported, MergeImport).
 type provenance struct {
 	Edited   []string
 	Source   map[string]string
-	Imported struct {
-		From   string                     `json:"from"`
-		File   string                     `json:"file"`
-		Values map[string]json.RawMessage `json:"values"`
-	}
+	Imported Imported
 }
 
-func provenanceOf(m vault.Metadata) provenance {
-	pv := provenance{Edited: m.Edited(), Source: m.Sources()}
-	_ = json.Unmarshal(m.Extra["imported"], &pv.Imported)
-	return pv
+func provenanceOf(m File) provenance {
+	return provenance{Edited: m.Edited(), Source: m.Sources(), Imported: ImportedOf(m.Extra)}
 }
 
 // readFromPDF says whether metadata.json holds field, now v, only because

@@ -1,4 +1,4 @@
-package index
+package metadata
 
 import (
 	"html"
@@ -53,6 +53,12 @@ func titleLines(lines []pdf.Line) (string, int) {
 		if l.Size < best-0.6 || !titleLike(l) {
 			continue
 		}
+		// a title's leading token set apart ("P5" above ": A Protocol
+		// for …") has too few letters to look like a heading on its own
+		if leadingPunct.MatchString(l.Text) && i > 0 && lines[i-1].Size >= best-0.6 && len([]rune(strings.TrimSpace(lines[i-1].Text))) <= 20 &&
+			strings.IndexFunc(lines[i-1].Text, unicode.IsLetter) >= 0 {
+			parts = append(parts, strings.TrimSpace(lines[i-1].Text))
+		}
 		parts = append(parts, strings.TrimSpace(l.Text))
 		last = i
 		// take the following wrapped lines of the same size, then stop
@@ -63,6 +69,22 @@ func titleLines(lines []pdf.Line) (string, int) {
 			}
 			parts = append(parts, strings.TrimSpace(n.Text))
 			last = j
+		}
+		// a title that ends in a colon goes on in its subtitle, often set
+		// in smaller type ("The Dining Cryptographers Problem:" /
+		// "Unconditional Sender and Recipient Untraceability")
+		if strings.HasSuffix(strings.TrimRight(parts[len(parts)-1], " "+footnoteMarks), ":") {
+			sub := 0.0
+			for j := last + 1; j < len(lines) && j <= last+3 && titleLike(lines[j]); j++ {
+				if sub == 0 {
+					sub = lines[j].Size
+				}
+				if math.Abs(lines[j].Size-sub) > 0.6 || lines[j].Size < bodySize(lines)-0.6 {
+					break
+				}
+				parts = append(parts, strings.TrimSpace(lines[j].Text))
+				last = j
+			}
 		}
 		break
 	}
@@ -97,9 +119,15 @@ func titleLike(l pdf.Line) bool {
 const footnoteMarks = "∗*†‡§¶✩⋆★☆#♯♭⋄◇"
 
 var (
-	markupTag    = regexp.MustCompile(`<[^<>]{0,200}>`)
-	trailingMark = regexp.MustCompile(`[\s` + footnoteMarks + `,]+$`)
-	lineHyphen   = regexp.MustCompile(`(\p{L})-\n(\p{Ll})`)
+	leadingPunct = regexp.MustCompile(`^\s*[:–—]`)
+	spacedColon  = regexp.MustCompile(`([\p{L}\d])\s+:`)
+	// footnoteDigit is a footnote's number run into a title's last word
+	// ("… Algebra1"); a word of at least four small letters before it,
+	// so that "ResNet50" or "GPT-4" keep theirs.
+	footnoteDigit = regexp.MustCompile(`(\p{Ll}{4})[0-9¹²³⁴⁵⁶⁷⁸⁹]{1,2}$`)
+	markupTag     = regexp.MustCompile(`<[^<>]{0,200}>`)
+	trailingMark  = regexp.MustCompile(`[\s` + footnoteMarks + `,]+$`)
+	lineHyphen    = regexp.MustCompile(`(\p{L})-\n(\p{Ll})`)
 )
 
 // cleanTitle joins a title's lines, drops markup, entities and the
@@ -110,7 +138,9 @@ func cleanTitle(s string) string {
 	// compound broken at its hyphen ("crash-\nrecovery") keeps it.
 	s = lineHyphen.ReplaceAllStringFunc(s, func(m string) string { return strings.Replace(m, "\n", "", 1) })
 	s = cleanSpace(s)
+	s = spacedColon.ReplaceAllString(s, "$1:")
 	s = trailingMark.ReplaceAllString(s, "")
+	s = footnoteDigit.ReplaceAllString(s, "$1")
 	if allCaps(s) {
 		s = titleCase(s)
 	}
@@ -181,6 +211,7 @@ var junkInfoTitle = regexp.MustCompile(`(?i)(^untitled|^microsoft (word|powerpoi
 func infoTitleFor(info, head string, lines []pdf.Line) string {
 	t := stripMarkup(info)
 	t = trailingMark.ReplaceAllString(t, "")
+	t = footnoteDigit.ReplaceAllString(t, "$1")
 	if !saneTitle(t) || junkInfoTitle.MatchString(t) {
 		return ""
 	}
@@ -491,9 +522,11 @@ var (
 	publishedYear = regexp.MustCompile(`(?i)\b(?:published|appear(?:s|ed)?|accepted|to appear)\s+(?:as|in|at)\b[^()]{0,120}?\(?((?:19|20)\d\d)\b`)
 	versionOf     = regexp.MustCompile(`(?i)\bversion\s+of\s+[\p{L}][^()]{0,80}?\(((?:19|20)\d\d)\)`)
 	earlier       = regexp.MustCompile(`(?i)(preliminary|earlier|previous|originally|extended|shorter|conference)\s+(version|presented)`)
-	copyrightAny  = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)
-	venueYear     = regexp.MustCompile(`(?i)\b(?:[A-Z]{3,}\s*['’]\s*(\d\d)\b|(?:proceedings|conference|symposium|workshop)[^\n]{0,100}?\b((?:19|20)\d\d)\b)`)
-	nameYear      = regexp.MustCompile(`(?:^|[^\d])((?:19|20)\d\d)(?:[^\d]|$)`)
+	// a report's series line: "Technical Report CSL-TR-87-331, March 1987".
+	reportYear   = regexp.MustCompile(`(?i)\b(?:technical|tech\.|research|internal)\s+(?:report|rep\.|memo(?:randum)?|note)\b[^\n]{0,60}?\b((?:19|20)\d\d)\b`)
+	copyrightAny = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)
+	venueYear    = regexp.MustCompile(`(?i)\b(?:[A-Z]{3,}\s*['’]\s*(\d\d)\b|(?:proceedings|conference|symposium|workshop)[^\n]{0,100}?\b((?:19|20)\d\d)\b)`)
+	nameYear     = regexp.MustCompile(`(?:^|[^\d])((?:19|20)\d\d)(?:[^\d]|$)`)
 )
 
 // draftDate marks a date line that dates a copy of the paper rather than
@@ -531,6 +564,15 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 	}
 	if y := firstYear(copyrightAny, flat); y != 0 {
 		return y, false
+	}
+	// a report's series line in the header (above the abstract)
+	for i, l := range lines {
+		if i >= from+25 || i >= from && headerStop.MatchString(l.Text) {
+			break
+		}
+		if y := firstYear(reportYear, l.Text); y != 0 {
+			return y, false
+		}
 	}
 	// a date under the title: "March 25, 2011", "(Draft of October 7, 2013)"
 	if from >= 0 {

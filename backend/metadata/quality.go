@@ -1,7 +1,6 @@
-package index
+package metadata
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 
@@ -109,10 +108,10 @@ func isMark(r rune) bool {
 	return strings.ContainsRune(footnoteMarks+"¹²³⁴⁵⁶⁷⁸⁹⁰", r)
 }
 
-// garbledPages lists the pages whose text layer is garbage. In a document
+// GarbledPages lists the pages whose text layer is garbage. In a document
 // where most judged pages are (one font encoding broken throughout), a
 // short page is judged too: its few tokens are as garbled as the rest.
-func garbledPages(pages []pdf.Page) []int {
+func GarbledPages(pages []pdf.Page) []int {
 	var out []int
 	judged := 0
 	for _, pg := range pages {
@@ -133,30 +132,4 @@ func garbledPages(pages []pdf.Page) []int {
 		}
 	}
 	return out
-}
-
-// withoutGarbled returns doc with the text of the garbled pages taken out
-// (doc itself when there are none): what is not text is not indexed, and
-// so never offered to an agent.
-func withoutGarbled(doc *pdf.Document, garbled []int) *pdf.Document {
-	if len(garbled) == 0 {
-		return doc
-	}
-	out := *doc
-	out.Pages = slices.Clone(doc.Pages)
-	for _, n := range garbled {
-		if n >= 1 && n <= len(out.Pages) {
-			out.Pages[n-1].Text = ""
-		}
-	}
-	return &out
-}
-
-// garbledNote says, for the paper's health, which pages have an
-// unreadable text layer.
-func garbledNote(garbled []int) string {
-	if len(garbled) == 0 {
-		return ""
-	}
-	return "unreadable text (a broken font encoding) on " + pageList(garbled) + ", not indexed: needs OCR"
 }

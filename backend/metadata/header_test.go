@@ -1,8 +1,7 @@
-package index
+package metadata
 
 import (
 	"encoding/json"
-	"github.com/agentero/agentero/backend/vault"
 	"testing"
 
 	"github.com/agentero/agentero/backend/pdf"
@@ -126,23 +125,23 @@ func TestCitedYearStandsInForACopysDate(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		ref   string
-		m     vault.Metadata
-		x     extracted
+		m     File
+		x     Extracted
 		cited int
 		want  int
 	}{
-		{"a draft's date line gives way", "papers/raft", vault.Metadata{}, extracted{Year: 2013, YearDated: true}, 2014, 2014},
-		{"a date line far from the cited year stands", "papers/raft", vault.Metadata{}, extracted{Year: 2013, YearDated: true}, 2019, 2013},
-		{"a PDF made after the paper gives way", "papers/bitcoin", vault.Metadata{}, extracted{FileYear: 2009}, 2008, 2008},
-		{"a scan made decades later gives way", "papers/scan", vault.Metadata{}, extracted{FileYear: 2005}, 1978, 1978},
-		{"a PDF is not made years before the paper", "papers/x", vault.Metadata{}, extracted{FileYear: 2009}, 2015, 2009},
-		{"no year at all takes the cited one", "papers/x", vault.Metadata{}, extracted{}, 1994, 1994},
-		{"an arXiv stamp stands", "papers/shor", vault.Metadata{}, extracted{Year: 1996}, 1995, 1996},
-		{"a year in the file's name stands", "papers/1985-Flajolet-counting", vault.Metadata{}, extracted{FileYear: 2004}, 1984, 1985},
-		{"metadata.json's year stands", "papers/raft", vault.Metadata{Year: 2013}, extracted{Year: 2013, YearDated: true}, 2014, 2013},
-		{"not cited: the paper's own", "papers/raft", vault.Metadata{}, extracted{Year: 2013, YearDated: true}, 0, 2013},
+		{"a draft's date line gives way", "papers/raft", File{}, Extracted{Year: 2013, YearDated: true}, 2014, 2014},
+		{"a date line far from the cited year stands", "papers/raft", File{}, Extracted{Year: 2013, YearDated: true}, 2019, 2013},
+		{"a PDF made after the paper gives way", "papers/bitcoin", File{}, Extracted{FileYear: 2009}, 2008, 2008},
+		{"a scan made decades later gives way", "papers/scan", File{}, Extracted{FileYear: 2005}, 1978, 1978},
+		{"a PDF is not made years before the paper", "papers/x", File{}, Extracted{FileYear: 2009}, 2015, 2009},
+		{"no year at all takes the cited one", "papers/x", File{}, Extracted{}, 1994, 1994},
+		{"an arXiv stamp stands", "papers/shor", File{}, Extracted{Year: 1996}, 1995, 1996},
+		{"a year in the file's name stands", "papers/1985-Flajolet-counting", File{}, Extracted{FileYear: 2004}, 1984, 1985},
+		{"metadata.json's year stands", "papers/raft", File{Year: 2013}, Extracted{Year: 2013, YearDated: true}, 2014, 2013},
+		{"not cited: the paper's own", "papers/raft", File{}, Extracted{Year: 2013, YearDated: true}, 0, 2013},
 	} {
-		if got := derive(c.ref, c.m, c.x, c.cited).Year; got != c.want {
+		if got := Derive(c.ref, c.m, c.x, c.cited).Year; got != c.want {
 			t.Errorf("%s: year %d, want %d", c.name, got, c.want)
 		}
 	}
@@ -152,8 +151,8 @@ func TestCitedYearStandsInForACopysDate(t *testing.T) {
 // only because they were read from the PDF when it was added are derived
 // again (so a year the library cites shows), unlike the user's.
 func TestAddedPaperIsReadAgain(t *testing.T) {
-	added := func(extra string) vault.Metadata {
-		var m vault.Metadata
+	added := func(extra string) File {
+		var m File
 		if err := json.Unmarshal([]byte(`{"title": "Bitcoin", "year": 2009, "authors": ["Satoshi Nakamoto"],
 			"imported": {"from": "file", "file": "/home/u/Downloads/bitcoin.pdf",
 				"values": {"title": "Bitcoin", "year": 2009, "authors": [
@@ -164,20 +163,29 @@ func TestAddedPaperIsReadAgain(t *testing.T) {
 		}
 		return m
 	}
-	x := extracted{HeadTitle: "Bitcoin: A Peer-to-Peer Electronic Cash System", FileYear: 2009}
-	d := derive("papers/nakamoto-2009-bitcoin", added(""), x, 2008)
+	x := Extracted{HeadTitle: "Bitcoin: A Peer-to-Peer Electronic Cash System", FileYear: 2009}
+	d := Derive("papers/nakamoto-2009-bitcoin", added(""), x, 2008)
 	if d.Year != 2008 || d.Title != x.HeadTitle {
 		t.Errorf("added from a file: %q, %d; want the page's title and the cited 2008", d.Title, d.Year)
 	}
-	if d := derive("papers/nakamoto-2009-bitcoin", added(`, "edited": ["year"]`), x, 2008); d.Year != 2009 {
+	if d := Derive("papers/nakamoto-2009-bitcoin", added(`, "edited": ["year"]`), x, 2008); d.Year != 2009 {
 		t.Errorf("year edited by the user: %d, want 2009", d.Year)
 	}
 	byHand := added("")
 	byHand.Year = 2007 // changed in the file, not in the app
-	if d := derive("papers/nakamoto-2009-bitcoin", byHand, x, 2008); d.Year != 2007 {
+	if d := Derive("papers/nakamoto-2009-bitcoin", byHand, x, 2008); d.Year != 2007 {
 		t.Errorf("year changed by hand in metadata.json: %d, want 2007", d.Year)
 	}
-	if d := derive("papers/nakamoto-2009-bitcoin", added(""), extracted{}, 0); d.Title != "Bitcoin" || d.Year != 2009 {
+	if d := Derive("papers/nakamoto-2009-bitcoin", added(""), Extracted{}, 0); d.Title != "Bitcoin" || d.Year != 2009 {
 		t.Errorf("before the PDF is read: %q, %d; want metadata.json's", d.Title, d.Year)
+	}
+	// a PDF that names itself nowhere (a garbled page 1) is titled by the
+	// file's name as the user had it, not by the folder's slug
+	var untitled File
+	if err := json.Unmarshal([]byte(`{"imported": {"from": "file", "file": "/home/u/a-response-to-cheriton-and-skeens.pdf"}}`), &untitled); err != nil {
+		t.Fatal(err)
+	}
+	if d := Derive("papers/response-cheriton-skeens", untitled, Extracted{HeadTitle: "HJI?KLGM", Garbled: []int{1}}, 0); d.Title != "a response to cheriton and skeens" || d.TitleSource != "folder" {
+		t.Errorf("a PDF with no title: %q from %s, want the file's name", d.Title, d.TitleSource)
 	}
 }

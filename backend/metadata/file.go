@@ -1,4 +1,4 @@
-package vault
+package metadata
 
 import (
 	"bytes"
@@ -8,12 +8,16 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentero/agentero/backend/vault"
 )
 
-// Metadata is a paper's metadata.json. Known keys are snake_case fields;
-// every other key is kept in Extra so that a rewrite never drops what a user
-// or another tool stored there.
-type Metadata struct {
+// File is a paper's metadata.json as this package reads and writes it (the
+// one owner of the format). Known keys are snake_case fields; every other
+// key (the provenance keys "edited", "source", "imported" among them) is
+// kept in Extra so that a rewrite never drops what a user or another tool
+// stored there.
+type File struct {
 	ID       string
 	Title    string
 	Authors  []string
@@ -25,16 +29,17 @@ type Metadata struct {
 	Extra    map[string]json.RawMessage
 }
 
-// ReadMetadata reads and parses the metadata.json at rel in the vault at
-// root, through the opener (at most KindMetadata's cap).
-func ReadMetadata(ctx context.Context, root, rel string) (Metadata, error) {
-	data, err := ReadFile(ctx, root, rel, KindMetadata)
+// ReadPath reads and parses the metadata.json at the vault-relative path
+// rel in the vault at root, through the vault's confined opener (at most
+// vault.KindMetadata's cap). Read reads a paper's by its ref.
+func ReadPath(ctx context.Context, root, rel string) (File, error) {
+	data, err := vault.ReadFile(ctx, root, rel, vault.KindMetadata)
 	if err != nil {
-		return Metadata{}, err
+		return File{}, err
 	}
-	var m Metadata
+	var m File
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Metadata{}, fmt.Errorf("parse %s: %w", "metadata.json", err)
+		return File{}, fmt.Errorf("parse %s: %w", "metadata.json", err)
 	}
 	return m, nil
 }
@@ -42,12 +47,12 @@ func ReadMetadata(ctx context.Context, root, rel string) (Metadata, error) {
 // UnmarshalJSON accepts the shapes real metadata files use: authors as a list
 // of strings, a list of {"name"} or {"family","given"} objects, or one string;
 // year as a number or a string.
-func (m *Metadata) UnmarshalJSON(data []byte) error {
+func (m *File) UnmarshalJSON(data []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
-	*m = Metadata{Extra: map[string]json.RawMessage{}}
+	*m = File{Extra: map[string]json.RawMessage{}}
 	for k, v := range raw {
 		switch k {
 		case "id":
@@ -75,7 +80,7 @@ func (m *Metadata) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes known keys that are set, then the preserved unknown
 // keys, in a stable order.
-func (m Metadata) MarshalJSON() ([]byte, error) {
+func (m File) MarshalJSON() ([]byte, error) {
 	out := map[string]any{}
 	for k, v := range m.Extra {
 		out[k] = v
@@ -194,7 +199,7 @@ func SplitAuthors(s string) []string { return splitNames(s) }
 
 // Edited is the "edited" list of metadata.json: the fields the user set in
 // the app (package metadata writes it); never nil.
-func (m Metadata) Edited() []string {
+func (m File) Edited() []string {
 	out := []string{}
 	_ = json.Unmarshal(m.Extra["edited"], &out)
 	if out == nil {
@@ -205,7 +210,7 @@ func (m Metadata) Edited() []string {
 
 // Sources is the "source" map of metadata.json: where each field's value
 // came from ("user", "pdf", "zotero", "crossref"…); never nil.
-func (m Metadata) Sources() map[string]string {
+func (m File) Sources() map[string]string {
 	out := map[string]string{}
 	_ = json.Unmarshal(m.Extra["source"], &out)
 	if out == nil {

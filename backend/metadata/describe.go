@@ -1,8 +1,7 @@
-package index
+package metadata
 
 import (
 	"github.com/agentero/agentero/backend/pdf"
-	"github.com/agentero/agentero/backend/vault"
 )
 
 // Describe is what a PDF says about itself, merged the way the library
@@ -10,9 +9,9 @@ import (
 // sane, else page 1's heading), authors, year, DOI and arXiv id. Adding a
 // paper writes it to the new paper's metadata.json, so the folder's name
 // and the library agree. A title found nowhere is left empty.
-func Describe(doc *pdf.Document) vault.Metadata {
-	d := derive("", vault.Metadata{}, fromDocument(doc), 0)
-	m := vault.Metadata{Authors: d.Authors, Year: d.Year, DOI: d.DOI, ArxivID: d.ArxivID, Abstract: d.Abstract}
+func Describe(doc *pdf.Document) File {
+	d := Derive("", File{}, FromDocument(doc), 0)
+	m := File{Authors: d.Authors, Year: d.Year, DOI: d.DOI, ArxivID: d.ArxivID, Abstract: d.Abstract}
 	if d.TitleSource != "folder" {
 		m.Title = d.Title
 	}
