@@ -48,6 +48,10 @@ type LinkResult struct {
 	Link   string      `json:"link"`
 	Target *LinkTarget `json:"target"`
 	Error  string      `json:"error"`
+	// UnknownVault says the link was not followed because its vault is
+	// none of the user's vaults (Error says which folder): the window asks
+	// the user, and follows it with OpenLinkVault when they agree.
+	UnknownVault bool `json:"unknownVault"`
 }
 
 // links holds the link the app was launched with until the window takes it.
@@ -55,18 +59,45 @@ type links struct {
 	started chan struct{} // closed once the window started
 	mu      sync.Mutex
 	first   string // the launch's link, "" once taken or when none
+	trusted bool   // the launch said --trust-vault: the link's vault may be opened though unknown
 }
 
 // launchLink reads the command line's link (a positional agentero:// argument)
-// and, when its vault can be opened, makes it the vault to open.
-func (a *App) launchLink(raw string) {
-	a.links = &links{started: make(chan struct{}), first: raw}
+// and, when its vault can be opened, makes it the vault to open. A vault
+// that is none of the user's vaults is opened only when trusted (the
+// command line's --trust-vault); launchLink returns why it is not, for the
+// command line to refuse the launch with.
+func (a *App) launchLink(raw string, trusted bool) error {
+	a.links = &links{started: make(chan struct{}), first: raw, trusted: trusted}
 	if raw == "" {
-		return
+		return nil
 	}
-	if l, err := applink.Parse(raw); err == nil && applink.CheckVault(l) == nil {
-		a.want = l.Vault
+	l, err := applink.Parse(raw)
+	if err != nil || applink.CheckVault(l) != nil {
+		return nil // the window says why when it takes the link
 	}
+	if !trusted {
+		if err := applink.CheckKnown(l, a.knownVaults()); err != nil {
+			return fmt.Errorf("%w; to open it, run again with --trust-vault", err)
+		}
+	}
+	a.want = l.Vault
+	return nil
+}
+
+// knownVaults are the user's vaults: the one open and those opened before.
+func (a *App) knownVaults() []string {
+	var out []string
+	if ws, err := a.current(); err == nil {
+		out = append(out, ws.Root())
+	}
+	if a.want != "" {
+		out = append(out, a.want)
+	}
+	for _, v := range a.cfg.RecentVaults() {
+		out = append(out, v.Path)
+	}
+	return out
 }
 
 // startupWithLinks is Wails' OnStartup: the app starts, then links handed
@@ -110,6 +141,7 @@ func (a *App) secondLaunch(m instance.Message) {
 	fs := flag.NewFlagSet("agentero", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dir := fs.String("vault", "", "")
+	trusted := fs.Bool("trust-vault", false, "")
 	if err := fs.Parse(m.Args); err != nil {
 		return
 	}
@@ -126,7 +158,7 @@ func (a *App) secondLaunch(m instance.Message) {
 	}
 	for _, arg := range fs.Args() {
 		if applink.IsLink(arg) {
-			a.emit(LinkFollowed, a.followLink(arg))
+			a.emit(LinkFollowed, a.followLink(arg, *trusted))
 		}
 	}
 }
@@ -138,13 +170,13 @@ func (a *App) TakeLink() *LinkResult {
 		return nil
 	}
 	a.links.mu.Lock()
-	raw := a.links.first
+	raw, trusted := a.links.first, a.links.trusted
 	a.links.first = ""
 	a.links.mu.Unlock()
 	if raw == "" {
 		return nil
 	}
-	r := a.followLink(raw)
+	r := a.followLink(raw, trusted)
 	if r.Target != nil {
 		r.Target.VaultChanged = false // the window loads the vault it starts on anyway
 	}
@@ -152,16 +184,23 @@ func (a *App) TakeLink() *LinkResult {
 }
 
 // FollowLink follows an agentero:// link from inside the app (an exported
-// answer pasted back, a test): as if a later launch had handed it over.
-func (a *App) FollowLink(raw string) LinkResult { return a.followLink(raw) }
+// answer pasted back, a test): as if a later launch had handed it over. A
+// link to a folder that is none of the user's vaults is not followed: its
+// result says UnknownVault, for the window to ask.
+func (a *App) FollowLink(raw string) LinkResult { return a.followLink(raw, false) }
 
-// followLink checks raw strictly, switches to its vault if need be and
-// finds its paper and page.
-func (a *App) followLink(raw string) LinkResult {
+// OpenLinkVault follows a link whose vault is none of the user's vaults,
+// once the user agreed to open that folder.
+func (a *App) OpenLinkVault(raw string) LinkResult { return a.followLink(raw, true) }
+
+// followLink checks raw strictly, switches to its vault if need be (one of
+// the user's vaults, or any when trusted) and finds its paper and page.
+func (a *App) followLink(raw string, trusted bool) LinkResult {
 	res := LinkResult{Link: raw}
-	t, err := a.resolveLink(raw)
+	t, err := a.resolveLink(raw, trusted)
 	if err != nil {
 		res.Error = err.Error()
+		res.UnknownVault = errors.Is(err, applink.ErrUnknownVault)
 		a.log.Warn("link refused", "link", raw, "err", err)
 		return res
 	}
@@ -169,13 +208,18 @@ func (a *App) followLink(raw string) LinkResult {
 	return res
 }
 
-func (a *App) resolveLink(raw string) (*LinkTarget, error) {
+func (a *App) resolveLink(raw string, trusted bool) (*LinkTarget, error) {
 	l, err := applink.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
 	if err := applink.CheckVault(l); err != nil {
 		return nil, err
+	}
+	if !trusted {
+		if err := applink.CheckKnown(l, a.knownVaults()); err != nil {
+			return nil, err
+		}
 	}
 	changed := false
 	ws, err := a.current()

@@ -194,3 +194,20 @@ func TestAskBuiltinAgent(t *testing.T) {
 		t.Errorf("the turn's tool calls were not streamed to stderr:\n%s", errOut)
 	}
 }
+
+// TestLaunchLinkToUnknownVault: started with an agentero:// link to a
+// folder that is none of the user's vaults (it holds papers/, so it passes
+// for a vault), the app refuses to open it, saying why and which flag
+// opens it anyway, before any window; no state is written in that folder.
+func TestLaunchLinkToUnknownVault(t *testing.T) {
+	stranger := t.TempDir()
+	os.MkdirAll(filepath.Join(stranger, "papers", "a"), 0o755)
+	link := "agentero://open?vault=" + stranger + "&ref=papers/a"
+	_, errOut, code := run(t, link)
+	if code != 2 || !strings.Contains(errOut, stranger+", which is not one of your vaults") || !strings.Contains(errOut, "--trust-vault") {
+		t.Errorf("exit %d, stderr %q; want 2, saying the folder is not one of your vaults and naming --trust-vault", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(stranger, ".agentero")); err == nil {
+		t.Error("the unknown vault was opened: it has an .agentero folder")
+	}
+}

@@ -48,6 +48,7 @@ func main() {
 	}
 	fs := flag.NewFlagSet("agentero", flag.ContinueOnError)
 	vaultDir := fs.String("vault", "", "vault folder to open (default: the last one, else the example vault)")
+	trustVault := fs.Bool("trust-vault", false, "open a link's vault even when it is none of your vaults")
 	if err := fs.Parse(os.Args[1:]); err != nil || fs.NArg() > 1 || (fs.NArg() == 1 && !applink.IsLink(fs.Arg(0))) {
 		fmt.Fprintln(os.Stderr, cli.Usage)
 		os.Exit(2)
@@ -59,7 +60,7 @@ func main() {
 		log.Info("PDF text is read with PDFium compiled to WebAssembly (no native libpdfium.so beside the program)")
 	}
 	app := NewApp(*vaultDir, log)
-	app.launchLink(fs.Arg(0))
+	unknown := app.launchLink(fs.Arg(0), *trustVault)
 	// One app per user: a later launch (a clicked agentero:// link) hands
 	// its arguments to the running one and exits.
 	srv, err := app.acquireInstance(os.Args[1:])
@@ -71,6 +72,15 @@ func main() {
 		log.Warn("other launches will open their own window", "err", err)
 	default:
 		defer srv.Close()
+	}
+	if unknown != nil {
+		// No running app to ask the user in (one would have been handed
+		// the link): a link may come from anyone, so say it and stop.
+		fmt.Fprintln(os.Stderr, "agentero: "+unknown.Error())
+		if srv != nil {
+			srv.Close()
+		}
+		os.Exit(2)
 	}
 	if msg := noDisplay(); msg != "" {
 		// GTK would panic with a stack trace; say it in a sentence.

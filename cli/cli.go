@@ -22,8 +22,9 @@ import (
 // Usage is the command line's help text.
 const Usage = `usage:
   agentero [--vault DIR]                      open the desktop app
-  agentero 'agentero://open?vault=DIR&ref=papers/ID&page=N&quote=TEXT'
-                                              open (or hand to the running app) a paper at a page
+  agentero [--trust-vault] 'agentero://open?vault=DIR&ref=papers/ID&page=N&quote=TEXT'
+                                              open (or hand to the running app) a paper at a page;
+                                              a DIR that is none of your vaults only with --trust-vault
   agentero index DIR [--json]                 index or update a vault
   agentero add DIR FILE|FOLDER... [--json]    add PDFs as papers (papers/<slug>/), then index
   agentero import zotero|bibtex|csl SOURCE DIR [--base-dir PATH] [--json]

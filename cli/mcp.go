@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/loopback"
@@ -86,10 +85,11 @@ func loopbackPort(addr string) (int, error) {
 	return port, nil
 }
 
-// readOrMakeToken reads the token in path, or writes a new one there
-// (0600) when the file does not exist.
+// readOrMakeToken reads the token in path (loopback.ReadTokenFile: private
+// to the user, at least 128 bits), or writes a new one there (0600) when the
+// file does not exist.
 func readOrMakeToken(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	_, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		t, err := loopback.NewToken()
 		if err != nil {
@@ -103,9 +103,5 @@ func readOrMakeToken(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read the token file: %w", err)
 	}
-	t := strings.TrimSpace(string(data))
-	if len(t) < loopback.MinTokenLen {
-		return "", fmt.Errorf("the token in %s is shorter than %d characters", path, loopback.MinTokenLen)
-	}
-	return t, nil
+	return loopback.ReadTokenFile(path)
 }

@@ -13,6 +13,13 @@ func TestMCPCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short-token")
 	os.WriteFile(short, []byte("abc\n"), 0o600)
+	// A strong token others may read, and a private one of one letter: the
+	// two that were served before.
+	shared := filepath.Join(dir, "shared-token")
+	os.WriteFile(shared, []byte("q3Zr-8_kLp0XyWm4Tb2HvNq3Zr-8_kLp0XyWm4Tb2H\n"), 0o600)
+	os.Chmod(shared, 0o644)
+	repeated := filepath.Join(dir, "repeated-token")
+	os.WriteFile(repeated, []byte(strings.Repeat("a", 43)+"\n"), 0o600)
 	for _, tt := range []struct {
 		name     string
 		args     []string
@@ -28,7 +35,9 @@ func TestMCPCommandErrors(t *testing.T) {
 		{"http without a token file", []string{"mcp", dir, "--http", "127.0.0.1:0"}, 2, "--token-file"},
 		{"a token file without http", []string{"mcp", dir, "--token-file", short}, 2, "goes with --http"},
 		{"a vault without an index", []string{"mcp", dir}, 1, "no index yet"},
-		{"a short token", []string{"mcp", dir, "--http", "127.0.0.1:0", "--token-file", short}, 1, "shorter than 32"},
+		{"a short token", []string{"mcp", dir, "--http", "127.0.0.1:0", "--token-file", short}, 1, "fewer than 128"},
+		{"a token others may read", []string{"mcp", dir, "--http", "127.0.0.1:0", "--token-file", shared}, 1, "may be read or written by others (mode 0644)"},
+		{"a token of one letter", []string{"mcp", dir, "--http", "127.0.0.1:0", "--token-file", repeated}, 1, "does not look random"},
 		{"a missing vault", []string{"mcp", filepath.Join(dir, "missing")}, 1, "is not a folder"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,7 +33,25 @@ type Agent struct {
 	// ContextWindow is the agent's context window in tokens, which
 	// compaction fits the handed-over history into; 0 = DefaultContextWindow.
 	ContextWindow int `json:"contextWindow,omitempty"`
+	// WriteDocs lets the agent write the vault's context documents: its
+	// turns' grants offer context_write_doc, each call still approved by
+	// the user. Off by default: a grant only reads.
+	WriteDocs bool `json:"writeDocs,omitempty"`
+	// Local says the user knows the agent's model runs on this computer.
+	// Every other agent but the built-in one is taken as remote (its model
+	// is a cloud service), and sensitive context documents are never
+	// preloaded into its sessions.
+	Local bool `json:"local,omitempty"`
 }
+
+// Remote reports whether what the agent is sent may leave this computer:
+// true for every agent but the built-in one, unless the user marked it
+// local.
+func (ag Agent) Remote() bool { return ag.Name != BuiltinName && !ag.Local }
+
+// writes reports whether the agent's grants offer the write tool: never
+// the built-in agent's.
+func (ag Agent) writes() bool { return ag.Name != BuiltinName && ag.WriteDocs }
 
 // label names the agent in messages: its name, or its command's when it
 // has none yet (a form being tested).

@@ -18,6 +18,8 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/mcp"
+	"github.com/agentero/agentero/backend/userdir"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -70,6 +72,10 @@ type Host struct {
 	resolver *plan.Resolver
 	agents   *Agents
 	asks     map[string]*asking // the running turns' permission requests, by conversation
+	// approves holds the user's approvals of write calls in memory, served
+	// to the turns' agentero-context servers; nil until a grant offers a
+	// tool that writes.
+	approves *grant.Approvals
 }
 
 // NewHost returns a Host for the vault at vaultRoot whose index is idx.
@@ -149,6 +155,40 @@ func (h *Host) Store() *Store { return h.store }
 func (h *Host) Close() {
 	h.pool.close()
 	h.procs.close()
+	h.mu.Lock()
+	a := h.approves
+	h.approves = nil
+	h.mu.Unlock()
+	if a != nil {
+		a.Close()
+	}
+}
+
+// approvals is the host's store of write approvals, started on first use
+// in a folder of the user's cache private to the user.
+func (h *Host) approvals() (*grant.Approvals, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.approves != nil {
+		return h.approves, nil
+	}
+	base := h.opts.CacheDir
+	if base == "" {
+		var err error
+		if base, err = userdir.Cache(); err != nil {
+			return nil, fmt.Errorf("serve approvals: %w", err)
+		}
+	}
+	dir, err := userdir.Folder(base, "approvals")
+	if err != nil {
+		return nil, fmt.Errorf("serve approvals: %w", err)
+	}
+	a, err := grant.ListenApprovals(dir)
+	if err != nil {
+		return nil, err
+	}
+	h.approves = a
+	return a, nil
 }
 
 // TurnRequest is one question in one conversation.
@@ -245,7 +285,9 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.planResolver().Resolve(ctx, req.Request)
+	resolver := *h.planResolver()
+	resolver.WriteDocs = ag.writes()
+	p, err := resolver.Resolve(ctx, req.Request)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +356,12 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 			return nil, h.fail(conv, turn, userMsg, info, fmt.Errorf("the vault's standing context could not be assembled: %w", err), emit)
 		}
 		// The frozen snapshot names a tool only when this session has it.
-		if text := snap.RenderFor(snapshot.Session{Tools: sent.Tools, Remote: req.Request.Remote}); text != "" {
+		// Sensitive documents stay out of a remote agent's prompt: the
+		// request's remote (a session elsewhere, prompt-only) or the
+		// agent's (its model is a service: every agent but the built-in
+		// one unless marked local).
+		remote := req.Request.Remote || ag.Remote()
+		if text := snap.RenderFor(snapshot.Session{Tools: sent.Tools, Remote: remote}); text != "" {
 			part("snapshot", text)
 		}
 	}
@@ -336,20 +383,21 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	loc := newLocator(h.vault, cwd)
 	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now, loc)
 	tctx, clock := newTurnClock(ctx, h.opts.TurnTimeout)
-	granted, writes := []string(nil), []string(nil)
+	var g *grant.Grant
 	if p.Mode == grant.ModeMCP {
-		for _, tool := range p.Tools {
-			if tool == grant.WriteDocTool {
-				writes = append(writes, tool)
-			} else {
-				granted = append(granted, tool)
-			}
-		}
+		pg := p.Grant(h.vault, conv.RuntimeID, now)
+		g = &pg
 	}
-	asks := newAsking(conv.ID, turn, granted, req.Unattended, st, loc, clock.hold, h.opts.Now)
-	asks.writes = writes
+	asks := newAsking(conv.ID, turn, g, mcp.Arguments(), req.Unattended, st, loc, clock.hold, h.opts.Now)
 	runtimeID := conv.RuntimeID
-	asks.approve = func(tool string) error { return grant.Approve(h.vault, runtimeID, tool) }
+	asks.approve = func(tool string) error {
+		a, err := h.approvals()
+		if err != nil {
+			return err
+		}
+		a.Approve(runtimeID, tool)
+		return nil
+	}
 	h.mu.Lock()
 	h.asks[conv.ID] = asks
 	h.mu.Unlock()

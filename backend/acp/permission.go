@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/events"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -31,66 +32,165 @@ var (
 	ErrBadOption = errors.New("the agent did not offer that option")
 )
 
-// contextTool reports which of the turn's agentero-context tools (granted)
-// a permission request is for, "" when it is for anything else.
+// policy decides which permission requests are calls of the turn's own
+// agentero-context tools, allowed without asking (SPEC §6). A request is
+// one only when all of these hold:
 //
-// Agents name an MCP tool in their own ways, and the request must name our
-// server as well as one of our tools: a tool of the same name on another
-// server is not ours. A name matches only when it is one of the forms
-// below as a whole (case aside), so a name that merely contains ours does
-// not:
+//   - by name: its title names our server and one of the turn's tools, as
+//     a whole, in a form agents use for an MCP tool (qualifiedForms), and
+//     the tool name Claude Code's adapter puts in _meta, when there is
+//     one, names the same tool. Nothing else the agent chooses counts: not
+//     an option's label, not a tool call id, not _meta alone;
+//   - by kind: read, search, fetch, other or none (never execute, edit,
+//     delete, move, think or anything else);
+//   - by input: the raw input, when there is one, is an object holding
+//     only the tool's own arguments (Arguments of its schema), a ref it
+//     names is covered by the turn's grant, and no path-like value in it
+//     lies outside the grant;
+//   - by location: every location it names lies inside the grant.
 //
-//   - mcp__agentero-context__<tool>: Claude Code's adapter (the title, or
-//     _meta.claudeCode.toolName);
-//   - agentero-context__<tool>, agentero-context/<tool>, .<tool>, :<tool>,
-//     _<tool> and "Tool: agentero-context/<tool>": other agents' qualified
-//     names;
-//   - "<tool> (agentero-context MCP Server)": Gemini CLI's display name;
-//   - Gemini CLI's permission request, whose title is only the call's
-//     arguments: its options name the server ("Always Allow
-//     agentero-context") and the tool ("Always Allow <tool>"), or its tool
-//     call id is "<tool>-<digits>".
-func contextTool(req sdk.RequestPermissionRequest, known toolState, granted []string) string {
-	if len(granted) == 0 {
-		return ""
+// The request's kind, input and locations are judged, and so are those of
+// the tool call the agent announced before it, when it did.
+type policy struct {
+	write bool                // the tools write: an edit kind is theirs too, and their input is judged by the tool (the context folder only)
+	tools []string            // the turn's agentero-context tools this policy may match
+	args  map[string][]string // each tool's arguments (mcp.Arguments)
+	grant *grant.Grant        // what the turn may read; nil for a prompt-only turn
+	loc   *locator
+}
+
+// readKinds are the tool kinds a context tool's call may carry.
+var readKinds = map[string]bool{"": true, "read": true, "search": true, "fetch": true, "other": true}
+
+// judge returns the tool a request is a call of, or "" and why it is not
+// one (what was checked, for the transcript).
+func (p policy) judge(req sdk.RequestPermissionRequest, known toolState) (tool, why string) {
+	if len(p.tools) == 0 || p.grant == nil {
+		return "", "the turn has no context tools"
 	}
-	names := []string{known.ev.Title}
-	if req.ToolCall.Title != nil {
-		names = append(names, *req.ToolCall.Title)
+	title := known.ev.Title
+	if req.ToolCall.Title != nil && *req.ToolCall.Title != "" {
+		title = *req.ToolCall.Title
 	}
-	names = append(names, metaToolName(req.Meta), metaToolName(req.ToolCall.Meta))
-	for _, tool := range granted {
-		for _, form := range qualifiedForms(tool) {
-			for _, n := range names {
-				if n != "" && strings.EqualFold(strings.TrimSpace(n), form) {
-					return tool
-				}
-			}
+	tool = p.named(title)
+	if tool == "" {
+		return "", "its title names none of the turn's context tools"
+	}
+	for _, m := range []string{metaToolName(req.Meta), metaToolName(req.ToolCall.Meta)} {
+		if m != "" && p.named(m) != tool {
+			return "", "its tool name in _meta is not the one its title names"
 		}
 	}
-	// Gemini CLI: the server is named by an "Always Allow" option.
-	server := false
-	for _, o := range req.Options {
-		server = server || strings.EqualFold(strings.TrimSpace(o.Name), "Always Allow "+ContextServer)
+	kinds := []string{known.ev.Kind}
+	if req.ToolCall.Kind != nil {
+		kinds = append(kinds, string(*req.ToolCall.Kind))
 	}
-	if !server {
+	for _, k := range kinds {
+		if !readKinds[k] && !(p.write && k == "edit") {
+			return "", fmt.Sprintf("its kind is %q, not a read", k)
+		}
+	}
+	for _, raw := range []any{known.raw, req.ToolCall.RawInput} {
+		if why := p.input(tool, raw); why != "" {
+			return "", why
+		}
+	}
+	var locs []string
+	for _, l := range known.ev.Locations {
+		locs = append(locs, l.Path)
+	}
+	for _, l := range req.ToolCall.Locations {
+		locs = append(locs, l.Path)
+	}
+	for _, l := range locs {
+		if !p.write && !p.covers(l) {
+			return "", "a location it names lies outside the turn's grant"
+		}
+	}
+	return tool, ""
+}
+
+// named returns the tool of ours a name is, in one of the whole forms
+// agents give an MCP tool (case and surrounding space aside), or "".
+func (p policy) named(name string) string {
+	name = strings.TrimSpace(name)
+	if name == "" {
 		return ""
 	}
-	for _, tool := range granted {
-		for _, o := range req.Options {
-			if strings.EqualFold(strings.TrimSpace(o.Name), "Always Allow "+tool) {
+	for _, tool := range p.tools {
+		for _, form := range qualifiedForms(tool) {
+			if strings.EqualFold(name, form) {
 				return tool
 			}
-		}
-		if callID(tool).MatchString(string(req.ToolCall.ToolCallId)) {
-			return tool
 		}
 	}
 	return ""
 }
 
+// input judges a raw input: "" when it is absent or could be a call of
+// tool, else why not.
+func (p policy) input(tool string, raw any) string {
+	if raw == nil {
+		return ""
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return "its input is not the tool's arguments"
+	}
+	args := p.args[tool]
+	for k, v := range obj {
+		if !slices.Contains(args, k) {
+			return fmt.Sprintf("its input holds %q, which %s does not take", k, tool)
+		}
+		if k == "ref" {
+			ref, ok := v.(string)
+			if !ok || !p.coversRef(ref) {
+				return "the ref it names lies outside the turn's grant"
+			}
+		}
+	}
+	if p.write {
+		return ""
+	}
+	for _, path := range inputPaths(raw) {
+		if !p.covers(path) {
+			return "a path in its input lies outside the turn's grant"
+		}
+	}
+	return ""
+}
+
+// coversRef reports whether a ref an agent passes to a context tool (a
+// vault path or a citation URI) is covered by the grant.
+func (p policy) coversRef(ref string) bool {
+	file, _, _ := strings.Cut(ref, "#")
+	clean, err := grant.CleanRef(file)
+	if err != nil {
+		return false
+	}
+	_, err = p.grant.Covering(clean)
+	return err == nil
+}
+
+// covers reports whether a path (absolute, or as the agent wrote it) leads
+// inside the vault to something the grant covers.
+func (p policy) covers(path string) bool {
+	real, ok := p.loc.canonical(path)
+	if !ok {
+		return false
+	}
+	rel, in := p.loc.inVault(real)
+	if !in || rel == "." {
+		return false
+	}
+	_, err := p.grant.Covering(rel)
+	return err == nil
+}
+
 // qualifiedForms are the whole names under which agents send a tool of our
-// server.
+// server: Claude Code's adapter (mcp__<server>__<tool>, in the title and
+// in _meta.claudeCode.toolName), other agents' qualified names, and Gemini
+// CLI's display name.
 func qualifiedForms(tool string) []string {
 	s := ContextServer
 	return []string{
@@ -99,12 +199,6 @@ func qualifiedForms(tool string) []string {
 		"Tool: " + s + "/" + tool,
 		tool + " (" + s + " MCP Server)",
 	}
-}
-
-// callID matches Gemini CLI's tool call ids for a tool: its name (maybe
-// qualified by the server) and a timestamp.
-func callID(tool string) *regexp.Regexp {
-	return regexp.MustCompile(`^(?:` + regexp.QuoteMeta(ContextServer) + `__)?` + regexp.QuoteMeta(tool) + `-\d+$`)
 }
 
 // metaToolName is the tool name Claude Code's adapter puts in _meta
@@ -177,9 +271,9 @@ func Verdict(ev events.AgentPermissionEvent) string {
 // turn and every decision reaches the UI and the transcript.
 type asking struct {
 	conv, turn string
-	granted    []string                // the turn's agentero-context tools allowed at once; none for a prompt-only turn
-	writes     []string                // the turn's agentero-context tools that write: the user approves every call
-	approve    func(tool string) error // records an approval the server takes (grant.Approve)
+	reads      policy                  // the turn's agentero-context tools that read: their calls are allowed at once
+	writes     policy                  // the turn's agentero-context tools that write: the user approves every call
+	approve    func(tool string) error // records an approval the server takes (grant.Approvals, in memory)
 	unattended bool                    // no one to ask: reject what the policy does not allow
 	st         *stream
 	loc        *locator
@@ -192,6 +286,7 @@ type asking struct {
 	waiting map[string]*waiter // by request id
 	order   []string           // request ids in the order they began waiting
 	decided []events.AgentPermissionEvent
+	checked map[string]string // by request id: why the policy did not allow it at once
 	closed  bool
 }
 
@@ -202,9 +297,23 @@ type waiter struct {
 	write  string                             // the writing tool asked for, "" for any other request
 }
 
-func newAsking(conv, turn string, granted []string, unattended bool, st *stream, loc *locator, hold func() func(), now func() time.Time) *asking {
-	return &asking{conv: conv, turn: turn, granted: granted, unattended: unattended, st: st, loc: loc, hold: hold, now: now,
-		waiting: map[string]*waiter{}}
+// newAsking starts the asking of a turn whose grant is g (nil for a
+// prompt-only turn); args are the context tools' arguments (mcp.Arguments).
+func newAsking(conv, turn string, g *grant.Grant, args map[string][]string, unattended bool, st *stream, loc *locator, hold func() func(), now func() time.Time) *asking {
+	a := &asking{conv: conv, turn: turn, unattended: unattended, st: st, loc: loc, hold: hold, now: now,
+		waiting: map[string]*waiter{}, checked: map[string]string{}}
+	a.reads = policy{grant: g, args: args, loc: loc}
+	a.writes = policy{write: true, grant: g, args: args, loc: loc}
+	if g != nil && g.Mode == grant.ModeMCP {
+		for _, tool := range g.Tools {
+			if tool == grant.WriteDocTool {
+				a.writes.tools = append(a.writes.tools, tool)
+			} else {
+				a.reads.tools = append(a.reads.tools, tool)
+			}
+		}
+	}
+	return a
 }
 
 // request decides one permission request of the agent, waiting for the
@@ -215,7 +324,8 @@ func (a *asking) request(ctx context.Context, req sdk.RequestPermissionRequest) 
 	ev := a.describe(req, known)
 	// A tool that writes is asked for every call: the user is not offered
 	// "always", and an approval serves one call.
-	write := contextTool(req, known, a.writes)
+	write, _ := a.writes.judge(req, known)
+	why := ""
 	if write != "" {
 		opts := ev.Options[:0:0]
 		for _, o := range ev.Options {
@@ -224,10 +334,17 @@ func (a *asking) request(ctx context.Context, req sdk.RequestPermissionRequest) 
 			}
 		}
 		ev.Options = opts
-	} else if contextTool(req, known, a.granted) != "" {
+	} else if tool, reason := a.reads.judge(req, known); tool != "" {
 		if o, ok := allowOption(req.Options); ok {
 			return a.decideNow(ev, sdk.NewRequestPermissionOutcomeSelected(o.OptionId))
 		}
+	} else {
+		why = reason
+	}
+	if why != "" {
+		a.mu.Lock()
+		a.checked[ev.RequestID] = why
+		a.mu.Unlock()
 	}
 	if a.unattended {
 		if o, ok := rejectOption(req.Options); ok {
@@ -403,9 +520,13 @@ func (a *asking) complete(ev *events.AgentPermissionEvent) {
 
 // entry is a decision's transcript entry.
 func (a *asking) entry(ev events.AgentPermissionEvent, by string) *Entry {
-	return &Entry{At: a.now(), Kind: "permission", ToolCall: ev.ToolCallID, Text: ev.Title, Data: map[string]any{
+	data := map[string]any{
 		"requestId": ev.RequestID, "kind": ev.Kind, "input": ev.Input, "locations": ev.Locations, "options": ev.Options,
-		"inVault": ev.InVault, "outcome": ev.Outcome, "optionId": ev.OptionID, "verdict": Verdict(ev), "by": by}}
+		"inVault": ev.InVault, "outcome": ev.Outcome, "optionId": ev.OptionID, "verdict": Verdict(ev), "by": by}
+	if why := a.checked[ev.RequestID]; why != "" {
+		data["notContextTool"] = why // what the policy checked: not a call of the turn's context tools
+	}
+	return &Entry{At: a.now(), Kind: "permission", ToolCall: ev.ToolCallID, Text: ev.Title, Data: data}
 }
 
 // outcome sets the event's outcome from the response's and returns the

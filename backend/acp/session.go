@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentero/agentero/backend/context/compact"
@@ -153,6 +154,13 @@ func (h *Host) servers(p *plan.Plan, runtimeID string) ([]sdk.McpServer, error) 
 	if i := strings.LastIndexByte(runtimeID, '.'); i > 0 && OwnRuntimeID(runtimeID[:i], runtimeID) {
 		g.Conversation = runtimeID[:i] // context_history reads this conversation only
 	}
+	if slices.Contains(g.Tools, grant.WriteDocTool) {
+		a, err := h.approvals()
+		if err != nil {
+			return nil, err
+		}
+		g.Approvals = a.Path()
+	}
 	path, err := grant.Write(g)
 	if err != nil {
 		return nil, err
@@ -168,6 +176,11 @@ func (h *Host) endTurn(runtimeID string) {
 	if runtimeID == "" {
 		return
 	}
+	h.mu.Lock()
+	if h.approves != nil {
+		h.approves.Forget(runtimeID) // approvals serve their turn only
+	}
+	h.mu.Unlock()
 	if err := grant.EndTurn(h.vault, runtimeID); err != nil {
 		h.log.Warn("close the turn's grant", "runtimeId", runtimeID, "err", err)
 	}

@@ -21,6 +21,7 @@ import (
 func TestWriteDocEveryCallApproved(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := styled(t, "claude", map[string]string{"PEER_WRITE_DOC": "---\ndescription: Peer notes\n---\nWritten by the agent"})
+	ag.WriteDocs = true // the user allowed this agent to write context documents
 	cfg := &acp.Agents{Default: "claude", List: []acp.Agent{acp.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 30 * time.Second, PoolSize: -1})
 	defer h.Close()
@@ -75,14 +76,42 @@ func TestWriteDocEveryCallApproved(t *testing.T) {
 	if err != nil || !strings.Contains(string(got), "(write 1)") {
 		t.Fatalf("the approved write is not on disk: %q, %v", got, err)
 	}
-	// No approval is left over for a later call.
+	// Approvals live in the host's memory: none is written to the vault.
 	left, _ := os.ReadDir(filepath.Join(root, ".agentero", "context-sessions"))
 	for _, d := range left {
-		if entries, _ := os.ReadDir(filepath.Join(root, ".agentero", "context-sessions", d.Name(), "approvals")); len(entries) > 0 {
-			t.Errorf("unused approvals left: %d", len(entries))
+		if _, err := os.Stat(filepath.Join(root, ".agentero", "context-sessions", d.Name(), "approvals")); err == nil {
+			t.Errorf("approvals were written to the vault under %s", d.Name())
 		}
 	}
 	if !slices.ContainsFunc(asked, func(e events.AgentPermissionEvent) bool { return e.ConversationID == "writer" }) {
 		t.Error("the cards are not the conversation's")
+	}
+}
+
+// TestWriteToolOnlyForAgentsAllowedToWrite: an agent the user did not
+// allow to write context documents gets a read-only grant (and the grant
+// file its server follows says so); one allowed to gets the write tool.
+func TestWriteToolOnlyForAgentsAllowedToWrite(t *testing.T) {
+	root, db := vaultWith(t, "bitcoin.pdf")
+	reader, _ := styled(t, "claude", nil)
+	writer, _ := styled(t, "claude", nil)
+	writer.Name, writer.WriteDocs = "writer", true
+	h := newHost(t, root, db, reader, writer)
+	for _, tt := range []struct {
+		agent string
+		write bool
+	}{{"claude", false}, {"writer", true}, {acp.BuiltinName, false}} {
+		r := ask(t, h, "grant-"+tt.agent, tt.agent, sidebar, "How is the chain secured?")
+		if slices.Contains(r.Plan.Tools, "context_write_doc") != tt.write || len(r.Plan.Tools) == 0 {
+			t.Errorf("%s's grant offers %v; the write tool wanted: %v", tt.agent, r.Plan.Tools, tt.write)
+		}
+		c, _ := h.Store().Load("grant-" + tt.agent)
+		data, err := os.ReadFile(filepath.Join(root, ".agentero", "context-sessions", c.RuntimeID, "grant.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "context_write_doc") != tt.write {
+			t.Errorf("%s's grant file:\n%s", tt.agent, data)
+		}
 	}
 }

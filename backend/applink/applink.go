@@ -193,3 +193,25 @@ func CheckVault(l Link) error {
 	}
 	return nil
 }
+
+// ErrUnknownVault is a link whose vault is none of the user's vaults: a
+// link may come from anyone, and opening a folder indexes it, so the user
+// is asked first (the app), or the command says so and wants a flag.
+var ErrUnknownVault = errors.New("not one of your vaults")
+
+// CheckKnown says, in a sentence wrapping ErrUnknownVault, that the link's
+// vault is none of known (the vaults the user opened before, and the open
+// one); nil when it is one of them. Folders are compared where they really
+// are, links resolved.
+func CheckKnown(l Link, known []string) error {
+	real, err := filepath.EvalSymlinks(l.Vault)
+	for _, k := range known {
+		if k == l.Vault {
+			return nil
+		}
+		if rk, kerr := filepath.EvalSymlinks(k); err == nil && kerr == nil && rk == real {
+			return nil
+		}
+	}
+	return fmt.Errorf("the link opens %s, which is %w: opening it would index that folder", l.Vault, ErrUnknownVault)
+}

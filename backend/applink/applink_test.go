@@ -111,3 +111,40 @@ func TestCheckVault(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckKnown: a link's vault is known only when it is one of the
+// user's vaults, however either is written (links resolved); any other
+// folder, even one that looks like a vault, is not.
+func TestCheckKnown(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	mine := filepath.Join(base, "mine")
+	theirs := filepath.Join(base, "theirs")
+	for _, d := range []string{mine, theirs} {
+		os.MkdirAll(filepath.Join(d, "papers"), 0o755)
+	}
+	os.Symlink(mine, filepath.Join(base, "mine-link"))
+	known := []string{filepath.Join(base, "gone"), mine}
+	tests := []struct {
+		vault string
+		known bool
+	}{
+		{mine, true},
+		{filepath.Join(base, "mine-link"), true},
+		{theirs, false},
+		{base, false},
+		{filepath.Join(base, "gone"), true}, // one the user opened: known even when gone (CheckVault says it is gone)
+		{filepath.Join(base, "minex"), false},
+	}
+	for _, tt := range tests {
+		err := CheckKnown(Link{Vault: tt.vault, Ref: "papers/a", Page: 1}, known)
+		if (err == nil) != tt.known {
+			t.Errorf("CheckKnown(%s) = %v, want known %v", tt.vault, err, tt.known)
+		}
+		if err != nil && (!errors.Is(err, ErrUnknownVault) || !strings.Contains(err.Error(), tt.vault)) {
+			t.Errorf("CheckKnown(%s) = %q: want ErrUnknownVault naming the folder", tt.vault, err)
+		}
+	}
+	if err := CheckKnown(Link{Vault: mine}, nil); err == nil {
+		t.Error("no known vaults: every vault is unknown")
+	}
+}

@@ -140,6 +140,10 @@ func one(ctx context.Context, p *placer, e entry, opts Options, rep *Report) {
 				e.describe(d)
 			}
 			item.Title = e.Title
+		} else if why := unopenable(e.File, err); why != nil {
+			item.Why = why.Error()
+			rep.Skipped = append(rep.Skipped, item)
+			return
 		}
 	}
 	ref, err := p.create(ctx, e, f, sum)

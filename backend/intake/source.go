@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/agentero/agentero/backend/pdf"
 )
 
 // maxPDF is the largest PDF intake copies, the vault opener's cap for PDFs.
@@ -66,15 +68,46 @@ func openPDF(path string) (*os.File, fs.FileInfo, error) {
 	}
 	head := make([]byte, 1024)
 	n, _ := io.ReadFull(f, head)
-	if !bytes.Contains(head[:n], []byte("%PDF-")) {
+	if err := sniffPDF(path, head[:n]); err != nil {
 		f.Close()
-		return nil, nil, refuse("%s is not a PDF (it does not start as a PDF file does).", path)
+		return nil, nil, err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		f.Close()
 		return nil, nil, err
 	}
 	return f, st, nil
+}
+
+// pdfHeader is what a PDF file starts with (ISO 32000, 7.5.2).
+var pdfHeader = []byte("%PDF-")
+
+// sniffPDF refuses a file whose first bytes (head) do not start as a PDF:
+// "%PDF-", preceded by nothing but a UTF-8 byte-order mark and white space,
+// which some tools that write PDFs leave. PDFium itself looks for "%PDF"
+// anywhere in the first 1,024 bytes (its parser's header search), so it
+// would open a text file that holds the header after other text; intake
+// does not take such a file for a PDF.
+func sniffPDF(path string, head []byte) error {
+	rest := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	rest = bytes.TrimLeft(rest, "\x00\t\n\f\r ")
+	switch {
+	case bytes.HasPrefix(rest, pdfHeader):
+		return nil
+	case bytes.Contains(head, pdfHeader):
+		return refuse("%s is not a PDF: it holds %q after other text, and a PDF file starts with it.", path, pdfHeader)
+	}
+	return refuse("%s is not a PDF (it does not start as a PDF file does).", path)
+}
+
+// unopenable is why a file that starts as a PDF is refused when PDFium
+// cannot open it (err is what reading it gave), or nil when err does not
+// blame the file (a time limit, an encrypted PDF, no reader).
+func unopenable(path string, err error) error {
+	if errors.Is(err, pdf.ErrDamaged) {
+		return refuse("%s is not a PDF that can be read: it starts as one, but PDFium cannot open it.", path)
+	}
+	return nil
 }
 
 func unwrapPath(err error) error {

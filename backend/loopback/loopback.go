@@ -7,10 +7,8 @@ package loopback
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -31,20 +29,8 @@ const Host = "127.0.0.1"
 // Path is where the MCP endpoint is.
 const Path = "/mcp"
 
-// MinTokenLen is the shortest bearer token accepted.
-const MinTokenLen = 32
-
 // maxBody caps a request's body: MCP requests are small.
 const maxBody = 1 << 20
-
-// NewToken returns a fresh bearer token: 32 random bytes, base64url.
-func NewToken() (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("make a token: %w", err)
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
-}
 
 // Options configure Start.
 type Options struct {
@@ -68,8 +54,8 @@ type Server struct {
 // Start listens on 127.0.0.1:port and serves. A port in use is an error
 // that says so.
 func Start(opts Options) (*Server, error) {
-	if len(opts.Token) < MinTokenLen {
-		return nil, errors.New("the loopback MCP server needs a token of at least 32 characters")
+	if err := CheckToken(opts.Token); err != nil {
+		return nil, fmt.Errorf("the loopback MCP server needs a strong token: %w", err)
 	}
 	if opts.Port < 0 || opts.Port > 65535 {
 		return nil, fmt.Errorf("port %d is not a TCP port", opts.Port)

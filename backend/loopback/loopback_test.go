@@ -240,7 +240,7 @@ func TestNewToken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(tok) < loopback.MinTokenLen || strings.ContainsAny(tok, "+/= ") || seen[tok] {
+		if loopback.CheckToken(tok) != nil || strings.ContainsAny(tok, "+/= ") || seen[tok] {
 			t.Fatalf("token %q", tok)
 		}
 		seen[tok] = true

@@ -9,7 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/backend/refs"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -143,27 +148,46 @@ func TestSkills(t *testing.T) {
 }
 
 // TestWriteDocNeedsApproval: context_write_doc writes only with one
-// approval of the user a call (recorded by the host when the user allows
-// the permission card), returns a receipt, and refuses a stale revision
-// without writing.
+// approval of the user a call (held in the host's memory and taken through
+// its socket), returns a receipt, and refuses a stale revision without
+// writing. An approval file shipped in the vault's state folder, where
+// earlier releases kept them, is not an approval.
 func TestWriteDocNeedsApproval(t *testing.T) {
 	needVault(t)
+	approvals, err := grant.ListenApprovals(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { approvals.Close() })
 	g := usual()
 	g.Tools = append(g.Tools, grant.WriteDocTool)
+	g.Approvals = approvals.Path()
 	id := "written-by-test.md"
 	path := filepath.Join(vaultDir, ".agentero", "context", id)
 	t.Cleanup(func() { os.Remove(path) })
+	// What an earlier release took for an approval, as a vault from
+	// someone else could hold it.
+	shipped, err := vault.StateFolder(vaultDir, "context-sessions", g.RuntimeID, "approvals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shipped) })
+	for _, name := range []string{"00000000000000000001-" + grant.WriteDocTool + "-aaaaaaaaaaaa", grant.WriteDocTool} {
+		os.WriteFile(filepath.Join(shipped, name), []byte(grant.WriteDocTool+"\n"), 0o600)
+	}
 	s := start(t, g)
 	doc := "---\ndescription: Written by an agent\n---\nFirst version.\n"
 	if msg := s.fails(grant.WriteDocTool, map[string]any{"id": id, "content": doc}); !strings.Contains(msg, "not approved") {
-		t.Fatalf("an unapproved write: %q", msg)
+		t.Fatalf("a write with only shipped approval files: %q", msg)
 	}
 	if _, err := os.Stat(path); err == nil {
-		t.Fatal("an unapproved write was written")
+		t.Fatal("a write approved only by files in the vault was written")
 	}
-	if err := grant.Approve(vaultDir, g.RuntimeID, grant.WriteDocTool); err != nil {
-		t.Fatal(err)
+	approvals.Approve("another-runtime", grant.WriteDocTool)
+	if msg := s.fails(grant.WriteDocTool, map[string]any{"id": id, "content": doc}); !strings.Contains(msg, "not approved") {
+		t.Fatalf("a write approved for another session: %q", msg)
 	}
+	approvals.Approve(g.RuntimeID, grant.WriteDocTool)
 	var r struct {
 		ID        string `json:"id"`
 		Created   bool   `json:"created"`
@@ -181,11 +205,62 @@ func TestWriteDocNeedsApproval(t *testing.T) {
 		t.Fatalf("a second write on one approval: %q", msg)
 	}
 	// A stale revision is a conflict, and nothing is written.
-	grant.Approve(vaultDir, g.RuntimeID, grant.WriteDocTool)
+	approvals.Approve(g.RuntimeID, grant.WriteDocTool)
 	if msg := s.fails(grant.WriteDocTool, map[string]any{"id": id, "content": "---\n---\nOverwritten.\n", "expectedRevision": "rev-0000000000000000"}); !strings.Contains(msg, "conflict") || !strings.Contains(msg, r.Revision) {
 		t.Fatalf("stale revision: %q", msg)
 	}
 	if got, _ := os.ReadFile(path); string(got) != doc {
 		t.Fatalf("a conflicting write changed the document:\n%s", got)
+	}
+	// The turn ended: what the user approved for it is gone.
+	approvals.Approve(g.RuntimeID, grant.WriteDocTool)
+	approvals.Forget(g.RuntimeID)
+	if msg := s.fails(grant.WriteDocTool, map[string]any{"id": id, "content": "---\n---\nLater.\n", "expectedRevision": r.Revision}); !strings.Contains(msg, "not approved") {
+		t.Fatalf("a write on an approval of an ended turn: %q", msg)
+	}
+}
+
+// TestDefaultGrantIsReadOnly: the grant a turn gets by default (resolved
+// from a request by the plan, as the host resolves it) offers no tool that
+// writes, through the real server; an agent the user allowed to write gets
+// context_write_doc.
+func TestDefaultGrantIsReadOnly(t *testing.T) {
+	needVault(t)
+	db, err := index.Open(index.Path(vaultDir), index.Options{Schemas: []index.Schema{refs.Schema()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	req := plan.Request{Surface: plan.SurfaceSidebar, CurrentPaper: raft}
+	listed := func(writes bool) []*mcpsdk.Tool {
+		r := &plan.Resolver{Vault: vaultDir, Papers: db, WriteDocs: writes}
+		p, err := r.Resolve(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := usual()
+		g.Tools, g.Allowed, g.Fingerprint = p.Tools, p.Allowed, p.Fingerprint
+		tools, err := start(t, g).cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tools.Tools
+	}
+	var names []string
+	for _, tool := range listed(false) {
+		names = append(names, tool.Name)
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("a default grant offers %s, which is not read-only", tool.Name)
+		}
+	}
+	if slices.Contains(names, grant.WriteDocTool) || !slices.Contains(names, "context_read") {
+		t.Errorf("a default grant offers %v", names)
+	}
+	names = nil
+	for _, tool := range listed(true) {
+		names = append(names, tool.Name)
+	}
+	if !slices.Contains(names, grant.WriteDocTool) {
+		t.Errorf("the grant of an agent allowed to write offers %v, without %s", names, grant.WriteDocTool)
 	}
 }

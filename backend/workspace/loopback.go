@@ -70,7 +70,7 @@ func (c *Config) loopbackLocked() (LoopbackSettings, error) {
 			return LoopbackSettings{}, invalid(fmt.Errorf("loopback settings %s are not valid JSON: %w", p, err))
 		}
 	}
-	if len(s.Token) < loopback.MinTokenLen {
+	if loopback.CheckToken(s.Token) != nil {
 		if s.Token, err = loopback.NewToken(); err != nil {
 			return s, err
 		}

@@ -518,6 +518,8 @@ function start(): void {
         vaultSwitched,
         open: (path, page, quote, title) => openCitation(formatCitation({ path, page, quote }), title),
         alert: (text) => header.alert(text),
+        confirm: (text) => window.confirm(text),
+        openLinkVault: backend.openLinkVault,
       }),
     );
   // Quick Chat's picker names its conversations by their titles.

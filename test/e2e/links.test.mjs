@@ -7,7 +7,7 @@
 // is refused.
 
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fold, markedText, shot, start, waitForMarks } from "./harness.mjs";
@@ -165,6 +165,14 @@ test("exports, agentero:// links and vaults", { timeout: 600_000 }, async (t) =>
       assert.match(notVault.error, /is not an Agentero vault/);
       const hostile = await page.evaluate(() => window.go.main.App.FollowLink("agentero://open?vault=/tmp&ref=papers/../../etc/passwd"));
       assert.match(hostile.error, /not a valid agentero:\/\/ link/);
+      // A folder that passes for a vault but is none of the user's: not
+      // opened, and said so for the window to ask.
+      const stranger = join(env.root, "stranger");
+      mkdirSync(join(stranger, "papers", "a"), { recursive: true });
+      const unknown = await page.evaluate((d) => window.go.main.App.FollowLink(`agentero://open?vault=${encodeURIComponent(d)}&ref=papers/a`), stranger);
+      assert.equal(unknown.unknownVault, true, JSON.stringify(unknown));
+      assert.match(unknown.error, /which is not one of your vaults/);
+      assert.equal(existsSync(join(stranger, ".agentero")), false, "the unknown folder was opened");
       await shot(page, "links-3-refused");
     }),
   );

@@ -158,6 +158,10 @@ type Grant struct {
 	// ended (EndTurn): nothing is read between turns. Only the host writes
 	// it; an agent cannot write the vault's state folder.
 	Turn string `json:"turn,omitempty"`
+	// Approvals is the host's socket that the server takes the user's
+	// approvals of write calls from (ListenApprovals); "" when the grant
+	// has no tool that writes.
+	Approvals string `json:"approvals,omitempty"`
 
 	whole bool // WholeVault: covers every clean vault path
 }
@@ -292,6 +296,8 @@ func (g Grant) validate() error {
 		return fmt.Errorf("conversation %q is not the one of runtime id %q", g.Conversation, g.RuntimeID)
 	case g.Turn != "" && !turnPattern.MatchString(g.Turn):
 		return fmt.Errorf("turn %q is not valid", g.Turn)
+	case g.Approvals != "" && !filepath.IsAbs(g.Approvals):
+		return errors.New("approvals must be an absolute path")
 	}
 	if err := g.Budget.Valid(); err != nil {
 		return err

@@ -56,10 +56,15 @@ const SkillTool = "context_read_skill"
 // agentero-context server offers it is here, so the grant and its
 // fingerprint name them all.
 //
-// The write tool is in every mcp turn's grant; each call of it waits for
-// the user's approval (SPEC §8.2).
-func SessionTools(vaultRoot string) []string {
-	out := append(append([]string{}, Tools...), HistoryTool, grant.WriteDocTool)
+// A grant is read-only unless writes says the user allowed the turn's
+// agent to write context documents (a per-agent setting, off by default):
+// then it holds the write tool too, and each call of it still waits for
+// the user's approval (SPEC §4, §8.2).
+func SessionTools(vaultRoot string, writes bool) []string {
+	out := append(append([]string{}, Tools...), HistoryTool)
+	if writes {
+		out = append(out, grant.WriteDocTool)
+	}
 	if vaultRoot == "" {
 		return out
 	}
@@ -150,6 +155,10 @@ type Resolver struct {
 	Vault  string       // absolute vault root
 	Papers Papers       // the vault's index
 	Budget grant.Budget // zero = grant.DefaultBudget()
+	// WriteDocs says the turn's agent may write context documents: its
+	// grant offers context_write_doc. False (the default) grants only
+	// tools that read.
+	WriteDocs bool
 }
 
 // ErrBadRequest marks a request that is malformed as a whole (not a single
@@ -243,7 +252,7 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (*Plan, error) {
 		p.Mode = grant.ModePromptOnly
 	default:
 		p.Mode = grant.ModeMCP
-		p.Tools = SessionTools(r.Vault)
+		p.Tools = SessionTools(r.Vault, r.WriteDocs)
 	}
 	p.Fingerprint = Fingerprint(p.Tools, p.Allowed, p.Budget, p.Mode)
 	return p, nil

@@ -136,13 +136,37 @@ func TestResolveAllowedAndMode(t *testing.T) {
 			if len(p.Refused) != tt.refused {
 				t.Errorf("refused = %+v, want %d", p.Refused, tt.refused)
 			}
-			// An mcp turn gets the three source tools and context_history
-			// and the write tool, asked for each call (this vault has no context
-			// documents and no skills).
-			if (p.Mode == "mcp") != slices.Equal(p.Tools, append(slices.Clone(plan.Tools), plan.HistoryTool, grant.WriteDocTool)) {
+			// An mcp turn gets the three source tools and context_history,
+			// and no tool that writes: the agent was not allowed to write
+			// (this vault has no context documents and no skills).
+			if (p.Mode == "mcp") != slices.Equal(p.Tools, append(slices.Clone(plan.Tools), plan.HistoryTool)) {
 				t.Errorf("tools %v for mode %s", p.Tools, p.Mode)
 			}
 		})
+	}
+}
+
+// TestWriteToolOnlyForWriters: a grant is read-only unless the turn's agent
+// may write context documents; then it holds the write tool, and its
+// fingerprint differs, so a session opened read-only never gains it.
+func TestWriteToolOnlyForWriters(t *testing.T) {
+	r, _ := testVault(t)
+	req := plan.Request{Surface: "sidebar", CurrentPaper: "papers/raft"}
+	read := resolve(t, r, req)
+	if slices.Contains(read.Tools, grant.WriteDocTool) {
+		t.Errorf("a default grant offers %s: %v", grant.WriteDocTool, read.Tools)
+	}
+	w := *r
+	w.WriteDocs = true
+	write := resolve(t, &w, req)
+	if !slices.Contains(write.Tools, grant.WriteDocTool) {
+		t.Errorf("a writer's grant lacks %s: %v", grant.WriteDocTool, write.Tools)
+	}
+	if write.Fingerprint == read.Fingerprint {
+		t.Error("the write tool does not change the fingerprint")
+	}
+	if p := resolve(t, &w, plan.Request{Surface: "quickChat"}); len(p.Tools) != 0 {
+		t.Errorf("a prompt-only turn of a writer has tools %v", p.Tools)
 	}
 }
 

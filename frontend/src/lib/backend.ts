@@ -306,6 +306,8 @@ export async function takeLink(): Promise<LinkResult | null> {
 }
 /** followLink follows an agentero:// link as a later launch would hand it over. */
 export const followLink = (link: string): Promise<LinkResult> => App.FollowLink(link);
+/** openLinkVault follows a link whose vault is none of the user's vaults, once the user agreed to open it. */
+export const openLinkVault = (link: string): Promise<LinkResult> => App.OpenLinkVault(link);
 /** onLinkFollowed hears the links later launches hand to this window (app_links.go's LinkFollowed). */
 export function onLinkFollowed(callback: (r: LinkResult) => void): () => void {
   return EventsOn("link:followed", (r: LinkResult | null) => r && callback(r));

@@ -204,6 +204,23 @@ describe("Save", () => {
     expect(q(".settings-status")?.textContent).toBe("Saved broken.");
   });
 
+  it("a new agent only reads and is taken as remote unless the user says otherwise", async () => {
+    await fill();
+    const write = q<HTMLInputElement>('[data-testid="agent-write-docs"]')!;
+    const local = q<HTMLInputElement>('[data-testid="agent-local"]')!;
+    expect([write.checked, local.checked]).toEqual([false, false]);
+    button(host.querySelector(".agent-form")!, "Save").click();
+    await vi.waitFor(() => expect(calls.saved).toHaveLength(1));
+    expect(calls.saved[0][0]).toMatchObject({ name: "broken", writeDocs: false, local: false });
+    saving[0].reject({ code: "cancelled", message: "cancelled" });
+    await vi.waitFor(() => expect(q('[data-testid="check-problem"]')).not.toBeNull());
+    write.checked = true;
+    local.checked = true;
+    button(host.querySelector(".agent-form")!, "Save").click();
+    await vi.waitFor(() => expect(calls.saved).toHaveLength(2));
+    expect(calls.saved[1][0]).toMatchObject({ name: "broken", writeDocs: true, local: true });
+  });
+
   it("the check can be cancelled", async () => {
     await fill();
     button(host.querySelector(".agent-form")!, "Save").click();

@@ -133,10 +133,21 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     const env = h("textarea", { rows: 3, placeholder: "ANTHROPIC_API_KEY=…", "aria-label": "Environment" });
     env.value = formatEnv(a?.env ?? {});
     const makeDefaultBox = h("input", { type: "checkbox", checked: list.default === editing && editing !== "" });
+    // Both off by default: a grant only reads, and the agent's model is taken to run elsewhere.
+    const writeDocsBox = h("input", { type: "checkbox", checked: a?.writeDocs ?? false, "data-testid": "agent-write-docs" });
+    const localBox = h("input", { type: "checkbox", checked: a?.local ?? false, "data-testid": "agent-local" });
     const result = createCheckLine("agent-form-result");
 
     // What the form does not show (the context window) is kept as it was.
-    const read = (): AgentConfig => ({ ...a, name: name.value.trim(), command: command.value.trim(), args: parseArgs(args.value), env: parseEnv(env.value) });
+    const read = (): AgentConfig => ({
+      ...a,
+      name: name.value.trim(),
+      command: command.value.trim(),
+      args: parseArgs(args.value),
+      env: parseEnv(env.value),
+      writeDocs: writeDocsBox.checked,
+      local: localBox.checked,
+    });
     const guard = (f: (cfg: AgentConfig) => Promise<void>) => async () => {
       try {
         const cfg = read();
@@ -188,6 +199,18 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       h("label", {}, "Arguments", args),
       h("label", {}, "Environment (KEY=VALUE, one per line)", env),
       h("label", { class: "inline" }, makeDefaultBox, "Use it for new questions (default)"),
+      h(
+        "label",
+        { class: "inline", title: "Off: the agent only reads. On: it may write the vault's context documents, each write approved by you in the thread." },
+        writeDocsBox,
+        "Let it write context documents (you approve each write)",
+      ),
+      h(
+        "label",
+        { class: "inline", title: "Off: documents marked sensitive are never put in its prompts, as its model may run on someone else's computer." },
+        localBox,
+        "Its model runs on this computer (sensitive context documents may be sent to it)",
+      ),
       h(
         "div",
         { class: "form-actions" },

@@ -5,7 +5,7 @@ import type { LinkResult, RecentVault } from "../lib/backend";
 import { follow, type LinkDeps } from "./links";
 import { createVaultMenu } from "./menu";
 
-function linkDeps() {
+function linkDeps(agree = false) {
   const calls: string[] = [];
   const deps: LinkDeps = {
     takeLink: async () => null,
@@ -13,6 +13,14 @@ function linkDeps() {
     vaultSwitched: async () => void calls.push("switched"),
     open: (path, page, quote, title) => void calls.push(`open ${path} ${page} ${quote} ${title}`),
     alert: (text) => void calls.push(`alert ${text}`),
+    confirm: (text) => {
+      calls.push(`confirm ${text.split("\n\n")[1]}`);
+      return agree;
+    },
+    openLinkVault: async (link) => {
+      calls.push(`open vault of ${link}`);
+      return target(true);
+    },
   };
   return { deps, calls };
 }
@@ -20,6 +28,7 @@ function linkDeps() {
 const target = (vaultChanged: boolean): LinkResult => ({
   link: "agentero://open?…",
   error: "",
+  unknownVault: false,
   target: { vault: "/v", ref: "papers/raft", pdfPath: "papers/raft/raft.pdf", title: "Raft", page: 7, quote: "Raft decomposes", vaultChanged },
 });
 
@@ -33,9 +42,29 @@ describe("following a link", () => {
     expect(calls).toEqual(["open papers/raft/raft.pdf 7 Raft decomposes Raft"]);
   });
 
+  it("asks before opening a folder that is none of the user's vaults, and follows the link only when told to", async () => {
+    const unknown: LinkResult = {
+      link: "agentero://open?vault=%2Fhome%2Fme%2Fdownloads&ref=papers/x",
+      error: "the link opens /home/me/downloads, which is not one of your vaults: opening it would index that folder",
+      target: undefined as never,
+      unknownVault: true,
+    };
+    const no = linkDeps(false);
+    await follow(unknown, no.deps);
+    expect(no.calls).toEqual(["confirm /home/me/downloads", "alert The link was not followed: /home/me/downloads is none of your vaults."]);
+    const yes = linkDeps(true);
+    await follow(unknown, yes.deps);
+    expect(yes.calls).toEqual([
+      "confirm /home/me/downloads",
+      `open vault of ${unknown.link}`,
+      "switched",
+      "open papers/raft/raft.pdf 7 Raft decomposes Raft",
+    ]);
+  });
+
   it("says why a link was refused, as a sentence", async () => {
     const { deps, calls } = linkDeps();
-    await follow({ link: "x", error: "the paper papers/x is not in the vault /v (moved or deleted?)", target: undefined as never }, deps);
+    await follow({ link: "x", error: "the paper papers/x is not in the vault /v (moved or deleted?)", target: undefined as never, unknownVault: false }, deps);
     expect(calls).toEqual(["alert Couldn’t open that link: the paper papers/x is not in the vault /v (moved or deleted?)."]);
   });
 });

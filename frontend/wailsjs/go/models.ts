@@ -6,6 +6,8 @@ export namespace acp {
 	    args: string[];
 	    env?: Record<string, string>;
 	    contextWindow?: number;
+	    writeDocs?: boolean;
+	    local?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Agent(source);
@@ -18,6 +20,8 @@ export namespace acp {
 	        this.args = source["args"];
 	        this.env = source["env"];
 	        this.contextWindow = source["contextWindow"];
+	        this.writeDocs = source["writeDocs"];
+	        this.local = source["local"];
 	    }
 	}
 	export class Agents {
@@ -1394,6 +1398,7 @@ export namespace main {
 	    link: string;
 	    target?: LinkTarget;
 	    error: string;
+	    unknownVault: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new LinkResult(source);
@@ -1404,6 +1409,7 @@ export namespace main {
 	        this.link = source["link"];
 	        this.target = this.convertValues(source["target"], LinkTarget);
 	        this.error = source["error"];
+	        this.unknownVault = source["unknownVault"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

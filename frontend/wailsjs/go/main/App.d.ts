@@ -90,6 +90,8 @@ export function OpenExternal(arg1:string):Promise<void>;
 
 export function OpenFolder(arg1:string):Promise<void>;
 
+export function OpenLinkVault(arg1:string):Promise<main.LinkResult>;
+
 export function OpenVault(arg1:string):Promise<void>;
 
 export function PaperMetadata(arg1:string):Promise<metadata.Details>;

@@ -158,6 +158,10 @@ export function OpenFolder(arg1) {
   return window['go']['main']['App']['OpenFolder'](arg1);
 }
 
+export function OpenLinkVault(arg1) {
+  return window['go']['main']['App']['OpenLinkVault'](arg1);
+}
+
 export function OpenVault(arg1) {
   return window['go']['main']['App']['OpenVault'](arg1);
 }
