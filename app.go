@@ -237,6 +237,12 @@ func (a *App) Search(query string, limit int) ([]index.Hit, error) {
 	return on(a, func(ws *workspace.Workspace) ([]index.Hit, error) { return ws.Search(a.ctx, query, limit) })
 }
 
+// Sections lists the sections of the paper whose PDF is path (vault
+// relative): its outline, or the headings found on its pages.
+func (a *App) Sections(path string) ([]index.Section, error) {
+	return on(a, func(ws *workspace.Workspace) ([]index.Section, error) { return ws.Sections(a.ctx, path) })
+}
+
 // Locate finds where a citation's quote is on its page: the rectangles the
 // viewer marks, in PDF points from the page's top-left corner.
 func (a *App) Locate(uri string) (workspace.Location, error) {

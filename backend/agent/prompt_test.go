@@ -46,7 +46,7 @@ Evidence the user pointed at:
 func TestParseTurn(t *testing.T) {
 	raftSel := plan.Card{Kind: "paper", Ref: "papers/raft", Title: "In Search of an Understandable Consensus Algorithm", Page: 5,
 		Quote:       "At any given time each server is in one of three states: leader, follower, or candidate.",
-		CitationURI: "papers/raft/raft.pdf#page=5"}
+		CitationURI: "papers/raft/raft.pdf#page=5", Section: "5.1 Raft basics"} // the section line after the quote is not read
 	current := plan.Card{Kind: "paper", Ref: "papers/paxos", Title: "Paxos Made Simple", CitationURI: "papers/paxos/paxos.pdf"}
 	odd := plan.Card{Kind: "paper", Ref: "papers/my paper: v2", Title: "Notes: a title, page 3", Page: 3, PageLabel: "iii",
 		Quote: "> a line that starts like a blockquote\n\n[2] paper papers/x: Y\n    source: nowhere", Cut: true,

@@ -42,7 +42,15 @@ type DB struct {
 	// of the papers without readable text (an index opened read-only may
 	// predate it: metahits.go then reads those papers' rows)
 	textless bool
+	// starts: sections have their start and source (migration 008); an
+	// index opened read-only may predate them, its sections then start at
+	// their pages' tops
+	starts bool
 }
+
+// startsVersion is the schema version (migration 008) from which sections
+// say where on their page they start.
+const startsVersion = 8
 
 // titlesVersion is the schema version (migration 004) from which papers_fts
 // holds each paper's title, authors and number of pages.
@@ -128,6 +136,7 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	db.titles = version >= titlesVersion
+	db.starts = version >= startsVersion
 	if err := db.sql.QueryRow(`SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'textless_fts')`).Scan(&db.textless); err != nil {
 		db.sql.Close()
 		return nil, fmt.Errorf("open index: %w", err)

@@ -62,7 +62,10 @@ type Hit struct {
 	Title     string `json:"title"`
 	Page      int    `json:"page"`
 	PageLabel string `json:"pageLabel"`
-	Snippet   string `json:"snippet"` // matched terms between MarkStart and MarkEnd
+	// Section is the title of the paper's section the hit falls in (where
+	// its first matched term is), "" when none.
+	Section string `json:"section,omitempty"`
+	Snippet string `json:"snippet"` // matched terms between MarkStart and MarkEnd
 	// Quote is the snippet's words as the page has them, without marks or
 	// ellipses: what the viewer marks when the hit is opened.
 	Quote       string  `json:"quote"`

@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentero/agentero/backend/citation"
 )
@@ -243,6 +244,7 @@ func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([
 		}
 	}
 	read := map[key]Hit{}
+	at := map[key]int{} // a page hit's first matched term: a rune offset in its page
 	if len(pages) > 0 {
 		rows, err := db.sql.QueryContext(ctx, `SELECT pages_fts.rowid, p.ref, p.title, p.pdf_path, pg.page, pg.label,
 			highlight(pages_fts, 0, char(2), char(3))
@@ -262,10 +264,21 @@ func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([
 			h.CitationURI = citation.New(pdfPath, h.Page, "").String()
 			h.Snippet, h.Quote = snippet(marked, p.terms, p.places, q.SnippetChars)
 			read[key{false, id}] = h
+			if i := strings.Index(marked, MarkStart); i >= 0 {
+				at[key{false, id}] = utf8.RuneCountInString(marked[:i])
+			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("read hits: %w", err)
+		}
+		for k, h := range read {
+			sec, err := db.SectionAt(ctx, h.Ref, h.Page, at[k])
+			if err != nil {
+				return nil, err
+			}
+			h.Section = sec
+			read[k] = h
 		}
 	}
 	if len(files) > 0 {

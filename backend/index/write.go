@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/metadata"
+	"github.com/agentero/agentero/backend/outline"
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/vault"
 )
@@ -217,7 +218,8 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 }
 
 // insertPages writes a paper's pages (and through the trigger, pages_fts)
-// and its outline, and returns the pages' texts.
+// and its sections (backend/outline: the outline when it is right, else the
+// headings found on the pages), and returns the pages' texts.
 func insertPages(ctx context.Context, tx *sql.Tx, id int64, doc *pdf.Document) ([]string, error) {
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO pages (paper_id, page, label, text) VALUES (?, ?, ?, ?)`)
 	if err != nil {
@@ -231,13 +233,14 @@ func insertPages(ctx context.Context, tx *sql.Tx, id int64, doc *pdf.Document) (
 		}
 		texts = append(texts, pg.Text)
 	}
-	sec, err := tx.PrepareContext(ctx, `INSERT INTO sections (paper_id, ord, level, title, page) VALUES (?, ?, ?, ?, ?)`)
+	sec, err := tx.PrepareContext(ctx, `INSERT INTO sections (paper_id, ord, level, title, page, start, source) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, err
 	}
 	defer sec.Close()
-	for i, s := range doc.Outline {
-		if _, err := sec.ExecContext(ctx, id, i, s.Level, s.Title, s.Page); err != nil {
+	sections, source := outline.Sections(doc)
+	for i, s := range sections {
+		if _, err := sec.ExecContext(ctx, id, i, s.Level, s.Title, s.Page, s.Offset, string(source)); err != nil {
 			return nil, err
 		}
 	}

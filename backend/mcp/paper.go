@@ -19,18 +19,21 @@ import (
 )
 
 type metadataResult struct {
-	Ref         string          `json:"ref"`
-	Title       string          `json:"title"`
-	Authors     []string        `json:"authors"`
-	Year        int             `json:"year,omitempty"`
-	DOI         string          `json:"doi,omitempty"`
-	ArxivID     string          `json:"arxivId,omitempty"`
-	Abstract    string          `json:"abstract,omitempty"`
-	Pages       int             `json:"pages"`
-	Health      health          `json:"health"`
-	Outline     []index.Section `json:"outline"`
-	Files       []string        `json:"files,omitempty"` // text files in the paper's folder
-	CitationURI string          `json:"citationUri"`
+	Ref      string          `json:"ref"`
+	Title    string          `json:"title"`
+	Authors  []string        `json:"authors"`
+	Year     int             `json:"year,omitempty"`
+	DOI      string          `json:"doi,omitempty"`
+	ArxivID  string          `json:"arxivId,omitempty"`
+	Abstract string          `json:"abstract,omitempty"`
+	Pages    int             `json:"pages"`
+	Health   health          `json:"health"`
+	Outline  []index.Section `json:"outline"`
+	// OutlineFrom says where the outline's sections come from: the PDF's
+	// own outline, or the headings found on its pages.
+	OutlineFrom string   `json:"outlineFrom,omitempty"`
+	Files       []string `json:"files,omitempty"` // text files in the paper's folder
+	CitationURI string   `json:"citationUri"`
 	cutInfo
 }
 
@@ -59,6 +62,9 @@ func (s *Server) metadata(ctx context.Context, t target, limit int) (reply, erro
 	r := metadataResult{Ref: p.Ref, Title: p.Title, Authors: p.Authors, Year: p.Year, DOI: p.DOI, ArxivID: p.ArxivID,
 		Abstract: p.Abstract, Pages: p.Pages, Health: health{p.Status, p.NoTextPages, p.Error}, Outline: outline,
 		Files: readable, CitationURI: citation.New(p.PDFPath, 0, "").String()}
+	if len(outline) > 0 {
+		r.OutlineFrom = outline[0].Source
+	}
 	// Over the cap: drop outline entries from the end, then shorten the abstract.
 	total := len(outline)
 	for size(r) > limit && len(r.Outline) > 0 {
@@ -172,28 +178,32 @@ func (s *Server) page(ctx context.Context, t target, in readInput, fit fitFunc) 
 
 func (s *Server) section(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {
 	if strings.TrimSpace(in.Section) == "" {
-		return reply{}, errorf("mode section needs section: a title from the paper's outline (mode metadata lists them)")
+		return reply{}, errorf("mode section needs section: a section's title or number (mode metadata lists the paper's sections)")
 	}
 	outline, err := s.db.Sections(ctx, t.paper.Ref)
 	if err != nil {
 		return reply{}, err
 	}
 	if len(outline) == 0 {
-		return reply{}, errorf("this paper has no outline: read it by page, or find text with context_search and mode excerpt")
+		return reply{}, errorf("no sections were found in this paper (no outline, no headings on its pages): read it by page, or find text with context_search and mode excerpt")
 	}
 	i := findSection(outline, in.Section)
 	if i < 0 {
-		return reply{}, errorf("no section has that title: mode metadata lists the outline")
+		return reply{}, errorf("no section has that title or number: mode metadata lists the paper's sections")
 	}
-	from, to := sectionPages(outline, i, t.paper.Pages)
-	key := cursorKey("section", t.paper.Ref, outline[i].Title, fmt.Sprint(from))
+	sp := sectionSpan(outline, i, t.paper.Pages)
+	key := cursorKey("section", t.paper.Ref, outline[i].Title, fmt.Sprint(sp.from))
 	off, err := readCursor(in.Cursor, key)
 	if err != nil {
 		return reply{}, err
 	}
-	pages, err := s.db.Pages(ctx, t.paper.Ref, from, to)
+	pages, err := s.db.Pages(ctx, t.paper.Ref, sp.from, sp.to)
 	if err != nil {
 		return reply{}, err
+	}
+	pages = sp.cut(pages)
+	if len(pages) == 0 {
+		return reply{}, errorf("this section's pages have no text in the index (health: %s)", t.paper.Status)
 	}
 	pt := joinPages(pages, true)
 	if off > len(pt.runes) {
@@ -201,23 +211,22 @@ func (s *Server) section(ctx context.Context, t target, in readInput, fit fitFun
 	}
 	limit, note := fit(s.grant.Budget.FullChars)
 	c := cut(pt.runes, off, limit)
-	first := from
-	if len(pages) > 0 {
-		first = pages[pt.pageAt(c.from)].Number
-	}
+	first := pages[pt.pageAt(c.from)].Number
+	last := pages[len(pages)-1].Number
 	uri := citation.New(t.paper.PDFPath, first, "").String()
 	res := textResult{Ref: t.paper.Ref, Page: first, Pages: t.paper.Pages, Section: outline[i].Title, Text: c.text, CitationURI: uri}
-	rest := fmt.Sprintf("pages %d–%d of the section (%d characters)", pages[pt.pageAt(c.to)].Number, to, c.total-c.to)
-	res.cutInfo = cutOf(c, fmt.Sprintf("section on pages %d–%d of %d", from, to, t.paper.Pages), rest, key, note,
+	rest := fmt.Sprintf("pages %d–%d of the section (%d characters)", pages[pt.pageAt(c.to)].Number, last, c.total-c.to)
+	res.cutInfo = cutOf(c, fmt.Sprintf("section on pages %d–%d of %d", pages[0].Number, last, t.paper.Pages), rest, key, note,
 		func(cur string) *nextCall {
 			return s.readCall(map[string]any{"ref": t.paper.Ref, "mode": modeSection, "section": outline[i].Title, "cursor": cur})
 		})
 	return reply{value: res, cites: []cite{{t.paper.Ref, uri}}}, nil
 }
 
-// findSection finds an outline entry by title: exactly, then ignoring case
-// and spacing, then without its number ("5 Training" for "training"), then
-// as the only title that contains the words asked for.
+// findSection finds a section by title or number: exactly, then ignoring
+// case and spacing, then by its number ("3.2", "Section 3.2", "IV", "A.1"),
+// then without its number ("5 Training" for "training"), then as the only
+// title that contains the words asked for.
 func findSection(outline []index.Section, title string) int {
 	want := quote.Fold(title)
 	for i, s := range outline {
@@ -228,6 +237,13 @@ func findSection(outline []index.Section, title string) int {
 	for i, s := range outline {
 		if quote.Fold(s.Title) == want {
 			return i
+		}
+	}
+	if num := askedNumber(title); num != "" {
+		for i, s := range outline {
+			if m := sectionNumber.FindString(s.Title); m != "" && strings.EqualFold(strings.TrimRight(strings.TrimSpace(m), "."), num) {
+				return i
+			}
 		}
 	}
 	for i, s := range outline {
@@ -250,18 +266,64 @@ func findSection(outline []index.Section, title string) int {
 // sectionNumber is the numbering before a heading: "3.2.1 ", "A.1 ", "IV. ".
 var sectionNumber = regexp.MustCompile(`^\s*(?:[0-9]+|[A-Z]|[IVXLC]+)(?:\.[0-9]+)*\.?\s+`)
 
-// sectionPages is the page span of outline entry i: from its page to the
-// page where the next entry at the same or a higher level starts.
-func sectionPages(outline []index.Section, i, pages int) (int, int) {
-	from := min(max(outline[i].Page, 1), max(pages, 1))
-	to := pages
-	for _, next := range outline[i+1:] {
-		if next.Level <= outline[i].Level {
-			to = next.Page
-			break
-		}
+// askedSection is a section asked for by number: "3.2", "3.2.", "Section
+// 3.2", "§3.2", "IV", "A.1".
+var askedSection = regexp.MustCompile(`(?i)^\s*(?:section|sec\.|§)?\s*((?:[0-9]+|[A-Z]|[IVXLC]+)(?:\.[0-9]+)*)\.?\s*$`)
+
+// askedNumber is the number a section is asked for by, or "".
+func askedNumber(s string) string {
+	if m := askedSection.FindStringSubmatch(s); m != nil {
+		return m[1]
 	}
-	return from, min(max(to, from), max(pages, 1))
+	return ""
+}
+
+// span is where a section's text is: from rune start of page from to rune
+// end of page to (end -1: the page's end).
+type span struct {
+	from, start, to, end int
+}
+
+// sectionSpan is section i's text: from its title to the start of the next
+// section at its level or above (its subsections are part of it), or the
+// paper's end.
+func sectionSpan(outline []index.Section, i, pages int) span {
+	last := max(pages, 1)
+	sp := span{from: min(max(outline[i].Page, 1), last), start: outline[i].Start, to: last, end: -1}
+	for _, next := range outline[i+1:] {
+		if next.Level > outline[i].Level {
+			continue
+		}
+		if next.Page < sp.from || next.Page == sp.from && next.Start < sp.start || next.Page > last {
+			break // an outline out of page order: read to the end
+		}
+		sp.to, sp.end = next.Page, next.Start
+		break
+	}
+	return sp
+}
+
+// cut trims the pages of the span to its text: the first page from the
+// section's start, the last up to the next section's; a last page where
+// the next section starts at once is left out.
+func (sp span) cut(pages []index.Page) []index.Page {
+	out := make([]index.Page, 0, len(pages))
+	for _, p := range pages {
+		r := []rune(p.Text)
+		from, to := 0, len(r)
+		if p.Number == sp.to && sp.end >= 0 {
+			to = min(sp.end, len(r))
+		}
+		if p.Number == sp.from {
+			from = min(sp.start, to)
+		}
+		if p.Number == sp.to && p.Number != sp.from && to == 0 {
+			continue
+		}
+		p.Text = string(r[from:to])
+		out = append(out, p)
+	}
+	return out
 }
 
 func (s *Server) full(ctx context.Context, t target, in readInput, fit fitFunc) (reply, error) {

@@ -57,6 +57,7 @@ type metaT struct {
 		Title string
 		Page  int
 	}
+	OutlineFrom string
 	Files       []string
 	CitationURI string
 	cutT
@@ -218,9 +219,62 @@ func TestReadPaper(t *testing.T) {
 			t.Errorf("section of %d characters, cap %d", n, b.FullChars)
 		}
 		s.fails("context_read", map[string]any{"ref": attention, "mode": "section", "section": "no such heading"})
-		msg := s.fails("context_read", map[string]any{"ref": paxos, "mode": "section", "section": "Introduction"})
-		if !strings.Contains(msg, "no outline") {
-			t.Errorf("paper without outline: %q", msg)
+	})
+
+	// Paxos Made Simple has no outline: its sections are the headings on
+	// its pages, read by title or number from the title to the next
+	// section's start.
+	t.Run("section of a paper without an outline", func(t *testing.T) {
+		var m metaT
+		s.ok("context_read", map[string]any{"ref": paxos}, &m)
+		var titles []string
+		for _, o := range m.Outline {
+			titles = append(titles, fmt.Sprintf("%d %s", o.Page, o.Title))
+		}
+		want := []string{"2 Abstract", "3 Contents", "4 1 Introduction", "4 2 The Consensus Algorithm", "4 2.1 The Problem",
+			"5 2.2 Choosing a Value", "9 2.3 Learning a Chosen Value", "10 2.4 Progress", "10 2.5 The Implementation",
+			"11 3 Implementing a State Machine", "14 References"}
+		if diff := cmp.Diff(want, titles); diff != "" || m.OutlineFrom != "headings" {
+			t.Errorf("sections from %q (-want +got):\n%s", m.OutlineFrom, diff)
+		}
+
+		for _, tt := range []struct {
+			ask, title  string
+			page        int
+			part        string
+			has, hasNot []string
+		}{
+			{"2.2", "2.2 Choosing a Value", 5, "pages 5–9 of 14", []string{"The easiest way to choose", "[page 9]", "does not affect correctness."},
+				[]string{"2.1 The Problem", "A consensus algorithm ensures", "2.3 Learning a Chosen Value", "a learner must find out"}},
+			{"Section 3", "3 Implementing a State Machine", 11, "pages 11–14 of 14", []string{"sophisticated reconfiguration algorithm."},
+				[]string{"with a higher proposal number than any it has already", "References", "Michael J. Fischer"}},
+			{"consensus algorithm", "2 The Consensus Algorithm", 4, "pages 4–11 of 14", []string{"2.1 The Problem", "2.5 The Implementation"},
+				[]string{"1 Introduction", "3 Implementing a State Machine"}},
+		} {
+			var sec textT
+			s.ok("context_read", map[string]any{"ref": paxos, "mode": "section", "section": tt.ask}, &sec)
+			if sec.Section != tt.title || sec.Page != tt.page || !strings.Contains(sec.Part+sec.Remaining, tt.part) && sec.Truncated {
+				t.Errorf("%q: section %q page %d part %q, want %q page %d", tt.ask, sec.Section, sec.Page, sec.Part, tt.title, tt.page)
+			}
+			if !strings.HasPrefix(sec.Text, fmt.Sprintf("[page %d]\n%s", tt.page, tt.title)) {
+				t.Errorf("%q: text begins %.80q, want the title first", tt.ask, sec.Text)
+			}
+			for _, h := range tt.has {
+				if !strings.Contains(sec.Text, h) {
+					t.Errorf("%q: text lacks %q", tt.ask, h)
+				}
+			}
+			for _, h := range tt.hasNot {
+				if h != "" && strings.Contains(sec.Text, h) {
+					t.Errorf("%q: text holds %q, which is not in the section", tt.ask, h)
+				}
+			}
+		}
+
+		var found searchT
+		s.ok("context_search", map[string]any{"query": "proposer chooses a new proposal number", "limit": 1}, &found)
+		if len(found.Cards) == 0 || found.Cards[0].Ref != paxos || found.Cards[0].Section != "2.2 Choosing a Value" {
+			t.Errorf("search cards %+v: want paxos's first card in section 2.2 Choosing a Value", found.Cards)
 		}
 	})
 

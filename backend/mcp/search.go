@@ -25,6 +25,7 @@ type card struct {
 	Title       string `json:"title"`
 	Page        int    `json:"page,omitempty"`
 	PageLabel   string `json:"pageLabel,omitempty"` // the printed page number
+	Section     string `json:"section,omitempty"`   // the title of the section the hit is in
 	Snippet     string `json:"snippet"`
 	CitationURI string `json:"citationUri"`
 }
@@ -151,6 +152,6 @@ func (s *Server) card(h index.Hit) (card, bool) {
 		}
 		return card{Ref: src.Ref, Path: ref, Title: path.Base(ref), Snippet: snip, CitationURI: citation.New(ref, 0, "").String()}, true
 	}
-	return card{Ref: h.Ref, Title: h.Title, Page: h.Page, PageLabel: pageLabel(h.PageLabel, h.Page),
+	return card{Ref: h.Ref, Title: h.Title, Page: h.Page, PageLabel: pageLabel(h.PageLabel, h.Page), Section: h.Section,
 		Snippet: snip, CitationURI: h.CitationURI}, true
 }

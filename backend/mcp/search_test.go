@@ -18,6 +18,7 @@ type cardT struct {
 	Ref, Path, Title string
 	Page             int
 	PageLabel        string
+	Section          string
 	Snippet          string
 	CitationURI      string
 }

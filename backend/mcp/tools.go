@@ -48,7 +48,7 @@ func tools() []toolDef {
 				"ref":{"type":"string","minLength":1,"maxLength":1024},
 				"mode":{"type":"string","enum":["metadata","excerpt","page","section","region","image","full"]},
 				"page":{"type":"integer","minimum":1,"description":"physical page, 1-based"},
-				"section":{"type":"string","minLength":1,"maxLength":300,"description":"outline title"},
+				"section":{"type":"string","minLength":1,"maxLength":300,"description":"section title or number (metadata lists them)"},
 				"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"description":"PDF points from the page's top-left","properties":{
 					"x":{"type":"number","minimum":0},"y":{"type":"number","minimum":0},
 					"width":{"type":"number","exclusiveMinimum":0},"height":{"type":"number","exclusiveMinimum":0}}},

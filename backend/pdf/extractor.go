@@ -22,12 +22,16 @@ import (
 
 // ExtractorVersion changes whenever extraction output changes; the index
 // re-extracts all files when it bumps.
+//
 // 3: page-1 header read for authors and year; garbled pages detected (backend/index).
+// 4: sections for every paper (backend/outline): the headings are found in
+// the pages' short lines, which the index does not keep, so every paper is
+// read again to write them (index migration 008).
 // 5: the abstract read from the first pages (backend/metadata abstractOf).
 // 6: pages without a text layer, and garbled ones, read by OCR (Page.OCR;
-// the index OCRs them). 4 is taken by sections on another branch; the
-// merge keeps the highest.
-const ExtractorVersion = 6
+// the index OCRs them).
+// 7: 4, 5 and 6 together: an index written at any of them lacks another's.
+const ExtractorVersion = 7
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (

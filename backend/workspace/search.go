@@ -58,3 +58,15 @@ func (w *Workspace) SourceExists(uri string) bool {
 	st, err := os.Stat(abs)
 	return err == nil && st.Mode().IsRegular()
 }
+
+// Sections lists the sections of the paper whose PDF is pdfPath
+// (vault-relative): the viewer's outline panel. Each opens its page.
+func (w *Workspace) Sections(ctx context.Context, pdfPath string) ([]index.Section, error) {
+	return call(ctx, w, func(ctx context.Context) ([]index.Section, error) {
+		p, err := w.lib.DB().PaperByPDF(ctx, pdfPath)
+		if err != nil {
+			return nil, err
+		}
+		return w.lib.DB().Sections(ctx, p.Ref)
+	})
+}

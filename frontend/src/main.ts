@@ -459,6 +459,11 @@ document.addEventListener("keydown", (e) => {
     conversations.focus();
     return;
   }
+  if (modShift && key === "o") {
+    e.preventDefault();
+    if (!document.querySelector("dialog[open]")) viewer.toggleOutline();
+    return;
+  }
   if (modShift && key === "l") {
     e.preventDefault();
     relations.focus();

@@ -107,6 +107,7 @@ type Card struct {
 	Title       string `json:"title"`
 	Page        int    `json:"page,omitempty"`
 	PageLabel   string `json:"pageLabel,omitempty"`
+	Section     string `json:"section,omitempty"` // the title of the paper's section the selection is in
 	Quote       string `json:"quote,omitempty"`
 	Cut         bool   `json:"cut"`
 	CitationURI string `json:"citationUri"`
@@ -134,6 +135,13 @@ type Plan struct {
 // Papers is what the resolver needs to know about indexed papers.
 type Papers interface {
 	Paper(ctx context.Context, ref string) (index.Paper, error)
+}
+
+// sectionFinder is what an index offers to name the section of a paper a
+// selected passage is in (backend/outline's sections); a Papers without it
+// leaves cards without a section.
+type sectionFinder interface {
+	SectionOf(ctx context.Context, ref string, page int, quote string) (string, error)
 }
 
 // paperLister is what an index offers to list the papers in a folder; a
@@ -356,6 +364,11 @@ func (r *Resolver) selection(ctx context.Context, sel Selection) (Card, grant.So
 		}
 		c := Card{Kind: grant.KindPaper, Ref: p.Ref, Title: p.Title, Page: sel.Page, Quote: quote, Cut: cut,
 			CitationURI: citation.New(p.PDFPath, sel.Page, "").String()}
+		if f, ok := r.Papers.(sectionFinder); ok && sel.Page > 0 {
+			// the section names where the passage is; an index that cannot
+			// say leaves it out and the card stands without it
+			c.Section, _ = f.SectionOf(ctx, p.Ref, sel.Page, text)
+		}
 		return c, grant.Source{Kind: grant.KindPaper, Ref: p.Ref}, nil
 	}
 	if strings.EqualFold(path.Ext(ref), ".pdf") {

@@ -20,8 +20,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// titledExtractor gives every PDF three pages and a title line, so the
-// index is real without PDF parsing.
+// titledExtractor gives every PDF three pages, a title line and an
+// outline of one section (its name, on page 1), so the index is real
+// without PDF parsing.
 type titledExtractor struct{}
 
 func (titledExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document, error) {
@@ -29,6 +30,7 @@ func (titledExtractor) ExtractFile(_ context.Context, f *os.File) (*pdf.Document
 	return &pdf.Document{
 		Pages:          []pdf.Page{{Number: 1, Text: title}, {Number: 2, Text: "two"}, {Number: 3, Text: "three"}},
 		FirstPageLines: []pdf.Line{{Text: "The " + title + " Paper", Size: 20}},
+		Outline:        []pdf.Section{{Title: title, Level: 1, Page: 1}},
 	}, nil
 }
 
@@ -176,8 +178,9 @@ func TestEvidenceCards(t *testing.T) {
 			{SourcePath: "papers/paxos/paxos.pdf", Page: 2, Text: long}},
 		Mentions: []plan.Mention{{Kind: "paper", Path: "papers/raft"}}})
 	want := []plan.Card{
-		{Kind: "paper", Ref: "papers/raft", Title: "The raft Paper", Page: 3, Quote: "Raft decomposes consensus", CitationURI: "papers/raft/raft.pdf#page=3"},
-		{Kind: "paper", Ref: "papers/paxos", Title: "The paxos Paper", Page: 2, Quote: strings.TrimSpace(strings.Repeat("consensus ", 120)), Cut: true, CitationURI: "papers/paxos/paxos.pdf#page=2"},
+		// the section each page is in: the one section, from page 1
+		{Kind: "paper", Ref: "papers/raft", Title: "The raft Paper", Page: 3, Section: "raft", Quote: "Raft decomposes consensus", CitationURI: "papers/raft/raft.pdf#page=3"},
+		{Kind: "paper", Ref: "papers/paxos", Title: "The paxos Paper", Page: 2, Section: "paxos", Quote: strings.TrimSpace(strings.Repeat("consensus ", 120)), Cut: true, CitationURI: "papers/paxos/paxos.pdf#page=2"},
 	}
 	if diff := cmp.Diff(want, p.Evidence); diff != "" {
 		t.Errorf("evidence (-want +got):\n%s", diff)

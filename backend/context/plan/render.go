@@ -62,6 +62,10 @@ func (p *Plan) Render() string {
 				}
 			}
 		}
+		if c.Section != "" {
+			// after the selection block, which must follow the source line
+			fmt.Fprintf(&b, "    section: %s\n", oneLine(c.Section))
+		}
 	}
 	if len(p.Evidence) > 0 || p.Mode == grant.ModeMCP {
 		b.WriteString("\nEnd your answer with the sources you used, each as its source location exactly as given (for example papers/x/paper.pdf#page=3).\n")

@@ -119,6 +119,11 @@ export async function search(query: string, limit: number): Promise<SearchHit[]>
   return (await App.Search(query, limit)) ?? [];
 }
 
+/** sections lists the sections of the paper whose PDF is path (vault-relative): its outline, or the headings found on its pages. */
+export async function sections(path: string): Promise<Data<index.Section>[]> {
+  return (await App.Sections(path)) ?? [];
+}
+
 /**
  * QuoteLocation is where the backend's locator found a citation's quote
  * (App.Locate): rectangles in PDF points from the top-left corner of the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageText, snippetHtml } from "./hit";
+import { pageText, placeText, snippetHtml } from "./hit";
 
 describe("snippetHtml", () => {
   const cases = [
@@ -31,4 +31,11 @@ describe("pageText", () => {
   for (const c of cases) {
     it(`${c.page}/${c.pageLabel || "none"}`, () => expect(pageText(c)).toBe(c.want));
   }
+});
+
+describe("placeText", () => {
+  it("names the section a hit falls in after its page", () =>
+    expect(placeText({ page: 7, pageLabel: "7", section: "2.2 Choosing a Value" })).toBe("p. 7 · 2.2 Choosing a Value"));
+  it("is the page alone before a paper's first section, or in a paper without sections", () =>
+    expect(placeText({ page: 1, pageLabel: "", section: "" })).toBe("p. 1"));
 });

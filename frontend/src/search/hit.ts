@@ -55,3 +55,9 @@ export function pageText(hit: Pick<SearchHit, "page" | "pageLabel">): string {
   if (!label || label === String(hit.page)) return `p. ${hit.page}`;
   return `p. ${label} (${hit.page})`;
 }
+
+/** placeText is where a hit is: its page, and the section it falls in when the paper has one there. */
+export function placeText(hit: Pick<SearchHit, "page" | "pageLabel" | "section">): string {
+  const section = hit.section?.trim();
+  return section ? `${pageText(hit)} · ${section}` : pageText(hit);
+}

@@ -4,7 +4,7 @@
 
 import { errorText, type SearchHit } from "../lib/backend";
 import { h } from "../lib/dom";
-import { pageText, snippetHtml } from "./hit";
+import { placeText, snippetHtml } from "./hit";
 
 export const SearchLimit = 50;
 const DebounceMs = 200;
@@ -116,7 +116,7 @@ export function mountSearch(host: HTMLElement, results: HTMLElement, deps: Searc
             "data-index": i,
             "aria-selected": String(i === activeIndex),
           },
-          h("div", { class: "hit-head" }, h("span", { class: "hit-title" }, hit.title || hit.ref), h("span", { class: "hit-page" }, pageText(hit))),
+          h("div", { class: "hit-head" }, h("span", { class: "hit-title" }, hit.title || hit.ref), h("span", { class: "hit-page", title: placeText(hit) }, placeText(hit))),
           snippet,
         );
       }),

@@ -6,6 +6,8 @@ export interface ToolbarActions {
   goTo(page: number): void;
   step(delta: number): void;
   zoom(direction: "in" | "out" | "fit"): void;
+  /** outline shows or hides the sections panel. */
+  outline(): void;
 }
 
 export interface NoticeAction {
@@ -24,6 +26,8 @@ export interface Toolbar {
    */
   setNotice(text: string, action?: NoticeAction, detail?: string): void;
   setEnabled(enabled: boolean): void;
+  /** setOutlineOpen says whether the sections panel is shown. */
+  setOutlineOpen(open: boolean): void;
 }
 
 export function createToolbar(actions: ToolbarActions): Toolbar {
@@ -44,6 +48,19 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
   const zoomLabel = h("span", { class: "zoom-label", "data-testid": "zoom-level" });
   const fit = h("button", { type: "button", class: "quiet", title: "Fit the page width to the window (Ctrl+0)", onClick: () => actions.zoom("fit") }, "Fit width");
   const notice = h("span", { class: "viewer-notice", role: "status", "data-testid": "viewer-notice" });
+  const outline = h(
+    "button",
+    {
+      type: "button",
+      class: "icon",
+      title: "Sections of the paper (Ctrl+Shift+O)",
+      "aria-label": "Sections (Ctrl+Shift+O)",
+      "aria-expanded": "false",
+      "data-testid": "outline-toggle",
+      onClick: () => actions.outline(),
+    },
+    "☰",
+  );
 
   let current = 0;
   let total = 0;
@@ -68,12 +85,13 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
   const el = h(
     "div",
     { class: "viewer-toolbar", role: "toolbar", "aria-label": "PDF viewer" },
+    outline,
     title,
     notice,
     h("div", { class: "toolbar-group" }, prev, pageInput, pageCount, next),
     h("div", { class: "toolbar-group" }, zoomOut, zoomLabel, zoomIn, fit),
   );
-  const controls = [prev, next, zoomOut, zoomIn, fit, pageInput];
+  const controls = [outline, prev, next, zoomOut, zoomIn, fit, pageInput];
 
   return {
     el,
@@ -102,6 +120,10 @@ export function createToolbar(actions: ToolbarActions): Toolbar {
           h("button", { type: "button", class: "link notice-action", "data-testid": "viewer-notice-action", onClick: () => action.run() }, action.label),
         );
       }
+    },
+    setOutlineOpen(open) {
+      outline.setAttribute("aria-expanded", String(open));
+      outline.classList.toggle("active", open);
     },
     setEnabled(enabled) {
       for (const c of controls) c.disabled = !enabled;

@@ -4,9 +4,10 @@
 // backend's locator (App.Locate), asked once the PDF is loaded; the viewer
 // draws the rectangles it returns and matches no text itself.
 
-import { errorText, locate, vaultFileUrl, type QuoteLocation } from "../lib/backend";
+import { errorText, locate, sections, vaultFileUrl, type QuoteLocation } from "../lib/backend";
 import { h } from "../lib/dom";
 import { locationNotice, markBoxes } from "./marks";
+import { OutlinePanel } from "./outline";
 import { PageView, type PageSize } from "./page";
 import { readSelection, type SelectedPassage } from "./selection";
 import { CssUnitsPerPoint, describeLoadError, loadDocument, type PDFDocumentProxy } from "./pdf";
@@ -39,6 +40,7 @@ export class Viewer {
   private readonly scroller: HTMLElement;
   private readonly pagesEl: HTMLElement;
   private readonly message: HTMLElement;
+  private readonly outline: OutlinePanel;
 
   private path = "";
   private generation = 0;
@@ -69,12 +71,25 @@ export class Viewer {
       goTo: (n) => this.goTo(n),
       step: (d) => this.goTo(this.current + d),
       zoom: (dir) => this.zoom(dir),
+      outline: () => this.toggleOutline(false),
+    });
+    this.outline = new OutlinePanel({
+      open: (n) => this.goTo(n),
+      closed: () => {
+        this.toolbar.setOutlineOpen(false);
+        this.scroller.focus();
+      },
     });
     this.message = h("div", { class: "viewer-message", role: "status" });
     this.pagesEl = h("div", { class: "viewer-pages" });
     this.scroller = h("div", { class: "viewer-scroll", tabIndex: -1 }, this.pagesEl);
     host.append(
-      h("section", { class: "viewer", "data-testid": "viewer", "aria-label": "PDF viewer" }, this.toolbar.el, this.message, this.scroller),
+      h(
+        "section",
+        { class: "viewer", "data-testid": "viewer", "aria-label": "PDF viewer" },
+        this.toolbar.el,
+        h("div", { class: "viewer-body" }, this.outline.el, this.message, this.scroller),
+      ),
     );
     this.scroller.addEventListener("scroll", () => this.queueScrollUpdate(), { passive: true });
     new ResizeObserver(() => {
@@ -121,6 +136,7 @@ export class Viewer {
       this.doc = doc;
       this.build(doc.numPages, { width: base.width, height: base.height });
       this.navigate();
+      this.loadSections(path, generation);
     } catch (err) {
       if (generation !== this.generation) return;
       this.close(); // so opening the same path again retries
@@ -128,9 +144,32 @@ export class Viewer {
     }
   }
 
+  /** toggleOutline shows or hides the open paper's sections; by the keyboard (focus), the panel takes the focus. */
+  toggleOutline(focus = true): boolean {
+    if (!this.doc) return false;
+    this.outline.toggle(focus);
+    this.toolbar.setOutlineOpen(this.outline.isOpen);
+    return true;
+  }
+
+  // loadSections lists the open paper's sections in the outline panel,
+  // unless another paper was opened meanwhile.
+  private loadSections(path: string, generation: number): void {
+    this.outline.show([], "Loading sections…");
+    sections(path).then(
+      (list) => {
+        if (generation === this.generation) this.outline.show(list);
+      },
+      (err) => {
+        if (generation === this.generation) this.outline.show([], `Couldn’t list the sections: ${errorText(err)}`);
+      },
+    );
+  }
+
   /** close drops the open document and everything drawn from it. */
   close(): void {
     this.generation++;
+    this.outline.show([]);
     this.observer?.disconnect();
     this.observer = null;
     for (const page of this.pages) page.reset();
@@ -431,6 +470,7 @@ export class Viewer {
   private setCurrent(n: number): void {
     this.current = n;
     this.toolbar.setPage(n, this.pages.length);
+    this.outline.setPage(n);
   }
 
   private showMessage(text: string, tone = ""): void {

@@ -1127,6 +1127,7 @@ export namespace index {
 	    title: string;
 	    page: number;
 	    pageLabel: string;
+	    section?: string;
 	    snippet: string;
 	    quote: string;
 	    citationUri: string;
@@ -1142,6 +1143,7 @@ export namespace index {
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
+	        this.section = source["section"];
 	        this.snippet = source["snippet"];
 	        this.quote = source["quote"];
 	        this.citationUri = source["citationUri"];
@@ -1187,6 +1189,22 @@ export namespace index {
 	        this.sha256 = source["sha256"];
 	        this.added = source["added"];
 	        this.tags = source["tags"];
+	    }
+	}
+	export class Section {
+	    level: number;
+	    title: string;
+	    page: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Section(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.level = source["level"];
+	        this.title = source["title"];
+	        this.page = source["page"];
 	    }
 	}
 
@@ -1524,6 +1542,7 @@ export namespace plan {
 	    title: string;
 	    page?: number;
 	    pageLabel?: string;
+	    section?: string;
 	    quote?: string;
 	    cut: boolean;
 	    citationUri: string;
@@ -1539,6 +1558,7 @@ export namespace plan {
 	        this.title = source["title"];
 	        this.page = source["page"];
 	        this.pageLabel = source["pageLabel"];
+	        this.section = source["section"];
 	        this.quote = source["quote"];
 	        this.cut = source["cut"];
 	        this.citationUri = source["citationUri"];

@@ -126,6 +126,8 @@ export function SaveSettings(arg1:settings.Settings):Promise<void>;
 
 export function Search(arg1:string,arg2:number):Promise<Array<index.Hit>>;
 
+export function Sections(arg1:string):Promise<Array<index.Section>>;
+
 export function SetDefaultAgent(arg1:string):Promise<void>;
 
 export function SetLoopback(arg1:boolean,arg2:number):Promise<workspace.LoopbackStatus>;

@@ -230,6 +230,10 @@ export function Search(arg1, arg2) {
   return window['go']['main']['App']['Search'](arg1, arg2);
 }
 
+export function Sections(arg1) {
+  return window['go']['main']['App']['Sections'](arg1);
+}
+
 export function SetDefaultAgent(arg1) {
   return window['go']['main']['App']['SetDefaultAgent'](arg1);
 }
