@@ -52,9 +52,10 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 
 func TestIndexAndSearchJSON(t *testing.T) {
 	root := corpustest.Vault(t, "bitcoin.pdf", "1985-Flajolet-Probabilistic-counting.pdf")
-	// As on a machine without Tesseract (no PATH): the scan stays without
-	// text, and is listed so (backend/index tests OCR).
-	t.Setenv("PATH", "")
+	// Without OCR (AGENTERO_OCR=off: neither Tesseract nor what another
+	// test's OCR left in the shared cache): the scan stays without text,
+	// and is listed so (backend/index tests OCR).
+	t.Setenv("AGENTERO_OCR", "off")
 	os.MkdirAll(filepath.Join(root, "papers", "broken"), 0o755)
 	os.WriteFile(filepath.Join(root, "papers", "broken", "paper.pdf"), []byte("%PDF-1.4 garbage"), 0o644)
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/google/go-cmp/cmp"
 	"os"
 	"os/exec"
@@ -498,11 +499,11 @@ func TestBuiltinAgentEndToEnd(t *testing.T) {
 			continue
 		}
 		uri := line[strings.LastIndex(line, "[")+1 : strings.LastIndex(line, "]")]
-		_, frag, _ := strings.Cut(uri, "#page=")
-		page := 0
-		for _, c := range frag {
-			page = page*10 + int(c-'0')
+		cited, err := citation.Parse(uri)
+		if err != nil {
+			t.Fatalf("citation %q: %v", uri, err)
 		}
+		page := cited.Page
 		passage := prevPassage(r.Completed.Content, line)
 		text, _, err := db.PageText(context.Background(), "papers/in-search-of-an-understandable-consensus-algorithm", page)
 		if err != nil {

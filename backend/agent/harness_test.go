@@ -96,7 +96,11 @@ func indexVault(t *testing.T, root string) *testVault {
 // indexShared indexes a vault that tests share; TestMain closes its index.
 func indexShared(t *testing.T, root string) *testVault {
 	t.Helper()
-	if out, err := exec.Command(agentero(t), "index", root).CombinedOutput(); err != nil {
+	// Without OCR: the scanned paper is the one without readable text these
+	// tests are about (backend/index tests OCR).
+	cmd := exec.Command(agentero(t), "index", root)
+	cmd.Env = append(os.Environ(), "AGENTERO_OCR=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}
 	db, err := index.Open(index.Path(root), index.Options{ReadOnly: true, Schemas: []index.Schema{refs.Schema()}})

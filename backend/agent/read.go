@@ -5,6 +5,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"github.com/agentero/agentero/backend/context/grant"
 
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -48,9 +49,13 @@ type paperInfo struct {
 	} `json:"health"`
 }
 
+// defaultTurnChars is the turn's budget when the prompt states none: the
+// grant's own default, so that the agent never counts against less than
+// the server allows.
+var defaultTurnChars = grant.DefaultBudget().TurnChars
+
 // Budget defaults, when the prompt states none.
 const (
-	defaultTurnChars   = 60000
 	defaultSearchCards = 8
 	// pageCost is what a page read is taken to cost before one is seen.
 	pageCost = 6000

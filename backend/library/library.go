@@ -98,7 +98,12 @@ func Open(root string, opts Options) (*Library, error) {
 	l.hand = &handoff{ex: ex}
 	// Pages without readable text are read by OCR when the extractor can
 	// (the default one can, when Tesseract is installed).
+	// AGENTERO_OCR=off leaves them unread, cache included (tests of
+	// papers without text).
 	ocr, _ := ex.(index.OCRReader)
+	if os.Getenv("AGENTERO_OCR") == "off" {
+		ocr = nil
+	}
 	l.ix = index.NewIndexer(db, ex, index.SyncOptions{
 		Workers:  opts.Workers,
 		Logger:   opts.Logger,

@@ -158,11 +158,12 @@ func makeVault(root string) error {
 			return err
 		}
 	}
-	// Indexed as on a machine without Tesseract (no PATH): the scan and
-	// the garbled paper stay without readable text, the case the tests of
-	// such papers are about (backend/index tests OCR).
+	// Indexed without OCR (AGENTERO_OCR=off: neither Tesseract nor what
+	// another test's OCR left in the shared cache): the scan and the
+	// garbled paper stay without readable text, the case the tests of such
+	// papers are about (backend/index tests OCR).
 	cmd := exec.Command(binary, "index", root, "--json")
-	cmd.Env = append(testEnv(), "PATH=")
+	cmd.Env = append(testEnv(), "AGENTERO_OCR=off")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -43,7 +43,7 @@ func tools() []toolDef {
 		}, (*Server).search},
 		{&sdk.Tool{
 			Name:        "context_read",
-			Description: "Read a granted paper, file or directory. ref: paper ref, file or directory path, or a citationUri. Paper modes: metadata (default), excerpt (around quote), page, section, region, image (page or region as a PNG: to see a figure, table, equation or scanned page), full. Cut results give nextCursor to continue.",
+			Description: "Read a granted paper, file or directory. ref: paper ref, file or directory path, or a citationUri. Paper modes: metadata (default), excerpt (around quote), page, section, region, image (page or region as a PNG: to see a figure, table, equation or scanned page), full. A cut result says so: part is what it holds, remaining what is left unread, next the exact call that reads on (or nextCursor with the same arguments).",
 			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["ref"],"properties":{
 				"ref":{"type":"string","minLength":1,"maxLength":1024},
 				"mode":{"type":"string","enum":["metadata","excerpt","page","section","region","image","full"]},

@@ -19,7 +19,7 @@ func TestCharsCorpus(t *testing.T) {
 	}
 	rows := readManifest(t)
 	for _, mode := range []string{"native", "wasm"} {
-		opts := Options{Workers: 1}
+		opts := Options{Workers: 1, OCRCacheDir: "-"} // the pages' own text, not what OCR read of a scan
 		if mode == "wasm" {
 			opts.PDFium = "-"
 		} else if NativePDFium() == "" {
