@@ -64,7 +64,9 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 				return err
 			}
 		}
-		ag := acp.Agent{Name: "command-line", Command: command, Args: agentCommand[1:]}
+		// Started from the shell, it is configured by the shell's
+		// environment (confined, it still gets nothing of the session).
+		ag := acp.Agent{Name: "command-line", Command: command, Args: agentCommand[1:], ShellEnv: true}
 		ws.AddAgent(ag)
 		q.Agent = ag.Name
 	}

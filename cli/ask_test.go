@@ -33,7 +33,7 @@ func TestAskReportsPermissions(t *testing.T) {
 	e := env(t)
 	if _, err := e.Workspace.Config.SaveAgent(t.Context(), workspace.SaveAgentRequest{Force: true, Agent: acp.Agent{Name: "claude", Command: "node",
 		Args: []string{script}, Env: map[string]string{"PEER_STYLE": "claude", "PEER_EDIT": "1", "PEER_QUERY": "proof-of-work chain", "PEER_RECORD": rec,
-		"PEER_VAULT": root}}}); err != nil {
+			"PEER_VAULT": root}}}); err != nil {
 		t.Fatal(err)
 	}
 	req := filepath.Join(t.TempDir(), "req.json")

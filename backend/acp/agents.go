@@ -39,6 +39,11 @@ type Agent struct {
 	// Paths are more files and folders the confined agent may read and
 	// write (its configuration, when Agentero does not know where it is).
 	Paths []string `json:"paths,omitempty"`
+	// ShellEnv gives a confined agent the app's whole environment but for
+	// what reaches the user's session (bus, SSH agent, display, XDG
+	// folders): an agent started from a shell (ask --agent-cmd) is
+	// configured by it. Files its values name are readable. Never stored.
+	ShellEnv bool `json:"-"`
 	// WriteDocs lets the agent write the vault's context documents: its
 	// turns' grants offer context_write_doc, each call still approved by
 	// the user. Off by default: a grant only reads.

@@ -112,10 +112,9 @@ func (h *Host) jailFor(ag Agent, path string) (*jail, error) {
 			write = append(write, filepath.Clean(p))
 		}
 	}
-	env := confinedEnv(os.Environ(), ag.Env)
-	for _, kv := range env {
-		_, v, _ := strings.Cut(kv, "=")
-		if !filepath.IsAbs(v) || strings.ContainsRune(v, os.PathListSeparator) {
+	env := confinedEnv(os.Environ(), ag.Env, ag.ShellEnv)
+	for k, v := range ag.Env {
+		if k == "HOME" || k == "TMPDIR" || !filepath.IsAbs(v) || strings.ContainsRune(v, os.PathListSeparator) {
 			continue
 		}
 		v = filepath.Clean(v)
@@ -123,6 +122,16 @@ func (h *Host) jailFor(ag Agent, path string) (*jail, error) {
 			write = append(write, v)
 		} else if _, err := os.Stat(filepath.Dir(v)); err == nil {
 			write = append(write, filepath.Dir(v))
+		}
+	}
+	if ag.ShellEnv { // files the shell's variables name, to read
+		for _, kv := range env {
+			_, v, _ := strings.Cut(kv, "=")
+			if filepath.IsAbs(v) && !strings.ContainsRune(v, os.PathListSeparator) {
+				if st, err := os.Stat(v); err == nil && st.Mode().IsRegular() {
+					read = append(read, filepath.Clean(v))
+				}
+			}
 		}
 	}
 	env = append(env, "HOME="+home, "TMPDIR="+tmp)
@@ -226,8 +235,13 @@ func configPaths(ag Agent, path string) []string {
 // confinedEnv is the environment of a confined agent: what it needs to
 // run and reach its provider from the app's (locale, PATH, proxies,
 // certificates, provider keys and settings), and its own; no session bus,
-// SSH agent, display or XDG folders of the real home.
-func confinedEnv(app []string, own map[string]string) []string {
+// SSH agent, display or XDG folders of the real home. With shell, all of
+// the app's but those.
+func confinedEnv(app []string, own map[string]string, shell bool) []string {
+	session := map[string]bool{"HOME": true, "TMPDIR": true, "PWD": true, "OLDPWD": true, "DBUS_SESSION_BUS_ADDRESS": true,
+		"SSH_AUTH_SOCK": true, "SSH_AGENT_PID": true, "GPG_AGENT_INFO": true, "XDG_RUNTIME_DIR": true, "XDG_CONFIG_HOME": true,
+		"XDG_DATA_HOME": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true, "DISPLAY": true, "WAYLAND_DISPLAY": true,
+		"XAUTHORITY": true, "SESSION_MANAGER": true, "MAIL": true}
 	exact := map[string]bool{"PATH": true, "LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLORTERM": true,
 		"NO_COLOR": true, "FORCE_COLOR": true, "USER": true, "LOGNAME": true, "SHELL": true,
 		"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
@@ -241,7 +255,7 @@ func confinedEnv(app []string, own map[string]string) []string {
 		if !ok || own[k] != "" {
 			continue
 		}
-		if exact[k] || strings.HasSuffix(k, "_API_KEY") || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(k, p) }) {
+		if shell && !session[k] || exact[k] || strings.HasSuffix(k, "_API_KEY") || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(k, p) }) {
 			out = append(out, kv)
 		}
 	}
