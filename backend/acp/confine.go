@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentero/agentero/backend/sandbox"
 	"github.com/agentero/agentero/backend/subprocess"
@@ -309,13 +310,15 @@ type bridges struct {
 	mu     sync.Mutex
 	byID   map[string]*bridge
 	closed bool
+	wg     sync.WaitGroup // the accept loops and the servers' waiters
 }
 
 type bridge struct {
 	ln    *net.UnixListener
 	path  string
 	mu    sync.Mutex
-	grant string // the grant file the next connection serves
+	grant string      // the grant file the next connection serves
+	cmds  []*exec.Cmd // the servers started, to end at close
 }
 
 // socket returns the socket a confined agent's bridge connects to for the
@@ -349,11 +352,13 @@ func (h *Host) socket(j *jail, runtimeID, grantPath string) (string, error) {
 	os.Chmod(path, 0o600)
 	br := &bridge{ln: ln, path: path, grant: grantPath}
 	b.byID[runtimeID] = br
+	b.wg.Add(1)
 	go h.serveBridge(br)
 	return path, nil
 }
 
 func (h *Host) serveBridge(br *bridge) {
+	defer h.bridges.wg.Done()
 	for {
 		conn, err := br.ln.AcceptUnix()
 		if err != nil {
@@ -371,7 +376,12 @@ func (h *Host) serveBridge(br *bridge) {
 		err = subprocess.Start(cmd)
 		f.Close()
 		if err == nil {
-			go cmd.Wait()
+			br.cmds = append(br.cmds, cmd)
+			h.bridges.wg.Add(1)
+			go func() {
+				defer h.bridges.wg.Done()
+				cmd.Wait()
+			}()
 		}
 		br.mu.Unlock()
 		if err != nil {
@@ -380,17 +390,35 @@ func (h *Host) serveBridge(br *bridge) {
 	}
 }
 
-// close stops serving. The servers still running end with their
-// connections, when the agents holding them have exited.
+// close stops serving and waits for what it started. The servers end with
+// their connections once the agents holding them have exited (the host
+// stops its agents first); one still running after exitGrace is killed.
 func (b *bridges) close() {
 	b.mu.Lock()
 	b.closed = true
 	all := b.byID
 	b.byID = nil
 	b.mu.Unlock()
+	var cmds []*exec.Cmd
 	for _, br := range all {
 		br.ln.Close()
 		os.Remove(br.path)
+		br.mu.Lock()
+		cmds = append(cmds, br.cmds...)
+		br.mu.Unlock()
+	}
+	done := make(chan struct{})
+	go func() {
+		b.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(exitGrace):
+		for _, cmd := range cmds {
+			cmd.Process.Kill()
+		}
+		<-done
 	}
 }
 
