@@ -401,7 +401,7 @@ var (
 func fences(text string) [][2]int {
 	var out [][2]int
 	open, start := "", 0
-	for _, ln := range lines(text) {
+	for _, ln := range Lines(text) {
 		l := text[ln[0]:ln[1]]
 		m := fenceRE.FindStringSubmatch(l)
 		switch {
@@ -418,8 +418,8 @@ func fences(text string) [][2]int {
 	return out
 }
 
-// lines returns the byte range of each line, without its newline.
-func lines(text string) [][2]int {
+// Lines returns the byte range of each line of text, without its newline.
+func Lines(text string) [][2]int {
 	var out [][2]int
 	start := 0
 	for i := 0; i < len(text); i++ {

@@ -81,7 +81,7 @@ func layout(src string, code [][2]int) ([]byte, []block) {
 		}
 		return next < len(code) && s >= code[next][0]
 	}
-	for _, ln := range lines(src) {
+	for _, ln := range citation.Lines(src) {
 		s, e := ln[0], ln[1]
 		l := src[s:e]
 		if inCode(s) || strings.TrimSpace(l) == "" || ruleRE.MatchString(l) || tableSepRE.MatchString(l) && strings.Contains(l, "|") {
@@ -636,15 +636,3 @@ func tidy(s string) string {
 	return strings.TrimLeft(s, ",;: ")
 }
 
-// lines returns the byte range of each line, without its newline.
-func lines(text string) [][2]int {
-	var out [][2]int
-	start := 0
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			out = append(out, [2]int{start, i})
-			start = i + 1
-		}
-	}
-	return append(out, [2]int{start, len(text)})
-}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"io"
 	"math"
 	"os"
 
@@ -179,36 +178,12 @@ func grayOf(buf []byte, width, height int) *image.Gray {
 
 // renderFile draws with the worker's WebAssembly instance from pool, or
 // with the native PDFium when pool is nil.
-func renderFile(pool pdfium.Pool, f *os.File, req renderRequest) (doc *Document, err error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("open pdf: %w", err)
-	}
-	if pool == nil {
-		r, err := openNative(nativePath(f))
+func renderFile(pool pdfium.Pool, f *os.File, req renderRequest) (*Document, error) {
+	return withReader(pool, f, func(r openedReader) (*Document, error) {
+		count, err := r.pageCount()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("count pages: %w: %w", ErrDamaged, err)
 		}
-		defer r.close()
-		count, _ := r.pageCount()
 		return renderPage(r, count, req)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("open pdf: %w", err)
-	}
-	inst, err := pool.GetInstanceWithContext(context.Background())
-	if err != nil {
-		return nil, fmt.Errorf("get pdfium instance: %w", err)
-	}
-	defer func() { releaseInstance(inst, err, nil) }()
-	r, err := openWasm(inst, f, st.Size())
-	if err != nil {
-		return nil, err
-	}
-	defer r.close()
-	count, err := r.pageCount()
-	if err != nil {
-		return nil, fmt.Errorf("count pages: %w: %w", ErrDamaged, err)
-	}
-	return renderPage(r, count, req)
+	})
 }

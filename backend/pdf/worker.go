@@ -317,7 +317,20 @@ func readWasmFile(pool pdfium.Pool, f *os.File, size int64, head bool, log *slog
 
 // charsFile reads the characters of pages of f with the worker's
 // WebAssembly instance from pool, or with the native PDFium when pool is nil.
-func charsFile(pool pdfium.Pool, f *os.File, pages []int) (doc *Document, err error) {
+func charsFile(pool pdfium.Pool, f *os.File, pages []int) (*Document, error) {
+	return withReader(pool, f, func(r openedReader) (*Document, error) { return readChars(r, pages) })
+}
+
+// openedReader is an open document of either PDFium: its text and its
+// drawing.
+type openedReader interface {
+	pdfReader
+	renderer
+}
+
+// withReader opens f with the worker's WebAssembly instance from pool, or
+// with the native PDFium when pool is nil, and hands it to use.
+func withReader(pool pdfium.Pool, f *os.File, use func(openedReader) (*Document, error)) (doc *Document, err error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("open pdf: %w", err)
 	}
@@ -327,7 +340,7 @@ func charsFile(pool pdfium.Pool, f *os.File, pages []int) (doc *Document, err er
 			return nil, err
 		}
 		defer r.close()
-		return readChars(r, pages)
+		return use(r)
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -343,7 +356,7 @@ func charsFile(pool pdfium.Pool, f *os.File, pages []int) (doc *Document, err er
 		return nil, err
 	}
 	defer r.close()
-	return readChars(r, pages)
+	return use(r)
 }
 
 // readNative reads the open PDF f with the native PDFium.
