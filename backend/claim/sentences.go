@@ -635,4 +635,3 @@ func tidy(s string) string {
 	s = doubledRE.ReplaceAllString(s, "$1")
 	return strings.TrimLeft(s, ",;: ")
 }
-
