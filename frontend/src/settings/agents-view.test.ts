@@ -221,6 +221,22 @@ describe("Save", () => {
     expect(calls.saved[1][0]).toMatchObject({ name: "broken", writeDocs: true, local: true });
   });
 
+  it("a new agent runs confined unless the user switches it off, which says what that means", async () => {
+    await fill();
+    const mode = q<HTMLSelectElement>('[data-testid="agent-sandbox"]')!;
+    const warning = q<HTMLElement>('[data-testid="agent-sandbox-warning"]')!;
+    expect(mode.value).toBe("");
+    expect(warning.hidden).toBe(true);
+    mode.value = "off";
+    mode.dispatchEvent(new Event("change"));
+    expect(warning.hidden).toBe(false);
+    expect(warning.textContent).toContain("can read every file your user can");
+    q<HTMLTextAreaElement>('textarea[aria-label="Paths"]')!.value = "~/.config/my-agent\n\n/opt/tools ";
+    button(host.querySelector(".agent-form")!, "Save").click();
+    await vi.waitFor(() => expect(calls.saved).toHaveLength(1));
+    expect(calls.saved[0][0]).toMatchObject({ name: "broken", sandbox: "off", paths: ["~/.config/my-agent", "/opt/tools"] });
+  });
+
   it("the check can be cancelled", async () => {
     await fill();
     button(host.querySelector(".agent-form")!, "Save").click();

@@ -136,6 +136,18 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     // Both off by default: a grant only reads, and the agent's model is taken to run elsewhere.
     const writeDocsBox = h("input", { type: "checkbox", checked: a?.writeDocs ?? false, "data-testid": "agent-write-docs" });
     const localBox = h("input", { type: "checkbox", checked: a?.local ?? false, "data-testid": "agent-local" });
+    // How the agent is confined (backend/sandbox): automatic unless the user chooses.
+    const sandbox = h(
+      "select",
+      { "aria-label": "Confinement", "data-testid": "agent-sandbox" },
+      ...sandboxModes.map((m) => h("option", { value: m.value, selected: (a?.sandbox ?? "") === m.value }, m.label)),
+    );
+    const sandboxWarning = h("p", { class: "detail warning", "data-testid": "agent-sandbox-warning" }, "Unconfined, the agent can read every file your user can: the whole vault, whatever a turn granted, and your home folder.");
+    const showWarning = () => (sandboxWarning.hidden = sandbox.value !== "off");
+    sandbox.addEventListener("change", showWarning);
+    showWarning();
+    const paths = h("textarea", { rows: 2, placeholder: "~/.config/my-agent", "aria-label": "Paths" });
+    paths.value = (a?.paths ?? []).join("\n");
     const result = createCheckLine("agent-form-result");
 
     // What the form does not show (the context window) is kept as it was.
@@ -147,6 +159,11 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
       env: parseEnv(env.value),
       writeDocs: writeDocsBox.checked,
       local: localBox.checked,
+      sandbox: sandbox.value,
+      paths: paths.value
+        .split("\n")
+        .map((p) => p.trim())
+        .filter(Boolean),
     });
     const guard = (f: (cfg: AgentConfig) => Promise<void>) => async () => {
       try {
@@ -211,6 +228,9 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
         localBox,
         "Its model runs on this computer (sensitive context documents may be sent to it)",
       ),
+      h("label", { title: "Confined, the agent sees the system, its own installation and configuration and a scratch folder: the vault only through each turn's grant." }, "Confinement", sandbox),
+      sandboxWarning,
+      h("label", {}, "More folders it may use (its configuration; one per line)", paths),
       h(
         "div",
         { class: "form-actions" },
@@ -292,3 +312,11 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
 function sentence(text: string): string {
   return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
+
+/** sandboxModes are the confinements an agent can be set to run in (the backend's Agent.sandbox). */
+export const sandboxModes = [
+  { value: "", label: "Automatic (bubblewrap, else Landlock)" },
+  { value: "bubblewrap", label: "bubblewrap" },
+  { value: "landlock", label: "Landlock" },
+  { value: "off", label: "Off: not confined" },
+];
