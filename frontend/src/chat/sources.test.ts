@@ -80,6 +80,14 @@ describe("sourceLinks", () => {
     expect(links[0].quote).toBe("given");
   });
 
+  it("a source reported by its page takes the quote of the answer's citation of that page with &quote=, and is listed once", () => {
+    const text = "“Proof-of-work is one-CPU-one-vote” [papers/b/b.pdf#page=3&quote=Proof-of-work+is+one-CPU-one-vote]";
+    const links = sourceLinks(text, ["papers/b/b.pdf#page=3"]);
+    expect(links).toHaveLength(1);
+    expect(links[0].uri).toBe("papers/b/b.pdf#page=3");
+    expect(links[0].quote).toBe("Proof-of-work is one-CPU-one-vote");
+  });
+
   it("drops sources that cannot be opened, keeps external ones", () => {
     const links = sourceLinks("", ["/etc/passwd", "https://example.com/x", "https://arxiv.org/abs/2401.01234", "notes/a.md"]);
     expect(links.map((l) => l.target)).toEqual(["https://arxiv.org/abs/2401.01234", "notes/a.md#page=1"]);

@@ -103,13 +103,22 @@ export function openingWords(text: string, n = QuoteWords): string {
  */
 export function sourceLinks(content: string, sources: readonly string[], read: ReadonlyMap<string, string> = new Map()): SourceLink[] {
   const quotes = citedQuotes(content, sources);
+  // A source the backend reports by its page is the citation the answer
+  // writes with its quote (&quote=): the quote next to it is found by page.
+  const byPage = new Map<string, string>();
+  for (const [uri, q] of quotes) {
+    const c = parseCitation(uri);
+    if (c?.kind === "vault" && !byPage.has(pageKey(c))) byPage.set(pageKey(c), q);
+  }
   const cited = splitAnswer(content, sources).flatMap((p) => ("uri" in p ? [p.uri] : []));
   const seen = new Set<string>();
   const out: SourceLink[] = [];
   for (const uri of [...sources, ...cited]) {
-    if (seen.has(uri)) continue;
-    seen.add(uri);
-    const link = sourceLink(uri, quotes.get(uri) ?? "", read);
+    const c = parseCitation(uri);
+    const key = c?.kind === "vault" ? pageKey(c) : uri;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const link = sourceLink(uri, quotes.get(uri) ?? (c?.kind === "vault" ? byPage.get(key) : undefined) ?? "", read);
     if (link) out.push(link);
   }
   return out;

@@ -130,7 +130,8 @@ describe("answers as Markdown and math", () => {
   it("beside the agent's name: how it ran, confined or not, with what that means", () => {
     show(sent, completed("An answer."));
     const badge = one('[data-testid="sandbox-badge"]');
-    expect(one('[data-testid="msg-agent"]').textContent).toContain("confined (bubblewrap)");
+    expect(badge.textContent).toContain("confined (bubblewrap)");
+    expect(one('[data-testid="msg-agent"]').textContent).not.toContain("confined");
     expect(badge.title).toContain("the vault does not exist for it");
     show(sent, { ...completed("Another."), sandbox: "none", sandboxWhy: "bubblewrap is not installed" } as ChatEvent);
     const open = [...document.querySelectorAll<HTMLElement>('[data-testid="sandbox-badge"]')].pop()!;

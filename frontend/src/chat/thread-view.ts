@@ -250,7 +250,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
     if (link) void deps.openSource(link);
   };
   const top: (Node | null)[] = [];
-  if (m.agent) top.push(h("p", { class: "msg-agent", "data-testid": "msg-agent" }, agentLabel(m.agent), sandboxBadge(m)));
+  if (m.agent) top.push(h("p", { class: "msg-agent" }, h("span", { "data-testid": "msg-agent" }, agentLabel(m.agent)), sandboxBadge(m)));
   if (m.context) top.push(contextIndicator(m, d.opened, deps));
   top.push(toolActivity(m.tools, m.permissions, d.opened, { openLocation }));
   if (m.plan.length > 0) top.push(planList(m.plan));
@@ -403,8 +403,9 @@ function problem(code: ErrorCode, error: string): HTMLElement {
 }
 
 /** sandboxBadge says beside the agent's name how it ran: confined (and by what) or not, with what that means on hover. */
-export function sandboxBadge(m: Pick<ChatMessage, "sandbox" | "sandboxWhy">): Node | null {
-  if (!m.sandbox) return null;
+export function sandboxBadge(m: Pick<ChatMessage, "agent" | "sandbox" | "sandboxWhy">): Node | null {
+  // The built-in agent is Agentero itself, reading through the grant: nothing to confine.
+  if (!m.sandbox || m.agent === "builtin") return null;
   const confined = m.sandbox !== "none";
   const label = confined ? `confined (${m.sandbox})` : "not confined";
   return h(
