@@ -123,16 +123,20 @@ export function createThreadView(deps: ThreadDeps): ThreadView {
   }
 
   // openCitation follows a chip of a message's answer: with the quote the
-  // answer gives next to it, through the same path as its sources. A
-  // checked chip opens where its check found the claim (checkedPlace): the
-  // page that holds it, with the words of that page that hold it marked.
+  // answer gives next to it (or the passage the turn's tools returned for
+  // that page), through the same path as its sources. A checked chip opens
+  // where its check found the claim (checkedPlace) when that is another
+  // page, or when the chip has nothing of its own to mark: then the words
+  // of that page that hold the claim are marked.
   function openCitation(d: Drawn) {
     return (target: CitationTarget, event: MouseEvent) => {
       const chip = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-testid="cite"]') : null;
       const checked = chip ? d.chips.get(chip) : undefined;
-      const place = checked ? checkedPlace(checked.check, target.page) : null;
+      const own = d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read);
+      let place = checked ? checkedPlace(checked.check, target.page) : null;
+      if (place && place.page === target.page && own?.quote) place = null;
       const found = place ? formatCitation({ path: target.path, page: place.page, quote: place.quote || target.quote }) : "";
-      const link = found ? sourceLink(found, "", d.read) : (d.links.get(target.uri) ?? sourceLink(target.uri, target.quote, d.read));
+      const link = found ? sourceLink(found, "", d.read) : own;
       if (link) void deps.openSource(link);
     };
   }
