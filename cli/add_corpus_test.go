@@ -98,7 +98,7 @@ func TestAddCorpusMetadata(t *testing.T) {
 		if len(p.Authors) > 0 {
 			first = p.Authors[0]
 		}
-		if samePerson(first, r["first_author"]) {
+		if corpustest.SamePerson(first, r["first_author"]) {
 			authors++
 		} else {
 			miss = append(miss, r["file"]+": first author "+strconv.Quote(first)+", want "+strconv.Quote(r["first_author"]))
@@ -163,26 +163,3 @@ func fold(s string) string {
 	return b.String()
 }
 
-// samePerson compares family names, and first initials when both have one.
-func samePerson(got, want string) bool {
-	words := func(s string) []string {
-		var b strings.Builder
-		for _, r := range norm.NFD.String(strings.ToLower(s)) {
-			switch {
-			case r == 'ı':
-				b.WriteRune('i')
-			case unicode.IsLetter(r):
-				b.WriteRune(r)
-			case unicode.Is(unicode.Mn, r):
-			default:
-				b.WriteRune(' ')
-			}
-		}
-		return strings.Fields(b.String())
-	}
-	g, w := words(got), words(want)
-	if len(g) == 0 || len(w) == 0 || g[len(g)-1] != w[len(w)-1] {
-		return false
-	}
-	return len(g) == 1 || len(w) == 1 || g[0][0] == w[0][0]
-}

@@ -5,9 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/agentero/agentero/internal/corpustest"
 )
@@ -26,36 +23,6 @@ func citeRows(t *testing.T) []citeRow {
 		out = append(out, citeRow{File: r["file"], Title: r["title"], FirstAuthor: r["first_author"], Layout: r["layout"], Year: y})
 	}
 	return out
-}
-
-// foldPerson lower-cases a name, strips its accents and keeps its letters
-// and spaces.
-func foldPerson(s string) []string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		switch {
-		case r == 'ı':
-			b.WriteRune('i')
-		case unicode.IsLetter(r):
-			b.WriteRune(r)
-		case unicode.Is(unicode.Mn, r):
-		default:
-			b.WriteRune(' ')
-		}
-	}
-	return strings.Fields(b.String())
-}
-
-// sameAuthor compares family names, and first initials when both have one.
-func sameAuthor(got, want string) bool {
-	g, w := foldPerson(got), foldPerson(want)
-	if len(g) == 0 || len(w) == 0 {
-		return false
-	}
-	if g[len(g)-1] != w[len(w)-1] {
-		return false
-	}
-	return len(g) == 1 || len(w) == 1 || g[0][0] == w[0][0]
 }
 
 // TestCorpusMetadata checks the metadata the index derives for the corpus's
@@ -84,7 +51,7 @@ func TestCorpusMetadata(t *testing.T) {
 			if len(p.Authors) > 0 {
 				got = p.Authors[0]
 			}
-			if !sameAuthor(got, r.FirstAuthor) {
+			if !corpustest.SamePerson(got, r.FirstAuthor) {
 				authorMiss = append(authorMiss, r.File+": "+strconv.Quote(got)+", want "+strconv.Quote(r.FirstAuthor))
 			}
 		}
