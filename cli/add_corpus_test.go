@@ -162,4 +162,3 @@ func fold(s string) string {
 	}
 	return b.String()
 }
-
