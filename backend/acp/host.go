@@ -175,12 +175,9 @@ func (h *Host) approvals() (*grant.Approvals, error) {
 	if h.approves != nil {
 		return h.approves, nil
 	}
-	base := h.opts.CacheDir
-	if base == "" {
-		var err error
-		if base, err = userdir.Cache(); err != nil {
-			return nil, fmt.Errorf("serve approvals: %w", err)
-		}
+	base, err := h.cacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("serve approvals: %w", err)
 	}
 	dir, err := userdir.Folder(base, "approvals")
 	if err != nil {

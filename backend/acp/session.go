@@ -206,12 +206,9 @@ func (h *Host) cwd(conversationID string) (string, error) {
 	if !grant.ValidRuntimeID(conversationID) {
 		return "", ErrBadConversationID
 	}
-	base := h.opts.CacheDir
-	if base == "" {
-		var err error
-		if base, err = userdir.Cache(); err != nil {
-			return "", fmt.Errorf("make session folder: %w", err)
-		}
+	base, err := h.cacheDir()
+	if err != nil {
+		return "", fmt.Errorf("make session folder: %w", err)
 	}
 	dir, err := userdir.Folder(base, "sessions", conversationID)
 	if err != nil {
