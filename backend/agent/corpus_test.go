@@ -295,7 +295,7 @@ func TestSelectionComesFirst(t *testing.T) {
 func TestNoReferenceEntries(t *testing.T) {
 	v := corpus(t)
 	asked := 0
-	for _, row := range readCSV(t, "cites.csv") {
+	for _, row := range corpustest.CSV(t, "cites.csv") {
 		ref := corpustest.Ref(row["citing_file"])
 		if !hasPaper(t, v, ref) || row["evidence"] == "known" {
 			continue

@@ -8,7 +8,6 @@ package agent_test
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -357,34 +355,9 @@ type manifestRow struct {
 
 func manifest(t *testing.T) []manifestRow {
 	t.Helper()
-	rows := readCSV(t, "manifest.csv")
 	var out []manifestRow
-	for _, r := range rows {
-		n, _ := strconv.Atoi(r["pages"])
-		out = append(out, manifestRow{file: r["file"], textExtracts: r["text_extracts"], pages: n})
-	}
-	return out
-}
-
-// readCSV reads a CSV file of the corpus as maps by column name.
-func readCSV(t *testing.T, name string) []map[string]string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(corpustest.NeedCorpus(t), name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]string
-	for _, r := range recs[1:] {
-		m := map[string]string{}
-		for i, h := range recs[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
+	for _, r := range corpustest.Manifest(t) {
+		out = append(out, manifestRow{file: r["file"], textExtracts: r["text_extracts"], pages: r.Int("pages")})
 	}
 	return out
 }

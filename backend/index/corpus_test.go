@@ -2,10 +2,8 @@ package index_test
 
 import (
 	"context"
-	"encoding/csv"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -26,24 +24,10 @@ type manifestRow struct {
 
 func manifest(t testing.TB) []manifestRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, "manifest.csv"))
-	if err != nil {
-		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
 	var out []manifestRow
-	for _, r := range recs[1:] {
-		pages, _ := strconv.Atoi(r[col["pages"]])
-		out = append(out, manifestRow{File: r[col["file"]], Title: r[col["title"]], OwnArxiv: r[col["own_arxiv_id"]],
-			OwnDOI: r[col["own_doi_first_page"]], Layout: r[col["layout"]], TextExtracts: r[col["text_extracts"]], Pages: pages})
+	for _, r := range corpustest.Manifest(t) {
+		out = append(out, manifestRow{File: r["file"], Title: r["title"], OwnArxiv: r["own_arxiv_id"],
+			OwnDOI: r["own_doi_first_page"], Layout: r["layout"], TextExtracts: r["text_extracts"], Pages: r.Int("pages")})
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -93,21 +92,12 @@ func setup() {
 
 // makeVault lays out the corpus papers, notes and links, and indexes them.
 func makeVault(root string) error {
-	f, err := os.Open(filepath.Join(corpusDir, "manifest.csv"))
+	rows, err := corpustest.ReadCSV("manifest.csv")
 	if err != nil {
 		return fmt.Errorf("corpus not available: %w", err)
 	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		return err
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, r := range recs[1:] {
-		corpusPages[r[col["file"]]], _ = strconv.Atoi(r[col["pages"]])
+	for _, r := range rows {
+		corpusPages[r["file"]] = r.Int("pages")
 	}
 	for _, ref := range vaultPapers {
 		file := filepath.Base(ref) + ".pdf"

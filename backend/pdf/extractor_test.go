@@ -1,7 +1,6 @@
 package pdf
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,26 +45,13 @@ type manifestRow struct {
 
 func readManifest(t testing.TB) []manifestRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, "manifest.csv"))
-	if err != nil {
-		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("read manifest: %v", err)
-	}
-	col := map[string]int{}
-	for i, name := range records[0] {
-		col[name] = i
-	}
 	var rows []manifestRow
-	for _, r := range records[1:] {
-		pages, err := strconv.Atoi(r[col["pages"]])
+	for _, r := range corpustest.Manifest(t) {
+		pages, err := strconv.Atoi(r["pages"])
 		if err != nil {
-			t.Fatalf("manifest pages of %s: %v", r[col["file"]], err)
+			t.Fatalf("manifest pages of %s: %v", r["file"], err)
 		}
-		rows = append(rows, manifestRow{file: r[col["file"]], pages: pages, layout: r[col["layout"]]})
+		rows = append(rows, manifestRow{file: r["file"], pages: pages, layout: r["layout"]})
 	}
 	return rows
 }

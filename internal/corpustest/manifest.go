@@ -2,34 +2,66 @@ package corpustest
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
-// Manifest reads manifest.csv: one map a paper, from column name to value.
-// A missing corpus stops the test (see Unavailable).
-func Manifest(t testing.TB) []map[string]string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(Dir(), "manifest.csv"))
+// Row is one row of a corpus CSV file, from column name to value.
+type Row map[string]string
+
+// Int is the row's column read as a number, 0 when it is empty or not one.
+func (r Row) Int(column string) int {
+	n, _ := strconv.Atoi(r[column])
+	return n
+}
+
+// ReadCSV reads a CSV file of the corpus (manifest.csv, cites.csv) as one
+// Row a line after the header. It is the one reader of the corpus' CSV
+// files; tests without a testing.TB (a TestMain) call it directly.
+func ReadCSV(name string) ([]Row, error) {
+	f, err := os.Open(filepath.Join(Dir(), name))
 	if err != nil {
-		Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
+		return nil, err
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil {
-		t.Fatalf("manifest.csv: %v", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(recs) == 0 {
-		t.Fatal("manifest.csv is empty")
+		return nil, fmt.Errorf("%s is empty", name)
 	}
-	var rows []map[string]string
+	rows := make([]Row, 0, len(recs)-1)
 	for _, r := range recs[1:] {
-		row := make(map[string]string, len(r))
+		row := make(Row, len(r))
 		for i, h := range recs[0] {
 			row[h] = r[i]
 		}
 		rows = append(rows, row)
 	}
+	return rows, nil
+}
+
+// CSV reads a corpus CSV file for t. A missing corpus stops the test (see
+// Unavailable); a malformed file fails it.
+func CSV(t testing.TB, name string) []Row {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(Dir(), name)); err != nil {
+		Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
+	}
+	rows, err := ReadCSV(name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return rows
+}
+
+// Manifest reads manifest.csv: one Row a paper.
+// A missing corpus stops the test (see Unavailable).
+func Manifest(t testing.TB) []Row {
+	t.Helper()
+	return CSV(t, "manifest.csv")
 }

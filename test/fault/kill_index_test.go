@@ -4,12 +4,10 @@ package fault_test
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"syscall"
@@ -265,27 +263,14 @@ func checkIndex(t *testing.T, root string, want map[string]int) []string {
 // (pdfinfo's, written by whoever assembled the corpus), by paper ref.
 func manifestPages(t *testing.T, files []string) map[string]int {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpustest.Dir(), "manifest.csv"))
-	if err != nil {
-		corpustest.Unavailable(t, "corpus manifest missing: %v", err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, name := range recs[0] {
-		col[name] = i
-	}
 	out := map[string]int{}
-	for _, r := range recs[1:] {
-		if slices.Contains(files, r[col["file"]]) {
-			n, err := strconv.Atoi(r[col["pages"]])
+	for _, r := range corpustest.Manifest(t) {
+		if slices.Contains(files, r["file"]) {
+			n, err := strconv.Atoi(r["pages"])
 			if err != nil {
 				t.Fatal(err)
 			}
-			out[corpustest.Ref(r[col["file"]])] = n
+			out[corpustest.Ref(r["file"])] = n
 		}
 	}
 	if len(out) != len(files) {
