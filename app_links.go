@@ -57,6 +57,7 @@ type LinkResult struct {
 // links holds the link the app was launched with until the window takes it.
 type links struct {
 	started chan struct{} // closed once the window started
+	// mu guards first and trusted; it is held only to read or take them.
 	mu      sync.Mutex
 	first   string // the launch's link, "" once taken or when none
 	trusted bool   // the launch said --trust-vault: the link's vault may be opened though unknown

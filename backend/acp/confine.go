@@ -307,6 +307,8 @@ func copyNewer(src, dst string) {
 // one agentero-context server, run by the host outside the sandbox with
 // the connection as its stdin and stdout.
 type bridges struct {
+	// mu guards byID and closed. Under it a bridge's mu may be taken;
+	// socket holds it while it makes a session's socket (a listen).
 	mu     sync.Mutex
 	byID   map[string]*bridge
 	closed bool
@@ -314,8 +316,11 @@ type bridges struct {
 }
 
 type bridge struct {
-	ln    *net.UnixListener
-	path  string
+	ln   *net.UnixListener
+	path string
+	// mu guards grant and cmds. serveBridge holds it while it starts a
+	// server, so that close sees every server started; nothing waits on a
+	// server under it.
 	mu    sync.Mutex
 	grant string      // the grant file the next connection serves
 	cmds  []*exec.Cmd // the servers started, to end at close

@@ -105,7 +105,9 @@ type Store struct {
 	root  string // <vault>/.agentero/chats
 	log   *slog.Logger
 
-	mu    sync.Mutex // guards locks; held only to look a lock up or add it
+	mu sync.Mutex // guards locks; held only to look a lock up or add it
+	// locks holds one mutex per conversation id: Lock's callers hold it
+	// while they read and write that conversation's files (disk I/O).
 	locks map[string]*sync.Mutex
 }
 

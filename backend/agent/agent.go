@@ -38,6 +38,8 @@ type Agent struct {
 	opts Options
 	log  *slog.Logger
 
+	// mu guards sessions, the map; a session's own fields are guarded by
+	// its own mu. It is held only to look a session up, add or drop it.
 	mu       sync.Mutex
 	sessions map[sdk.SessionId]*session
 }

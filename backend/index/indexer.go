@@ -79,7 +79,9 @@ type Indexer struct {
 	db   *DB
 	ex   Extractor
 	opts SyncOptions
-	mu   sync.Mutex
+	// mu serialises Sync: it is held for a whole sync, extraction and
+	// writes included, so that two syncs never write one index at once.
+	mu sync.Mutex
 }
 
 // NewIndexer returns an Indexer writing to db with extractor ex.
@@ -211,6 +213,8 @@ func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map
 	if len(jobs) == 0 {
 		return nil
 	}
+	// claimMu guards removed while the workers claim a moved file's old
+	// row; it is held only for the map lookup and delete.
 	var claimMu sync.Mutex
 	claim := func(sha string) *known {
 		claimMu.Lock()

@@ -99,6 +99,8 @@ func hand(path string, args []string) error {
 // Serve calls handle with each later launch's message, one at a time,
 // until Close. It returns at once.
 func (s *Server) Serve(handle func(Message)) {
+	// mu is held while handle runs, so that launches are handled one at a
+	// time though each connection is read by a goroutine of its own.
 	var mu sync.Mutex
 	s.wg.Add(1)
 	go func() {

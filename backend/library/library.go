@@ -254,8 +254,10 @@ func (l *Library) State() State {
 type lazyExtractor struct {
 	opts pdf.Options
 	once sync.Once
-	mu   sync.Mutex
-	ex   *pdf.Extractor
+	// mu guards ex, which start sets once and Close reads; it is held only
+	// to read or set it (starting the extractor does not block).
+	mu sync.Mutex
+	ex *pdf.Extractor
 }
 
 func (z *lazyExtractor) ExtractFile(ctx context.Context, f *os.File) (*pdf.Document, error) {

@@ -185,6 +185,8 @@ const callHeader = "X-Agentero-Call"
 // middleware cancels the call when that request's context ends: when the
 // client disconnects, or Close.
 type callTable struct {
+	// mu guards next and m; it is held only to add, look up or remove a
+	// call, never while one runs.
 	mu   sync.Mutex
 	next uint64
 	m    map[string]context.Context

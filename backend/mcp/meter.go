@@ -42,7 +42,7 @@ type meter interface {
 type memMeter struct {
 	limit int
 
-	mu    sync.Mutex
+	mu    sync.Mutex // guards used and calls (see above)
 	used  int
 	calls int
 }

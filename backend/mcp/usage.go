@@ -19,6 +19,8 @@ type usageLog struct {
 	path string
 	now  func() time.Time
 
+	// mu orders the writers of this process: it is held while one call's
+	// lines are appended to the file (a write), and for nothing else.
 	mu sync.Mutex
 }
 

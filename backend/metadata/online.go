@@ -55,6 +55,8 @@ type Online struct {
 	Gap    time.Duration
 	Client *http.Client // nil = http.DefaultClient's transport with Timeout
 
+	// mu guards last, each service's next free time; it is held only to
+	// read and move it forward, never while waiting or asking.
 	mu   sync.Mutex
 	last map[string]time.Time
 }

@@ -138,6 +138,10 @@ func (c *Config) LoopbackStatus() LoopbackStatus {
 
 // loopbackState is the workspace's server, when running.
 type loopbackState struct {
+	// mu guards the fields below and serialises starting and stopping the
+	// server: ApplyLoopback holds it while the server starts or stops (a
+	// listen, a shutdown), and takes Workspace.mu under it, never the other
+	// way round.
 	mu     sync.Mutex
 	closed bool
 	srv    *loopback.Server

@@ -48,7 +48,9 @@ func (w *Workspace) SaveMetadata(ctx context.Context, ref string, v metadata.Val
 // onlineState is the workspace's metadata lookups: one at a time, and the
 // report of the last.
 type onlineState struct {
-	base    *metadata.Online // from Options; nil = the public services
+	base *metadata.Online // from Options; nil = the public services
+	// mu guards running and last; it is held only to read or update them,
+	// never while a lookup runs.
 	mu      sync.Mutex
 	running bool
 	last    OnlineReport
