@@ -84,7 +84,7 @@ test: build test-go test-frontend test-window test-e2e test-package
 # race detector; the others run plain (-race costs a second SQLite build and
 # slows the tests several times).
 TEST_ENV  = AGENTERO_TEST_STRICT=1 AGENTERO_REQUIRE_PEER=1 $(PDFIUM_ENV)
-RACE_PKGS := backend/acp backend/agent backend/index backend/library backend/loopback backend/mcp backend/vault backend/watch backend/workspace cli
+RACE_PKGS := backend/acp backend/agent backend/context/grant backend/index backend/instance backend/library backend/loopback backend/mcp backend/pdf backend/sandbox backend/vault backend/watch backend/workspace cli
 MODULE    := github.com/agentero/agentero
 
 test-go: deps test/peeragent/node_modules/.stamp test/mcpinspector/node_modules/.stamp

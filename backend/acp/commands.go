@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentero/agentero/backend/context/compact"
+	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -105,7 +106,7 @@ func (h *Host) CompactNow(ctx context.Context, conversationID string) (compact.R
 	if err := h.store.Save(conv); err != nil {
 		return res, err
 	}
-	h.record(conv.ID, Entry{At: h.opts.Now(), Turn: "compact-" + newID("c")[2:], Kind: "compact",
+	h.record(conv.ID, transcript.Entry{At: h.opts.Now(), Turn: "compact-" + newID("c")[2:], Kind: "compact",
 		Data: map[string]any{"tiers": res.Tiers, "whole": res.Whole, "pruned": res.Pruned, "summarized": res.Summarized, "tokensAfter": res.TokensAfter, "window": res.Window}})
 	return res, nil
 }
@@ -133,7 +134,7 @@ func (h *Host) Clear(conversationID string) error {
 	if err := h.store.Save(conv); err != nil {
 		return err
 	}
-	h.record(conv.ID, Entry{At: h.opts.Now(), Turn: "clear-" + newID("c")[2:], Kind: "clear", Data: map[string]any{"clearedTurns": conv.ClearedTurns}})
+	h.record(conv.ID, transcript.Entry{At: h.opts.Now(), Turn: "clear-" + newID("c")[2:], Kind: "clear", Data: map[string]any{"clearedTurns": conv.ClearedTurns}})
 	return nil
 }
 

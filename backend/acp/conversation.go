@@ -1,8 +1,6 @@
 package acp
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +17,7 @@ import (
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/transcript"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -251,23 +250,9 @@ func (s *Store) Save(c *Conversation) error {
 	return atomicfile.Write(filepath.Join(dir, "state.json"), append(data, '\n'), atomicfile.Private)
 }
 
-// Entry is one line of transcript.jsonl: every turn is kept whole, user,
-// assistant, tool calls and results, thoughts, status and errors.
-type Entry struct {
-	At        time.Time `json:"at"`
-	Turn      string    `json:"turn"` // the user message id of the turn
-	Kind      string    `json:"kind"` // user, assistant, thought, tool_call, tool_update, permission, plan, status, error
-	Text      string    `json:"text,omitempty"`
-	ToolCall  string    `json:"toolCallId,omitempty"`
-	Data      any       `json:"data,omitempty"`
-	SessionID string    `json:"sessionId,omitempty"`
-}
-
-// Append adds entries to a conversation's transcript. The transcript is only
-// ever appended to, whole lines at a time: a write the disk cannot take
-// whole is taken back. A conversation's appends come from its turn, one at
-// a time.
-func (s *Store) Append(id string, entries ...Entry) error {
+// Append adds entries to a conversation's transcript (transcript.Append).
+// A conversation's appends come from its turn, one at a time.
+func (s *Store) Append(id string, entries ...transcript.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -275,36 +260,21 @@ func (s *Store) Append(id string, entries ...Entry) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	for _, e := range entries {
-		b, err := json.Marshal(e)
-		if err != nil {
-			return err
-		}
-		buf.Write(b)
-		buf.WriteByte('\n')
-	}
-	return atomicfile.Append(filepath.Join(dir, "transcript.jsonl"), buf.Bytes(), atomicfile.Private)
+	return transcript.Append(dir, entries...)
 }
 
-// Transcript reads a conversation's transcript.
-func (s *Store) Transcript(id string) ([]Entry, error) {
-	f, err := s.open(id, "transcript.jsonl")
+// Transcript reads a conversation's transcript (transcript.Read), from its
+// folder inside the vault's own state folder.
+func (s *Store) Transcript(id string) ([]transcript.Entry, error) {
+	if !grant.ValidRuntimeID(id) {
+		return nil, ErrBadConversationID
+	}
+	dir, err := vault.FindStateFolder(s.vault, "chats", id)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var out []Entry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var e Entry
-		if json.Unmarshal(sc.Bytes(), &e) == nil {
-			out = append(out, e)
-		}
-	}
-	return out, sc.Err()
+	return transcript.Read(dir)
 }

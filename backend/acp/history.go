@@ -12,6 +12,7 @@ import (
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/history"
+	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -23,13 +24,7 @@ const answerRoom = 4_000
 
 // Turns rebuilds a conversation's finished turns (answered or failed) from
 // its transcript, for compaction; a turn still running is left out.
-func Turns(entries []Entry) []compact.Turn {
-	hs := make([]history.Entry, len(entries))
-	for i, e := range entries {
-		hs[i] = history.Entry{Turn: e.Turn, Kind: e.Kind, Text: e.Text, ToolCall: e.ToolCall, Data: e.Data}
-	}
-	return history.Turns(hs)
-}
+func Turns(entries []transcript.Entry) []compact.Turn { return history.Turns(entries) }
 
 // compaction is the summary state kept beside a conversation.
 type compaction struct {

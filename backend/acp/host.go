@@ -19,6 +19,7 @@ import (
 	"github.com/agentero/agentero/backend/context/snapshot"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/mcp"
+	"github.com/agentero/agentero/backend/transcript"
 	"github.com/agentero/agentero/backend/userdir"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -313,7 +314,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	}
 	userMsg := Message{ID: newID("m"), Role: "user", Content: req.Question, Agent: ag.Name, At: now}
 	turn := userMsg.ID
-	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
+	h.record(conv.ID, transcript.Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
 
 	sctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
 	s, err := h.session(sctx, conv, ag, p, req.Question)
@@ -337,39 +338,32 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	}
 	emit(events.AgentStatus, events.AgentStatusEvent{ConversationID: conv.ID, MessageID: turn, Action: info.Action, Note: info.Note,
 		Mode: p.Mode, Allowed: p.Allowed, Fingerprint: p.Fingerprint})
-	h.record(conv.ID, Entry{At: h.opts.Now(), Turn: turn, Kind: "status", SessionID: string(s.id), Data: info})
+	h.record(conv.ID, transcript.Entry{At: h.opts.Now(), Turn: turn, Kind: "status", SessionID: string(s.id), Data: info})
 
 	// A new session starts with the conversation's frozen context (built at
 	// its first session and reused after); per-turn parts come after it.
-	var blocks []sdk.ContentBlock
 	sent := SentPrompt{Turn: turn, At: h.opts.Now(), Agent: ag.Name, SessionID: string(s.id), Action: s.action, Tools: []string{}}
 	if p.Mode == grant.ModeMCP {
 		sent.Tools = p.Tools
 	}
-	part := func(kind, text string) {
-		blocks = append(blocks, sdk.TextBlock(text))
-		sent.Parts = append(sent.Parts, PromptPart{Kind: kind, Text: text})
-	}
+	var snap *snapshot.Snapshot
+	// The frozen snapshot names a tool only when this session has it.
+	// Sensitive documents stay out of a remote agent's prompt: the
+	// request's remote (a session elsewhere, prompt-only) or the agent's
+	// (its model is a service: every agent but the built-in one unless
+	// marked local).
+	sess := snapshot.Session{Tools: sent.Tools, Remote: req.Request.Remote || ag.Remote()}
 	if s.action == ActionNew || s.action == ActionWarm {
-		snap, _, err := snapshot.LoadOrBuild(h.store.Dir(conv.ID), h.vault, snapshot.Options{})
+		snap, _, err = snapshot.LoadOrBuild(h.store.Dir(conv.ID), h.vault, snapshot.Options{})
 		if err != nil {
 			return nil, h.fail(conv, turn, userMsg, info, fmt.Errorf("the vault's standing context could not be assembled: %w", err), emit)
 		}
-		// The frozen snapshot names a tool only when this session has it.
-		// Sensitive documents stay out of a remote agent's prompt: the
-		// request's remote (a session elsewhere, prompt-only) or the
-		// agent's (its model is a service: every agent but the built-in
-		// one unless marked local).
-		remote := req.Request.Remote || ag.Remote()
-		if text := snap.RenderFor(snapshot.Session{Tools: sent.Tools, Remote: remote}); text != "" {
-			part("snapshot", text)
-		}
 	}
-	part("plan", p.Render())
-	if s.handover != "" {
-		part("handover", s.handover)
+	sent.Parts = PromptParts(snap, sess, p, s.handover, req.Question)
+	var blocks []sdk.ContentBlock
+	for _, part := range sent.Parts {
+		blocks = append(blocks, sdk.TextBlock(part.Text))
 	}
-	part("question", req.Question)
 	if err := h.store.saveLastPrompt(conv.ID, sent); err != nil {
 		h.log.Warn("keep the sent prompt", "conversation", conv.ID, "err", err)
 	}
@@ -381,7 +375,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		return nil, h.fail(conv, turn, userMsg, info, err, emit)
 	}
 	loc := newLocator(h.vault, cwd)
-	st := newStream(conv.ID, turn, emit, func(e Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now, loc)
+	st := newStream(conv.ID, turn, emit, func(e transcript.Entry) { e.Turn = turn; h.record(conv.ID, e) }, h.opts.Now, loc)
 	tctx, clock := newTurnClock(ctx, h.opts.TurnTimeout)
 	var g *grant.Grant
 	if p.Mode == grant.ModeMCP {
@@ -449,7 +443,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	conv.Messages = append(conv.Messages, userMsg, reply)
 	conv.SessionSeen = len(conv.Messages)
 	conv.UpdatedAt = reply.At
-	h.record(conv.ID, Entry{At: reply.At, Turn: turn, Kind: "assistant", Text: content, SessionID: string(s.id),
+	h.record(conv.ID, transcript.Entry{At: reply.At, Turn: turn, Kind: "assistant", Text: content, SessionID: string(s.id),
 		Data: map[string]any{"sources": sources, "consulted": consulted, "checks": checks, "stopReason": resp.StopReason,
 			"sandbox": sb.Kind, "sandboxWhy": sb.Why}})
 	if err := h.store.Save(conv); err != nil {
@@ -506,7 +500,7 @@ func hung(ctx context.Context, err error) bool {
 
 // record appends to a conversation's transcript; a failed write is logged,
 // since the turn goes on without it.
-func (h *Host) record(conversationID string, e Entry) {
+func (h *Host) record(conversationID string, e transcript.Entry) {
 	if err := h.store.Append(conversationID, e); err != nil {
 		h.log.Warn("append to transcript", "conversation", conversationID, "err", err)
 	}
@@ -518,7 +512,7 @@ func (h *Host) record(conversationID string, e Entry) {
 func (h *Host) fail(conv *Conversation, turn string, last Message, info SessionInfo, err error, emit events.Emitter) error {
 	now := h.opts.Now()
 	code := ErrorCode(err)
-	h.record(conv.ID, Entry{At: now, Turn: turn, Kind: "error", Text: err.Error(), Data: map[string]any{"code": code}})
+	h.record(conv.ID, transcript.Entry{At: now, Turn: turn, Kind: "error", Text: err.Error(), Data: map[string]any{"code": code}})
 	last.Error, last.ErrorCode = err.Error(), code
 	conv.Messages = append(conv.Messages, last)
 	conv.ProviderSessionID, conv.Fingerprint = "", ""

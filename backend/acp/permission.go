@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -519,14 +520,14 @@ func (a *asking) complete(ev *events.AgentPermissionEvent) {
 }
 
 // entry is a decision's transcript entry.
-func (a *asking) entry(ev events.AgentPermissionEvent, by string) *Entry {
+func (a *asking) entry(ev events.AgentPermissionEvent, by string) *transcript.Entry {
 	data := map[string]any{
 		"requestId": ev.RequestID, "kind": ev.Kind, "input": ev.Input, "locations": ev.Locations, "options": ev.Options,
 		"inVault": ev.InVault, "outcome": ev.Outcome, "optionId": ev.OptionID, "verdict": Verdict(ev), "by": by}
 	if why := a.checked[ev.RequestID]; why != "" {
 		data["notContextTool"] = why // what the policy checked: not a call of the turn's context tools
 	}
-	return &Entry{At: a.now(), Kind: "permission", ToolCall: ev.ToolCallID, Text: ev.Title, Data: data}
+	return &transcript.Entry{At: a.now(), Kind: "permission", ToolCall: ev.ToolCallID, Text: ev.Title, Data: data}
 }
 
 // outcome sets the event's outcome from the response's and returns the

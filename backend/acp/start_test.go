@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/agentero/agentero/internal/proctest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -41,7 +42,7 @@ func wrapped(t *testing.T, name, caps, fault string, env map[string]string, extr
 	ag, rec = peer(t, name, caps, fault)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed")
+		corpustest.Unavailable(t, "node is not installed (scripts/deps.sh installs it): %v", err)
 	}
 	script, pidFile := proctest.Wrapper(t, t.TempDir(), node, ag.Args, extra...)
 	ag.Command, ag.Args = script, nil
@@ -246,7 +247,7 @@ func TestCancelTestConnection(t *testing.T) {
 func TestStopDoesNotWaitOnAnEscapedPipe(t *testing.T) {
 	setsid, err := exec.LookPath("setsid")
 	if err != nil {
-		t.Skip("setsid is not installed")
+		corpustest.Unavailable(t, "setsid is not installed (util-linux; scripts/deps.sh installs it): %v", err)
 	}
 	escaped := filepath.Join(t.TempDir(), "escaped.pid")
 	ag, rec, pidFile := wrapped(t, "leaky", "", "", nil,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/transcript"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -93,7 +94,7 @@ func TestLoadChecksStoredIDs(t *testing.T) {
 			if err := s.Save(conv); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Append(conv.ID, acp.Entry{Kind: "user", Text: "hello"}); err != nil {
+			if err := s.Append(conv.ID, transcript.Entry{Kind: "user", Text: "hello"}); err != nil {
 				t.Fatal(err)
 			}
 			want := []string{"a", "a/b", "a/b/vault", "a/b/vault/.agentero", "a/b/vault/.agentero/chats",

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
 )
 
@@ -27,7 +28,7 @@ const coalesceEvery = 50 * time.Millisecond
 type stream struct {
 	conv, turn string
 	emit       events.Emitter
-	record     func(Entry)
+	record     func(transcript.Entry)
 	now        func() time.Time
 	loc        *locator      // where the paths tool calls name lie
 	wake       chan struct{} // one slot: something is queued that should not wait for the tick
@@ -55,10 +56,10 @@ type queued struct {
 	name    string
 	payload any
 	chunk   *events.AgentChunkEvent // set instead of payload for text
-	entry   *Entry
+	entry   *transcript.Entry
 }
 
-func newStream(conv, turn string, emit events.Emitter, record func(Entry), now func() time.Time, loc *locator) *stream {
+func newStream(conv, turn string, emit events.Emitter, record func(transcript.Entry), now func() time.Time, loc *locator) *stream {
 	s := &stream{conv: conv, turn: turn, emit: emit, record: record, now: now, loc: loc,
 		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), toolAt: map[string]int{}, asked: map[string]sdk.ToolCallUpdate{}}
 	go s.flusher()
@@ -121,7 +122,7 @@ func (s *stream) close() {
 	th := s.thought.String()
 	s.mu.Unlock()
 	if th != "" {
-		s.record(Entry{At: s.now(), Kind: "thought", Text: th})
+		s.record(transcript.Entry{At: s.now(), Kind: "thought", Text: th})
 	}
 }
 
@@ -164,7 +165,7 @@ func (s *stream) update(u sdk.SessionUpdate) {
 			Title: tc.Title, Status: string(tc.Status), Kind: string(tc.Kind), Input: inputText(tc.RawInput),
 			Content: toolContent(tc.Content), Locations: s.loc.locations(tc.Locations, tc.RawInput)}
 		full, _ := s.track(ev, tc.RawInput)
-		s.queueNow(events.AgentTool, full, &Entry{At: s.now(), Kind: "tool_call", ToolCall: string(tc.ToolCallId), Text: tc.Title,
+		s.queueNow(events.AgentTool, full, &transcript.Entry{At: s.now(), Kind: "tool_call", ToolCall: string(tc.ToolCallId), Text: tc.Title,
 			Data: map[string]any{"kind": tc.Kind, "status": tc.Status, "input": tc.RawInput, "output": tc.RawOutput, "content": tc.Content,
 				"locations": ev.Locations}})
 	case u.ToolCallUpdate != nil:
@@ -174,7 +175,7 @@ func (s *stream) update(u sdk.SessionUpdate) {
 		if full, isNew := s.track(ev, tu.RawInput); isNew {
 			ev = full // the first the UI hears of this call: all of it
 		}
-		s.queueNow(events.AgentTool, ev, &Entry{At: s.now(), Kind: "tool_update", ToolCall: string(tu.ToolCallId),
+		s.queueNow(events.AgentTool, ev, &transcript.Entry{At: s.now(), Kind: "tool_update", ToolCall: string(tu.ToolCallId),
 			Data: map[string]any{"status": tu.Status, "output": tu.RawOutput, "content": tu.Content, "locations": ev.Locations}})
 	case u.Plan != nil:
 		steps := make([]PlanStep, 0, len(u.Plan.Entries))
@@ -185,7 +186,7 @@ func (s *stream) update(u sdk.SessionUpdate) {
 		}
 		s.plan = steps
 		s.queueNow(events.AgentPlan, events.AgentPlanEvent{ConversationID: s.conv, MessageID: s.turn, Entries: entries},
-			&Entry{At: s.now(), Kind: "plan", Data: u.Plan.Entries})
+			&transcript.Entry{At: s.now(), Kind: "plan", Data: u.Plan.Entries})
 	}
 }
 
@@ -268,7 +269,7 @@ func (s *stream) tool(id string) (toolState, bool) {
 
 // permission queues a permission event and, for a decision, its
 // transcript entry. It reports false once the stream is closed.
-func (s *stream) permission(ev events.AgentPermissionEvent, e *Entry) bool {
+func (s *stream) permission(ev events.AgentPermissionEvent, e *transcript.Entry) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -307,7 +308,7 @@ func (s *stream) queueText(kind, text string) {
 
 // queueNow queues an event that should reach the UI without waiting for
 // the tick, and wakes the flusher. The caller holds mu.
-func (s *stream) queueNow(name string, payload any, e *Entry) {
+func (s *stream) queueNow(name string, payload any, e *transcript.Entry) {
 	s.queue = append(s.queue, queued{name: name, payload: payload, entry: e})
 	select {
 	case s.wake <- struct{}{}:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
 	"github.com/google/go-cmp/cmp"
 )
@@ -36,7 +37,7 @@ func (l *eventLog) emit(name string, payload any) {
 	l.mu.Unlock()
 }
 
-func (l *eventLog) record(e Entry) {
+func (l *eventLog) record(e transcript.Entry) {
 	l.mu.Lock()
 	l.recorded = append(l.recorded, e.Kind)
 	l.mu.Unlock()

@@ -23,6 +23,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/agent"
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
@@ -223,15 +224,20 @@ func (v *testVault) ask(t *testing.T, req plan.Request, question string) answer 
 	if len(p.Refused) > 0 {
 		t.Fatalf("plan refused %+v", p.Refused)
 	}
-	var blocks []sdk.ContentBlock
 	snap, err := snapshot.Build(v.root, snapshot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := snap.Render(); text != "" {
-		blocks = append(blocks, sdk.TextBlock(text))
+	// The host's own prompt: the built-in agent is local, and has the
+	// plan's tools when the plan grants any.
+	own := snapshot.Session{}
+	if p.Mode == grant.ModeMCP {
+		own.Tools = p.Tools
 	}
-	blocks = append(blocks, sdk.TextBlock(p.Render()), sdk.TextBlock(question))
+	var blocks []sdk.ContentBlock
+	for _, part := range acp.PromptParts(snap, own, p, "", question) {
+		blocks = append(blocks, sdk.TextBlock(part.Text))
+	}
 	servers := []sdk.McpServer{}
 	if p.Mode == grant.ModeMCP {
 		runtimeIDs.Lock()

@@ -98,7 +98,7 @@ func inUserNamespace(t *testing.T, test string, env ...string) {
 	t.Helper()
 	unshare, err := exec.LookPath("unshare")
 	if err != nil {
-		t.Skipf("unshare is not installed: %v", err)
+		corpustest.Unavailable(t, "unshare is not installed (util-linux; scripts/deps.sh installs it): %v", err)
 	}
 	if out, err := exec.Command(unshare, "--user", "--map-root-user", "true").CombinedOutput(); err != nil {
 		t.Skipf("this system does not let a user make a user namespace: %v: %s", err, out)

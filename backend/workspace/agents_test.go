@@ -13,6 +13,7 @@ import (
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/workspace"
+	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/agentero/agentero/internal/proctest"
 )
 
@@ -24,7 +25,7 @@ func wrappedPeer(t *testing.T, name string, env map[string]string) (ag acp.Agent
 	ag, rec = peer(t, name, "")
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed")
+		corpustest.Unavailable(t, "node is not installed (scripts/deps.sh installs it): %v", err)
 	}
 	script, pidFile := proctest.Wrapper(t, t.TempDir(), node, ag.Args)
 	ag.Command, ag.Args = script, nil

@@ -23,6 +23,7 @@ import (
 
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/vault"
+	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/agentero/agentero/internal/proctest"
 )
 
@@ -63,8 +64,7 @@ func inNamespace(t *testing.T, test string, env ...string) bool {
 	t.Helper()
 	unshare, err := exec.LookPath("unshare")
 	if err != nil {
-		t.Logf("unshare is not installed: %v", err)
-		return false
+		corpustest.Unavailable(t, "unshare is not installed (util-linux; scripts/deps.sh installs it): %v", err)
 	}
 	ns := []string{"--user", "--map-root-user", "--mount"}
 	if out, err := exec.Command(unshare, append(ns, "true")...).CombinedOutput(); err != nil {

@@ -5,30 +5,18 @@
 package history
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/transcript"
 	"github.com/agentero/agentero/backend/vault"
 )
-
-// Entry is one line of transcript.jsonl, as far as turns need it (the host
-// writes more fields).
-type Entry struct {
-	Turn     string `json:"turn"`
-	Kind     string `json:"kind"`
-	Text     string `json:"text,omitempty"`
-	ToolCall string `json:"toolCallId,omitempty"`
-	Data     any    `json:"data,omitempty"`
-}
 
 // Read returns the finished turns of a conversation of the vault, from its
 // transcript (opened beneath the vault's own state folder, never through a
@@ -44,24 +32,8 @@ func Read(vaultRoot, conversationID string) ([]compact.Turn, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := atomicfile.Open(filepath.Join(dir, "transcript.jsonl"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := transcript.Read(dir)
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var entries []Entry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var e Entry
-		if json.Unmarshal(sc.Bytes(), &e) == nil {
-			entries = append(entries, e)
-		}
-	}
-	if err := sc.Err(); err != nil {
 		return nil, err
 	}
 	return Turns(entries), nil
@@ -69,7 +41,7 @@ func Read(vaultRoot, conversationID string) ([]compact.Turn, error) {
 
 // Turns rebuilds a conversation's finished turns (answered or failed) from
 // its transcript entries; a turn still running is left out.
-func Turns(entries []Entry) []compact.Turn {
+func Turns(entries []transcript.Entry) []compact.Turn {
 	var out []compact.Turn
 	done := map[string]bool{}
 	for _, e := range entries {
@@ -142,7 +114,7 @@ func toolText(data any) string {
 	return strings.Join(parts, "\n")
 }
 
-func toolName(id string, entries []Entry) string {
+func toolName(id string, entries []transcript.Entry) string {
 	for _, e := range entries {
 		if e.Kind == "tool_call" && e.ToolCall == id {
 			return e.Text
