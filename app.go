@@ -14,6 +14,7 @@ import (
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/intake"
@@ -284,8 +285,8 @@ func (a *App) AnswerPermission(conversationID, requestID, optionID string) error
 }
 
 // Conversation returns a stored conversation (empty when new).
-func (a *App) Conversation(id string) (*acp.Conversation, error) {
-	return on(a, func(ws *workspace.Workspace) (*acp.Conversation, error) { return ws.Conversation(id) })
+func (a *App) Conversation(id string) (*conversation.Conversation, error) {
+	return on(a, func(ws *workspace.Workspace) (*conversation.Conversation, error) { return ws.Conversation(id) })
 }
 
 // PreviewPlan shows what a turn with this request could read, before it is sent.
@@ -552,13 +553,13 @@ func (a *App) ImportBibliography() (*intake.Report, error) {
 
 // Conversations lists the open vault's conversations, newest first; a
 // query keeps those whose title or messages hold every word of it.
-func (a *App) Conversations(query string) ([]acp.Summary, error) {
-	return on(a, func(ws *workspace.Workspace) ([]acp.Summary, error) { return ws.Conversations(query) })
+func (a *App) Conversations(query string) ([]conversation.Summary, error) {
+	return on(a, func(ws *workspace.Workspace) ([]conversation.Summary, error) { return ws.Conversations(query) })
 }
 
 // RenameConversation titles a conversation ("" = its first question).
-func (a *App) RenameConversation(id, title string) (acp.Summary, error) {
-	return on(a, func(ws *workspace.Workspace) (acp.Summary, error) { return ws.RenameConversation(id, title) })
+func (a *App) RenameConversation(id, title string) (conversation.Summary, error) {
+	return on(a, func(ws *workspace.Workspace) (conversation.Summary, error) { return ws.RenameConversation(id, title) })
 }
 
 // DeleteConversation removes a conversation and its transcript from disk.

@@ -4,32 +4,21 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
-	"github.com/agentero/agentero/backend/acp"
-	"github.com/agentero/agentero/backend/export"
 	"github.com/agentero/agentero/backend/workspace"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// ExportRequest names what to export: a conversation, or one answer of it
-// (MessageID), as "markdown", "bibtex" (its cited papers) or "csl-json".
-type ExportRequest struct {
-	ConversationID string `json:"conversationId"`
-	MessageID      string `json:"messageId"` // "" = the whole conversation
-	Format         string `json:"format"`
-}
-
-// ExportText is the export as text (Copy as Markdown).
-func (a *App) ExportText(req ExportRequest) (string, error) {
-	text, _, err := a.exportText(req)
+// ExportText is the export as text (Copy as Markdown; workspace.Export).
+func (a *App) ExportText(req workspace.ExportRequest) (string, error) {
+	text, _, err := a.export(req)
 	return text, err
 }
 
 // SaveExport asks where to save the export and writes it there; it returns
 // the file written, "" when the user cancelled.
-func (a *App) SaveExport(req ExportRequest) (string, error) {
-	text, name, err := a.exportText(req)
+func (a *App) SaveExport(req workspace.ExportRequest) (string, error) {
+	text, name, err := a.export(req)
 	if err != nil {
 		return "", err
 	}
@@ -50,100 +39,10 @@ func (a *App) SaveExport(req ExportRequest) (string, error) {
 	return p, nil
 }
 
-// exportText makes the export and a file name for it.
-func (a *App) exportText(req ExportRequest) (text, name string, err error) {
+func (a *App) export(req workspace.ExportRequest) (text, name string, err error) {
 	ws, err := a.current()
 	if err != nil {
 		return "", "", err
 	}
-	c, err := ws.Conversation(req.ConversationID)
-	if err != nil {
-		return "", "", err
-	}
-	papers, err := ws.Papers(context.Background())
-	if err != nil {
-		return "", "", err
-	}
-	lib := export.Library{Root: ws.Root(), Papers: papers, Labels: func(ref string, page int) string {
-		label, _ := ws.PageLabel(context.Background(), ref, page)
-		return label
-	}}
-	msgs := c.Messages
-	if req.MessageID != "" {
-		msgs = nil
-		for _, m := range c.Messages {
-			if m.ID == req.MessageID {
-				msgs = []acp.Message{m}
-			}
-		}
-		if msgs == nil {
-			return "", "", kinded(workspace.ErrNotFound, "This answer is not in the conversation.")
-		}
-	}
-	var sources []export.Source
-	for _, m := range msgs {
-		if m.Role != "user" {
-			sources = append(sources, lib.Sources(m)...)
-		}
-	}
-	cited := export.Papers(sources)
-	title := conversationTitle(c)
-	switch req.Format {
-	case "markdown":
-		if req.MessageID != "" {
-			return lib.AnswerMarkdown(msgs[0]), "answer.md", nil
-		}
-		return lib.ConversationMarkdown(c, title), fileName(title) + ".md", nil
-	case "bibtex", "csl-json":
-		if len(cited) == 0 {
-			return "", "", kinded(workspace.ErrInvalid, "No paper of the library is cited here, so there is nothing to export.")
-		}
-		if req.Format == "bibtex" {
-			return export.BibTeX(cited), "references.bib", nil
-		}
-		b, err := export.CSLJSON(cited)
-		return string(b) + "\n", "references.json", err
-	}
-	return "", "", kinded(workspace.ErrInvalid, fmt.Sprintf("There is no export format %q.", req.Format))
+	return ws.Export(context.Background(), req)
 }
-
-// conversationTitle is the conversation's first question, shortened.
-func conversationTitle(c *acp.Conversation) string {
-	for _, m := range c.Messages {
-		if m.Role == "user" {
-			t := strings.Join(strings.Fields(m.Content), " ")
-			if r := []rune(t); len(r) > 80 {
-				t = string(r[:79]) + "…"
-			}
-			return t
-		}
-	}
-	return "Conversation"
-}
-
-// fileName makes a file name of a title.
-func fileName(title string) string {
-	f := strings.Map(func(r rune) rune {
-		switch {
-		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|' || r < 0x20:
-			return '-'
-		}
-		return r
-	}, title)
-	f = strings.Trim(f, " .-")
-	if f == "" {
-		return "conversation"
-	}
-	return f
-}
-
-// kindedError is a sentence for the user that is one of workspace's kinds
-// of failure (for the error code the UI gets).
-type kindedError struct {
-	kind error
-	msg  string
-}
-
-func kinded(kind error, msg string) error { return &kindedError{kind, msg} }
-func (e *kindedError) Error() string      { return e.msg }
-func (e *kindedError) Unwrap() error      { return e.kind }

@@ -6,17 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/agentero/agentero/backend/applink"
-	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/instance"
 	"github.com/agentero/agentero/backend/userdir"
-	"github.com/agentero/agentero/backend/vault"
 	"github.com/agentero/agentero/backend/workspace"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -24,30 +19,12 @@ import (
 // LinkFollowed is the event a link handed over by a later launch arrives as.
 const LinkFollowed = "link:followed"
 
-// linkWait is how long a link waits for its paper to reach the index of a
-// vault that is still being indexed.
-const linkWait = 60 * time.Second
-
-// LinkTarget is where an agentero:// link leads, once checked.
-type LinkTarget struct {
-	Vault   string `json:"vault"`
-	Ref     string `json:"ref"`
-	PDFPath string `json:"pdfPath"`
-	Title   string `json:"title"`
-	Page    int    `json:"page"`
-	Quote   string `json:"quote"`
-	// CitationURI is the citation the link opens (its paper's PDF, page
-	// and quote): what the viewer hands the locator.
-	CitationURI  string `json:"citationUri,omitempty"`
-	VaultChanged bool   `json:"vaultChanged"` // the app switched vaults to follow it
-}
-
 // LinkResult is a followed link: its target, or why it was refused (a
 // sentence for the user).
 type LinkResult struct {
-	Link   string      `json:"link"`
-	Target *LinkTarget `json:"target"`
-	Error  string      `json:"error"`
+	Link   string                `json:"link"`
+	Target *workspace.LinkTarget `json:"target"`
+	Error  string                `json:"error"`
 	// UnknownVault says the link was not followed because its vault is
 	// none of the user's vaults (Error says which folder): the window asks
 	// the user, and follows it with OpenLinkVault when they agree.
@@ -209,18 +186,13 @@ func (a *App) followLink(raw string, trusted bool) LinkResult {
 	return res
 }
 
-func (a *App) resolveLink(raw string, trusted bool) (*LinkTarget, error) {
-	l, err := applink.Parse(raw)
+// resolveLink checks the link (workspace.CheckLink), opens its vault when
+// it is not the one open, and finds its paper and page there
+// (Workspace.FollowLink).
+func (a *App) resolveLink(raw string, trusted bool) (*workspace.LinkTarget, error) {
+	l, err := workspace.CheckLink(raw, a.knownVaults(), trusted)
 	if err != nil {
 		return nil, err
-	}
-	if err := applink.CheckVault(l); err != nil {
-		return nil, err
-	}
-	if !trusted {
-		if err := applink.CheckKnown(l, a.knownVaults()); err != nil {
-			return nil, err
-		}
 	}
 	changed := false
 	ws, err := a.current()
@@ -233,53 +205,12 @@ func (a *App) resolveLink(raw string, trusted bool) (*LinkTarget, error) {
 			return nil, err
 		}
 	}
-	p, err := a.linkedPaper(ws, l)
+	t, err := ws.FollowLink(context.Background(), l, 0)
 	if err != nil {
 		return nil, err
 	}
-	if p.Pages > 0 && l.Page > p.Pages {
-		return nil, fmt.Errorf("page %d is past the end of %q, which has %d pages", l.Page, title(p), p.Pages)
-	}
-	return &LinkTarget{Vault: ws.Root(), Ref: p.Ref, PDFPath: p.PDFPath, Title: p.Title, Page: l.Page, Quote: l.Quote,
-		CitationURI: l.Citation(p.PDFPath).String(), VaultChanged: changed}, nil
-}
-
-// linkedPaper finds the link's paper in the vault's index, waiting a while
-// for a vault still being indexed when the paper's folder is there.
-func (a *App) linkedPaper(ws *workspace.Workspace, l applink.Link) (index.Paper, error) {
-	deadline := time.Now().Add(linkWait)
-	for {
-		papers, err := ws.Papers(context.Background())
-		if err != nil {
-			return index.Paper{}, err
-		}
-		for _, p := range papers {
-			if p.Ref == l.Ref {
-				return p, nil
-			}
-		}
-		dir, err := vault.Resolve(ws.Root(), l.Ref)
-		if errors.Is(err, fs.ErrNotExist) {
-			return index.Paper{}, fmt.Errorf("the paper %s is not in the vault %s (moved or deleted?)", l.Ref, l.Vault)
-		}
-		if err != nil {
-			return index.Paper{}, fmt.Errorf("%s is not a paper Agentero may open in %s", l.Ref, l.Vault)
-		}
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return index.Paper{}, fmt.Errorf("%s in %s is not a paper folder", l.Ref, l.Vault)
-		}
-		if time.Now().After(deadline) {
-			return index.Paper{}, fmt.Errorf("%s in %s holds no PDF the index knows (not indexed yet, or no PDF in it)", l.Ref, l.Vault)
-		}
-		time.Sleep(250 * time.Millisecond) // the index has no per-paper notification to wait on
-	}
-}
-
-func title(p index.Paper) string {
-	if p.Title != "" {
-		return p.Title
-	}
-	return p.Ref
+	t.VaultChanged = changed
+	return t, nil
 }
 
 // sameDir reports whether a and b are the same folder.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/conversation"
 )
 
 // TestKeptServerBudgetPerTurn: an agent that keeps its agentero-context
@@ -82,7 +83,7 @@ func runtimeID(t *testing.T, root, conv string) string {
 	}
 	var ids []string
 	for _, e := range entries {
-		if acp.OwnRuntimeID(conv, e.Name()) {
+		if conversation.OwnRuntimeID(conv, e.Name()) {
 			ids = append(ids, e.Name())
 		}
 	}

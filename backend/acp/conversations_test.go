@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/conversation"
 )
 
 // TestConversationsListRenameSearchDelete asks two real turns of the
@@ -28,7 +29,7 @@ func TestConversationsListRenameSearchDelete(t *testing.T) {
 	if len(list) != 2 {
 		t.Fatalf("listed %d conversations, want 2: %+v", len(list), list)
 	}
-	byID := map[string]acp.Summary{}
+	byID := map[string]conversation.Summary{}
 	for _, s := range list {
 		byID[s.ID] = s
 	}
@@ -51,7 +52,7 @@ func TestConversationsListRenameSearchDelete(t *testing.T) {
 	if c, _ := st.Load("quick.1"); c.DisplayTitle() != "Timestamps explained" {
 		t.Errorf("renamed title not stored: %q", c.DisplayTitle())
 	}
-	if _, err := st.Rename("quick.9", "x"); !errors.Is(err, acp.ErrNoConversation) {
+	if _, err := st.Rename("quick.9", "x"); !errors.Is(err, conversation.ErrNoConversation) {
 		t.Errorf("rename of a missing conversation: %v, want ErrNoConversation", err)
 	}
 
@@ -109,10 +110,10 @@ func TestConversationsListRenameSearchDelete(t *testing.T) {
 	if list, _ := st.List(); len(list) != 1 || list[0].ID != "quick.1" {
 		t.Errorf("after delete, listed %+v", list)
 	}
-	if err := st.Delete("paper.papers_bitcoin"); !errors.Is(err, acp.ErrNoConversation) {
+	if err := st.Delete("paper.papers_bitcoin"); !errors.Is(err, conversation.ErrNoConversation) {
 		t.Errorf("second delete: %v, want ErrNoConversation", err)
 	}
-	if err := st.Delete("../x"); !errors.Is(err, acp.ErrBadConversationID) {
+	if err := st.Delete("../x"); !errors.Is(err, conversation.ErrBadConversationID) {
 		t.Errorf("delete ../x: %v, want ErrBadConversationID", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 )
 
@@ -25,7 +26,7 @@ var (
 	// ErrRefused means the agent answered session/new with an error.
 	ErrRefused = errors.New("the agent refused a new session")
 	// ErrBusy means the conversation is running another turn.
-	ErrBusy = errors.New("this conversation is still answering; cancel it or wait")
+	ErrBusy = conversation.ErrBusy
 	// ErrEmptyQuestion means a turn was asked with no question.
 	ErrEmptyQuestion = errors.New("the question is empty")
 	// ErrClosed means the host was closed: it starts nothing any more.
@@ -78,7 +79,7 @@ func ErrorCode(err error) string {
 		return events.CodeCancelled
 	case errors.Is(err, ErrBusy):
 		return events.CodeBusy
-	case errors.Is(err, ErrEmptyQuestion), errors.Is(err, ErrBadConversationID), errors.Is(err, plan.ErrBadRequest),
+	case errors.Is(err, ErrEmptyQuestion), errors.Is(err, conversation.ErrBadConversationID), errors.Is(err, plan.ErrBadRequest),
 		errors.Is(err, ErrInvalidAgent), errors.Is(err, ErrBadOption):
 		return events.CodeInvalid
 	case errors.Is(err, ErrNoPermission):

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -22,7 +23,7 @@ func TestErrorCode(t *testing.T) {
 		{"host closed", ErrClosed, events.CodeCancelled},
 		{"busy", ErrBusy, events.CodeBusy},
 		{"empty question", ErrEmptyQuestion, events.CodeInvalid},
-		{"bad conversation id", ErrBadConversationID, events.CodeInvalid},
+		{"bad conversation id", conversation.ErrBadConversationID, events.CodeInvalid},
 		{"bad request", fmt.Errorf("%w: surface", plan.ErrBadRequest), events.CodeInvalid},
 		{"unknown agent", fmt.Errorf("%w: %q", ErrUnknownAgent, "x"), events.CodeNotConfigured},
 		{"command missing", fmt.Errorf("%w: %q: %w", ErrNotStarted, "x", errors.New("exec: not found")), events.CodeNotConfigured},

@@ -2,16 +2,13 @@ package acp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/history"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -25,34 +22,6 @@ const answerRoom = 4_000
 // Turns rebuilds a conversation's finished turns (answered or failed) from
 // its transcript, for compaction; a turn still running is left out.
 func Turns(entries []transcript.Entry) []compact.Turn { return history.Turns(entries) }
-
-// compaction is the summary state kept beside a conversation.
-type compaction struct {
-	Summary     string    `json:"summary"`
-	SummarizedN int       `json:"summarizedN"`
-	At          time.Time `json:"at"`
-}
-
-func (s *Store) loadCompaction(id string) compaction {
-	var c compaction
-	data, err := s.read(id, "compaction.json")
-	if err == nil {
-		json.Unmarshal(data, &c)
-	}
-	return c
-}
-
-func (s *Store) saveCompaction(id string, c compaction) error {
-	dir, err := s.folder(id)
-	if err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, "compaction.json"), data, atomicfile.Private)
-}
 
 // Compaction computes what a new session of the conversation would be
 // handed: the earlier turns, compacted for the agent's window (window 0 =
@@ -105,14 +74,14 @@ func (h *Host) compaction(ctx context.Context, conversationID, agentName string,
 	if window <= 0 {
 		window = DefaultContextWindow
 	}
-	prev := h.store.loadCompaction(conversationID)
+	prev := h.store.LoadCompaction(conversationID)
 	turns := Turns(entries)
 	res := compact.Compact(ctx, turns, compact.Options{
 		Window: window, Reserve: reserve + min(answerRoom, window/8), HistoryTool: tool,
 		Summary: prev.Summary, SummarizedN: prev.SummarizedN, Cleared: conv.ClearedTurns,
 	}, &summarizer{h: h, agent: ag})
 	if persist && res.SummarizedN > prev.SummarizedN {
-		if err := h.store.saveCompaction(conversationID, compaction{Summary: res.Summary, SummarizedN: res.SummarizedN, At: h.opts.Now()}); err != nil {
+		if err := h.store.SaveCompaction(conversationID, conversation.Compaction{Summary: res.Summary, SummarizedN: res.SummarizedN, At: h.opts.Now()}); err != nil {
 			return res, err
 		}
 	}

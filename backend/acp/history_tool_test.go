@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/conversation"
 )
 
 // TestPrunedTurnReadBack: a conversation with the built-in agent is handed
@@ -153,7 +154,7 @@ func TestSnapshotNamesOnlyTheSessionsTools(t *testing.T) {
 	}
 }
 
-func part(p *acp.SentPrompt, kind string) string {
+func part(p *conversation.SentPrompt, kind string) string {
 	if p == nil {
 		return ""
 	}

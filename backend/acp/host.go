@@ -17,6 +17,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/mcp"
 	"github.com/agentero/agentero/backend/transcript"
@@ -59,7 +60,7 @@ type HostOptions struct {
 type Host struct {
 	vault   string
 	exe     string // this executable: the agentero-context MCP server
-	store   *Store
+	store   *conversation.Store
 	opts    HostOptions
 	log     *slog.Logger
 	procs   *supervisor // the agent processes
@@ -99,7 +100,7 @@ func NewHost(vaultRoot, exe string, idx Index, agents *Agents, opts HostOptions)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	h := &Host{vault: vaultRoot, exe: exe, store: NewStore(vaultRoot, opts.Logger), opts: opts, log: opts.Logger,
+	h := &Host{vault: vaultRoot, exe: exe, store: conversation.NewStore(vaultRoot, opts.Logger), opts: opts, log: opts.Logger,
 		procs: newSupervisor(opts.Logger), cites: sourcer{vault: vaultRoot, idx: idx}, asks: map[string]*asking{},
 		resolver: &plan.Resolver{Vault: vaultRoot, Papers: idx, Budget: opts.Budget}, agents: agents}
 	h.procs.confine = h.jailFor
@@ -148,7 +149,7 @@ func (h *Host) agent(name string) (Agent, error) {
 }
 
 // Store is the host's conversation store.
-func (h *Host) Store() *Store { return h.store }
+func (h *Host) Store() *conversation.Store { return h.store }
 
 // Close stops everything the host started and waits for it: the pool's
 // workers first (and its warm sessions are closed), then every agent
@@ -279,7 +280,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	// Everything the turn writes for the conversation (transcript, state,
 	// snapshot) goes in its folder: refuse the turn before anything is
 	// written if that folder is not a real one inside the vault.
-	if _, err := h.store.folder(conv.ID); err != nil {
+	if _, err := h.store.Folder(conv.ID); err != nil {
 		return nil, err
 	}
 	ag, err := h.agent(req.Agent)
@@ -312,7 +313,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if conv.Paper == "" && req.Request.Surface == "sidebar" {
 		conv.Paper = req.Request.CurrentPaper
 	}
-	userMsg := Message{ID: newID("m"), Role: "user", Content: req.Question, Agent: ag.Name, At: now}
+	userMsg := conversation.Message{ID: newID("m"), Role: "user", Content: req.Question, Agent: ag.Name, At: now}
 	turn := userMsg.ID
 	h.record(conv.ID, transcript.Entry{At: now, Turn: turn, Kind: "user", Text: req.Question, Data: map[string]any{"request": req.Request, "plan": p}})
 
@@ -342,7 +343,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 
 	// A new session starts with the conversation's frozen context (built at
 	// its first session and reused after); per-turn parts come after it.
-	sent := SentPrompt{Turn: turn, At: h.opts.Now(), Agent: ag.Name, SessionID: string(s.id), Action: s.action, Tools: []string{}}
+	sent := conversation.SentPrompt{Turn: turn, At: h.opts.Now(), Agent: ag.Name, SessionID: string(s.id), Action: s.action, Tools: []string{}}
 	if p.Mode == grant.ModeMCP {
 		sent.Tools = p.Tools
 	}
@@ -364,7 +365,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	for _, part := range sent.Parts {
 		blocks = append(blocks, sdk.TextBlock(part.Text))
 	}
-	if err := h.store.saveLastPrompt(conv.ID, sent); err != nil {
+	if err := h.store.SaveLastPrompt(conv.ID, sent); err != nil {
 		h.log.Warn("keep the sent prompt", "conversation", conv.ID, "err", err)
 	}
 
@@ -425,7 +426,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		}
 		if content != "" || len(tools) > 0 || len(perms) > 0 {
 			conv.Messages = append(conv.Messages, userMsg)
-			userMsg = Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, Plan: st.lastPlan(),
+			userMsg = conversation.Message{ID: newID("m"), Role: "assistant", Content: content, Agent: ag.Name, Plan: st.lastPlan(),
 				Tools: tools, Permissions: perms, At: h.opts.Now()}
 		}
 		return nil, h.fail(conv, turn, userMsg, info, err, emit)
@@ -437,7 +438,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	sources, consulted := h.cites.split(ctx, content, p.Evidence, got)
 	checks := h.checkClaims(ctx, conv.ID, content, p)
 	sb := s.proc.SandboxReport()
-	reply := Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Consulted: consulted, Checks: checks, Agent: ag.Name,
+	reply := conversation.Message{ID: newID("m"), Role: "assistant", Content: content, Sources: sources, Consulted: consulted, Checks: checks, Agent: ag.Name,
 		Plan: st.lastPlan(), Tools: tools, Permissions: perms, StopReason: string(resp.StopReason),
 		Sandbox: string(sb.Kind), SandboxWhy: sb.Why, At: h.opts.Now()}
 	conv.Messages = append(conv.Messages, userMsg, reply)
@@ -509,7 +510,7 @@ func (h *Host) record(conversationID string, e transcript.Entry) {
 // fail ends a turn with an error: the transcript and the visible
 // conversation keep everything up to the failure, and the provider session
 // is dropped so that the next turn starts cleanly.
-func (h *Host) fail(conv *Conversation, turn string, last Message, info SessionInfo, err error, emit events.Emitter) error {
+func (h *Host) fail(conv *conversation.Conversation, turn string, last conversation.Message, info SessionInfo, err error, emit events.Emitter) error {
 	now := h.opts.Now()
 	code := ErrorCode(err)
 	h.record(conv.ID, transcript.Entry{At: now, Turn: turn, Kind: "error", Text: err.Error(), Data: map[string]any{"code": code}})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/google/go-cmp/cmp"
 	"os"
 	"os/exec"
@@ -408,7 +409,7 @@ func TestRefusedBeforeTheTurn(t *testing.T) {
 	}{
 		{"empty question", acp.TurnRequest{ConversationID: "a", Request: sidebar, Question: "  "}, acp.ErrEmptyQuestion, events.CodeInvalid},
 		{"unknown agent", acp.TurnRequest{ConversationID: "a", Agent: "nobody", Request: sidebar, Question: "q"}, acp.ErrUnknownAgent, events.CodeNotConfigured},
-		{"bad conversation id", acp.TurnRequest{ConversationID: "../x", Request: sidebar, Question: "q"}, acp.ErrBadConversationID, events.CodeInvalid},
+		{"bad conversation id", acp.TurnRequest{ConversationID: "../x", Request: sidebar, Question: "q"}, conversation.ErrBadConversationID, events.CodeInvalid},
 		{"bad surface", acp.TurnRequest{ConversationID: "a", Request: plan.Request{Surface: "elsewhere"}, Question: "q"}, plan.ErrBadRequest, events.CodeInvalid},
 	}
 	for _, tt := range tests {
@@ -613,13 +614,13 @@ func TestPlanIsStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var plans [][]acp.PlanStep
+	var plans [][]conversation.PlanStep
 	for _, m := range conv.Messages {
 		if m.Role == "assistant" {
 			plans = append(plans, m.Plan)
 		}
 	}
-	want := [][]acp.PlanStep{
+	want := [][]conversation.PlanStep{
 		{{Content: "Read the abstract", Priority: "high", Status: "completed"}, {Content: "Compare with the related work", Priority: "medium", Status: "in_progress"}},
 		nil,
 	}

@@ -3,6 +3,7 @@ package acp
 import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
+	"github.com/agentero/agentero/backend/conversation"
 )
 
 // PromptParts is the prompt a turn sends its session, in order: the
@@ -11,16 +12,16 @@ import (
 // of the conversation so far (when not empty) and the question. It is the
 // one place a prompt is put together; tests that run an agent the way the
 // host does call it too.
-func PromptParts(snap *snapshot.Snapshot, sess snapshot.Session, p *plan.Plan, handover, question string) []PromptPart {
-	var parts []PromptPart
+func PromptParts(snap *snapshot.Snapshot, sess snapshot.Session, p *plan.Plan, handover, question string) []conversation.PromptPart {
+	var parts []conversation.PromptPart
 	if snap != nil {
 		if text := snap.RenderFor(sess); text != "" {
-			parts = append(parts, PromptPart{Kind: "snapshot", Text: text})
+			parts = append(parts, conversation.PromptPart{Kind: "snapshot", Text: text})
 		}
 	}
-	parts = append(parts, PromptPart{Kind: "plan", Text: p.Render()})
+	parts = append(parts, conversation.PromptPart{Kind: "plan", Text: p.Render()})
 	if handover != "" {
-		parts = append(parts, PromptPart{Kind: "handover", Text: handover})
+		parts = append(parts, conversation.PromptPart{Kind: "handover", Text: handover})
 	}
-	return append(parts, PromptPart{Kind: "question", Text: question})
+	return append(parts, conversation.PromptPart{Kind: "question", Text: question})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/transcript"
 	"github.com/google/go-cmp/cmp"
 )
@@ -80,7 +81,7 @@ func TestLoadChecksStoredIDs(t *testing.T) {
 	for _, c := range planted {
 		t.Run(c.name, func(t *testing.T) {
 			root := plant(t, c.state)
-			s := acp.NewStore(root, nil)
+			s := conversation.NewStore(root, nil)
 			conv, err := s.Load("q1")
 			if err != nil {
 				t.Fatal(err)
@@ -110,7 +111,7 @@ func TestLoadChecksStoredIDs(t *testing.T) {
 // conversation survives Load, so an unchanged grant continues its session.
 func TestLoadKeepsOwnRuntimeID(t *testing.T) {
 	root := plant(t, `{"id":"q1","runtimeId":"q1.3f2a","providerSessionId":"s-1","fingerprint":"f","messages":[]}`)
-	conv, err := acp.NewStore(root, nil).Load("q1")
+	conv, err := conversation.NewStore(root, nil).Load("q1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func TestLoadRefusesLinks(t *testing.T) {
 			if err := c.plant(chats); err != nil {
 				t.Fatal(err)
 			}
-			s := acp.NewStore(root, nil)
+			s := conversation.NewStore(root, nil)
 			conv, err := s.Load("q1")
 			if err == nil {
 				t.Errorf("Load read %+v, want a refusal", conv.Messages)
@@ -243,7 +244,7 @@ func TestLoadRefusesLinks(t *testing.T) {
 			t.Skip("no FIFOs here:", err)
 		}
 		done := make(chan error, 1)
-		go func() { _, err := acp.NewStore(root, nil).Transcript("q1"); done <- err }()
+		go func() { _, err := conversation.NewStore(root, nil).Transcript("q1"); done <- err }()
 		select {
 		case err := <-done:
 			if err == nil {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
@@ -41,7 +42,7 @@ type stream struct {
 	queue      []queued // not yet emitted or recorded, in the agent's order
 	answer     strings.Builder
 	thought    strings.Builder
-	plan       []PlanStep                    // the agent's latest plan; each one replaces the last
+	plan       []conversation.PlanStep       // the agent's latest plan; each one replaces the last
 	tools      []*toolState                  // the turn's tool calls in the order they began
 	toolAt     map[string]int                // index in tools by tool call id
 	asked      map[string]sdk.ToolCallUpdate // tool calls that permission requests described before any notification did
@@ -127,7 +128,7 @@ func (s *stream) close() {
 }
 
 // lastPlan returns the agent's latest plan of the turn, nil when it sent none.
-func (s *stream) lastPlan() []PlanStep {
+func (s *stream) lastPlan() []conversation.PlanStep {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.plan
@@ -178,10 +179,10 @@ func (s *stream) update(u sdk.SessionUpdate) {
 		s.queueNow(events.AgentTool, ev, &transcript.Entry{At: s.now(), Kind: "tool_update", ToolCall: string(tu.ToolCallId),
 			Data: map[string]any{"status": tu.Status, "output": tu.RawOutput, "content": tu.Content, "locations": ev.Locations}})
 	case u.Plan != nil:
-		steps := make([]PlanStep, 0, len(u.Plan.Entries))
+		steps := make([]conversation.PlanStep, 0, len(u.Plan.Entries))
 		entries := make([]events.PlanEntry, 0, len(u.Plan.Entries))
 		for _, e := range u.Plan.Entries {
-			steps = append(steps, PlanStep{Content: e.Content, Priority: string(e.Priority), Status: string(e.Status)})
+			steps = append(steps, conversation.PlanStep{Content: e.Content, Priority: string(e.Priority), Status: string(e.Status)})
 			entries = append(entries, events.PlanEntry{Content: e.Content, Priority: string(e.Priority), Status: string(e.Status)})
 		}
 		s.plan = steps

@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/transcript"
 	sdk "github.com/coder/acp-go-sdk"
@@ -104,7 +105,7 @@ func TestStreamKeepsTheAgentsOrder(t *testing.T) {
 		if got := s.text(); got != "abcdef" {
 			t.Errorf("answer = %q, want abcdef (nothing after close)", got)
 		}
-		if diff := cmp.Diff([]PlanStep{{Content: "read", Priority: "high", Status: "pending"}}, s.lastPlan()); diff != "" {
+		if diff := cmp.Diff([]conversation.PlanStep{{Content: "read", Priority: "high", Status: "pending"}}, s.lastPlan()); diff != "" {
 			t.Errorf("last plan (-want +got):\n%s", diff)
 		}
 		// synctest.Test fails if the flusher (or its ticker) outlives the bubble.

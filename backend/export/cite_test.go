@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/applink"
 	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/conversation"
 )
 
 // mdLink is a Markdown link whose target is an agentero:// link: its text
@@ -46,7 +46,7 @@ func TestLiveCitations(t *testing.T) {
 		s, e := at(uri)
 		return citation.Check{URI: uri, Page: page, Verdict: v, FoundPage: found, Start: s, End: e}
 	}
-	answer := acp.Message{Role: "assistant", Content: content,
+	answer := conversation.Message{Role: "assistant", Content: content,
 		Sources: []string{raft + "#page=6&quote=randomized+election+timeouts", raft + "#page=8", attn + "#page=2", raft + "#page=1", raft, raft + "#page=6", raft + "#page=1&quote=x"},
 		Checks: []citation.Check{
 			check(raft+"#page=6&quote=randomized+election+timeouts", 6, citation.Verified, 0),
@@ -142,13 +142,13 @@ func TestLiveCitations(t *testing.T) {
 func TestConversationNotes(t *testing.T) {
 	lib := testLibrary()
 	uri := "papers/raft/paper.pdf#page=2"
-	answer := func(v citation.Verdict) acp.Message {
+	answer := func(v citation.Verdict) conversation.Message {
 		content := "Raft is understandable (" + uri + ")."
 		i := strings.Index(content, uri)
-		return acp.Message{Role: "assistant", Content: content, Sources: []string{uri},
+		return conversation.Message{Role: "assistant", Content: content, Sources: []string{uri},
 			Checks: []citation.Check{{URI: uri, Page: 2, Verdict: v, Start: i, End: i + len(uri)}}}
 	}
-	c := &acp.Conversation{Messages: []acp.Message{
+	c := &conversation.Conversation{Messages: []conversation.Message{
 		{Role: "user", Content: "Is Raft understandable?"}, answer(citation.Supported),
 		{Role: "user", Content: "Really?"}, answer(citation.Unsupported),
 	}}

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/applink"
 	"github.com/agentero/agentero/backend/citation"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/index"
 )
 
@@ -102,7 +102,7 @@ func ArxivLink(p *index.Paper) string {
 // Sources resolves an answer's sources, in order, once each: one per file
 // and page whatever the quote, and a whole paper only when no page of it
 // is a source.
-func (lib Library) Sources(m acp.Message) []Source {
+func (lib Library) Sources(m conversation.Message) []Source {
 	var all []Source
 	pages := map[string]bool{}
 	for _, uri := range m.Sources {
@@ -142,7 +142,7 @@ func Papers(sources []Source) []*index.Paper {
 // writes made an agentero:// link that names the paper and page, with a
 // note of what checking it found; then its sources as links and a
 // reference list of the papers they are from.
-func (lib Library) AnswerMarkdown(answer acp.Message) string {
+func (lib Library) AnswerMarkdown(answer conversation.Message) string {
 	sources := lib.Sources(answer)
 	var b strings.Builder
 	notes := &footnotes{}
@@ -156,7 +156,7 @@ func (lib Library) AnswerMarkdown(answer acp.Message) string {
 
 // ConversationMarkdown is a whole conversation as Markdown: each question
 // and answer with the answer's sources, then the references of all of them.
-func (lib Library) ConversationMarkdown(c *acp.Conversation, title string) string {
+func (lib Library) ConversationMarkdown(c *conversation.Conversation, title string) string {
 	var b strings.Builder
 	if title == "" {
 		title = "Conversation"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/applink"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/index"
 )
 
@@ -24,7 +24,7 @@ func testLibrary() Library {
 func TestAnswerMarkdown(t *testing.T) {
 	lib := testLibrary()
 	raft := "papers/raft/paper.pdf#page=3&quote=Raft%20decomposes%20consensus"
-	answer := acp.Message{Role: "assistant",
+	answer := conversation.Message{Role: "assistant",
 		Content: "Raft splits the problem [1](" + raft + ") and attention needs no recurrence (papers/attn/attention.pdf#page=2).",
 		Sources: []string{raft, "papers/attn/attention.pdf#page=2", raft}}
 	md := lib.AnswerMarkdown(answer)
@@ -59,7 +59,7 @@ func TestAnswerMarkdown(t *testing.T) {
 
 func TestConversationMarkdown(t *testing.T) {
 	lib := testLibrary()
-	c := &acp.Conversation{ID: "c1", Messages: []acp.Message{
+	c := &conversation.Conversation{ID: "c1", Messages: []conversation.Message{
 		{Role: "user", Content: "What is Raft?"},
 		{Role: "assistant", Agent: "built-in", Content: "A consensus algorithm.", Sources: []string{"papers/raft/paper.pdf#page=1"}},
 		{Role: "user", Content: "And attention?"},

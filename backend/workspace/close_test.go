@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/pdf"
@@ -125,7 +125,7 @@ func TestCloseWaitsForTurn(t *testing.T) {
 		t.Errorf("the turn did not end before Close returned: completed = %+v, error = %+v", f.rec.last(events.AgentCompleted), f.rec.last(events.AgentError))
 	}
 	received(t, rec, "session/cancel")
-	conv, err := acp.NewStore(f.root, nil).Load("c1")
+	conv, err := conversation.NewStore(f.root, nil).Load("c1")
 	if err != nil || len(conv.Messages) == 0 || conv.Messages[0].Content != q.Question {
 		t.Errorf("conversation after Close = %+v, %v", conv, err)
 	}

@@ -8,12 +8,13 @@ import (
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/grant"
+	"github.com/agentero/agentero/backend/conversation"
 )
 
 // conversationExists refuses a bad or unknown conversation id.
 func (w *Workspace) conversationExists(id string) error {
 	if !grant.ValidRuntimeID(id) {
-		return invalid(acp.ErrBadConversationID)
+		return invalid(conversation.ErrBadConversationID)
 	}
 	if _, err := os.Stat(w.host.Store().Dir(id)); err != nil {
 		return notFound(fmt.Errorf("no conversation %q in this vault", id))
@@ -48,7 +49,7 @@ func (w *Workspace) ClearConversation(id string) error {
 func (w *Workspace) SlashCommands(id string) ([]acp.Command, error) {
 	return call(context.Background(), w, func(context.Context) ([]acp.Command, error) {
 		if !grant.ValidRuntimeID(id) {
-			return nil, invalid(acp.ErrBadConversationID)
+			return nil, invalid(conversation.ErrBadConversationID)
 		}
 		return w.host.Commands(id)
 	})

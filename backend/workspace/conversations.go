@@ -4,24 +4,24 @@ import (
 	"context"
 	"errors"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/conversation"
 )
 
 // Conversations lists the vault's conversations (sidebar and Quick Chat),
 // the most recently updated first; with a query, only those whose title or
 // messages hold every word of it.
-func (w *Workspace) Conversations(query string) ([]acp.Summary, error) {
-	return call(context.Background(), w, func(context.Context) ([]acp.Summary, error) {
+func (w *Workspace) Conversations(query string) ([]conversation.Summary, error) {
+	return call(context.Background(), w, func(context.Context) ([]conversation.Summary, error) {
 		return w.host.Store().Search(query)
 	})
 }
 
 // RenameConversation gives a conversation a title ("" = its first
 // question again).
-func (w *Workspace) RenameConversation(id, title string) (acp.Summary, error) {
-	return call(context.Background(), w, func(context.Context) (acp.Summary, error) {
+func (w *Workspace) RenameConversation(id, title string) (conversation.Summary, error) {
+	return call(context.Background(), w, func(context.Context) (conversation.Summary, error) {
 		if w.answering(id) {
-			return acp.Summary{}, ErrBusy
+			return conversation.Summary{}, ErrBusy
 		}
 		s, err := w.host.Store().Rename(id, title)
 		return s, conversationError(err)
@@ -50,9 +50,9 @@ func (w *Workspace) answering(id string) bool {
 
 func conversationError(err error) error {
 	switch {
-	case errors.Is(err, acp.ErrNoConversation):
+	case errors.Is(err, conversation.ErrNoConversation):
 		return notFound(err)
-	case errors.Is(err, acp.ErrBadConversationID):
+	case errors.Is(err, conversation.ErrBadConversationID):
 		return invalid(err)
 	}
 	return err

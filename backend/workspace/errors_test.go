@@ -10,6 +10,7 @@ import (
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/docs"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/workspace"
@@ -27,7 +28,7 @@ func TestCode(t *testing.T) {
 		{fmt.Errorf("search: %w", workspace.ErrClosed), events.CodeNoVault},
 		{workspace.ErrBusy, events.CodeBusy},
 		{fmt.Errorf("%w: surface must be sidebar", plan.ErrBadRequest), events.CodeInvalid},
-		{acp.ErrBadConversationID, events.CodeInvalid},
+		{conversation.ErrBadConversationID, events.CodeInvalid},
 		{&docs.InputError{}, events.CodeInvalid},
 		{fmt.Errorf("relations of papers/x: %w", index.ErrNotFound), events.CodeNotFound},
 		{docs.ErrNotFound, events.CodeNotFound},

@@ -13,6 +13,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 )
 
@@ -31,7 +32,7 @@ func (w *Workspace) check(req AskRequest) error {
 		return invalid(errors.New("type a question first"))
 	}
 	if !grant.ValidRuntimeID(req.ConversationID) {
-		return invalid(acp.ErrBadConversationID)
+		return invalid(conversation.ErrBadConversationID)
 	}
 	return w.errNoAgents()
 }
@@ -138,7 +139,7 @@ func (w *Workspace) CancelTurn(conversationID string) {
 func (w *Workspace) AnswerPermission(conversationID, requestID, optionID string) error {
 	_, err := call(context.Background(), w, func(context.Context) (struct{}, error) {
 		if !grant.ValidRuntimeID(conversationID) {
-			return struct{}{}, invalid(acp.ErrBadConversationID)
+			return struct{}{}, invalid(conversation.ErrBadConversationID)
 		}
 		return struct{}{}, w.host.AnswerPermission(conversationID, requestID, optionID)
 	})
@@ -146,8 +147,8 @@ func (w *Workspace) AnswerPermission(conversationID, requestID, optionID string)
 }
 
 // Conversation returns a stored conversation (empty when new).
-func (w *Workspace) Conversation(id string) (*acp.Conversation, error) {
-	return call(context.Background(), w, func(context.Context) (*acp.Conversation, error) {
+func (w *Workspace) Conversation(id string) (*conversation.Conversation, error) {
+	return call(context.Background(), w, func(context.Context) (*conversation.Conversation, error) {
 		return w.host.Store().Load(id)
 	})
 }
@@ -159,7 +160,7 @@ func (w *Workspace) Conversation(id string) (*acp.Conversation, error) {
 func (w *Workspace) Compaction(ctx context.Context, conversationID, agentName string, window int) (compact.Result, error) {
 	return call(ctx, w, func(ctx context.Context) (compact.Result, error) {
 		if !grant.ValidRuntimeID(conversationID) {
-			return compact.Result{}, invalid(acp.ErrBadConversationID)
+			return compact.Result{}, invalid(conversation.ErrBadConversationID)
 		}
 		if _, err := os.Stat(w.host.Store().Dir(conversationID)); err != nil {
 			return compact.Result{}, notFound(fmt.Errorf("no conversation %q in this vault", conversationID))
@@ -178,7 +179,7 @@ type AgentView struct {
 	// LastPrompt is what the last turn actually sent (snapshot as that
 	// session got it, plan with its selections and evidence, handover,
 	// question); nil before the first turn.
-	LastPrompt *acp.SentPrompt `json:"lastPrompt"`
+	LastPrompt *conversation.SentPrompt `json:"lastPrompt"`
 	// LastTools are the last turn's tool calls and their results.
 	LastTools []events.AgentToolEvent `json:"lastTools"`
 }
@@ -189,7 +190,7 @@ type AgentView struct {
 func (w *Workspace) WhatAgentSees(ctx context.Context, conversationID string) (*AgentView, error) {
 	return call(ctx, w, func(ctx context.Context) (*AgentView, error) {
 		if !grant.ValidRuntimeID(conversationID) {
-			return nil, invalid(acp.ErrBadConversationID)
+			return nil, invalid(conversation.ErrBadConversationID)
 		}
 		dir := w.host.Store().Dir(conversationID)
 		snap, err := snapshot.Load(dir)

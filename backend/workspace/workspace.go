@@ -57,6 +57,8 @@ type Workspace struct {
 	emit  events.Emitter
 	now   func() time.Time
 	tasks *tasks // every goroutine and call in flight; Close waits for them
+	// changes wakes those waiting for the index to change (FollowLink).
+	changes *indexChanges
 
 	// mu guards the fields below. Nothing blocks while holding it except
 	// tasks.start (which only takes tasks.mu).
@@ -96,6 +98,8 @@ func Open(dir string, opts Options) (*Workspace, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	changes := newIndexChanges()
+	opts.Emit = changes.watching(opts.Emit)
 	var pdfCache string
 	if opts.CacheDir != "" {
 		pdfCache = filepath.Join(opts.CacheDir, "wazero")
@@ -106,7 +110,7 @@ func Open(dir string, opts Options) (*Workspace, error) {
 		return nil, err
 	}
 	w := &Workspace{cfg: opts.Config, lib: lib, log: opts.Logger, emit: opts.Emit, now: opts.Now, tasks: newTasks(),
-		turns: map[string]*turn{}}
+		turns: map[string]*turn{}, changes: changes}
 	w.online.base = opts.Online
 	w.agents, w.agentsErr = opts.Config.Agents()
 	if w.agentsErr != nil {

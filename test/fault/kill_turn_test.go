@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/agentero/agentero/internal/proctest"
 )
@@ -323,9 +324,9 @@ func transcript(t *testing.T, chat string) []entry {
 
 // state reads a conversation's state.json, failing the test when it does
 // not parse.
-func state(t *testing.T, chat string) acp.Conversation {
+func state(t *testing.T, chat string) conversation.Conversation {
 	t.Helper()
-	var c acp.Conversation
+	var c conversation.Conversation
 	data, err := os.ReadFile(filepath.Join(chat, "state.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@
 // a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
-import type { acp, citation, compact, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
+import type { acp, citation, compact, conversation, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 import { readable } from "./sentence";
@@ -286,7 +286,7 @@ export function textIntoField(e: DragEvent): boolean {
 
 export type RecentVault = Data<workspace.RecentVault>;
 export type LinkResult = Data<main.LinkResult>;
-export type ExportRequest = Data<main.ExportRequest>;
+export type ExportRequest = Data<workspace.ExportRequest>;
 
 /** recentVaults lists the vaults opened before, newest first, the open one marked. */
 export async function recentVaults(): Promise<RecentVault[]> {
@@ -317,10 +317,10 @@ export function onVaultOpened(callback: (e: { path: string; error: string }) => 
   return EventsOn("vault:opened", (e: { path: string; error: string } | null) => e && callback(e));
 }
 /** exportText is an answer or conversation as Markdown, or its cited papers as BibTeX or CSL-JSON. */
-export const exportText = (req: ExportRequest): Promise<string> => App.ExportText(asGo<main.ExportRequest>(req));
+export const exportText = (req: ExportRequest): Promise<string> => App.ExportText(asGo<workspace.ExportRequest>(req));
 /** saveExport asks where to save the export and writes it; "" when cancelled. */
 export async function saveExport(req: ExportRequest): Promise<string> {
-  return (await App.SaveExport(asGo<main.ExportRequest>(req))) ?? "";
+  return (await App.SaveExport(asGo<workspace.ExportRequest>(req))) ?? "";
 }
 
 /** on subscribes to a backend event and returns the unsubscribe function. */
@@ -356,9 +356,9 @@ export type Completion = Required<Data<index.Completion>> & { kind: MentionKind 
 export type CitationCheck = Data<citation.Check>;
 
 /** StoredMessage is a stored message with every list and optional field filled in. */
-export type StoredMessage = Required<Data<acp.Message>>;
+export type StoredMessage = Required<Data<conversation.Message>>;
 /** Conversation is a stored conversation as the thread reads it: everything Go stored, lists never null. */
-export type Conversation = Omit<Data<acp.Conversation>, "messages"> & { messages: StoredMessage[] };
+export type Conversation = Omit<Data<conversation.Conversation>, "messages"> & { messages: StoredMessage[] };
 
 export type AgentConfig = Data<acp.Agent>;
 export type AgentList = Data<acp.Agents>;
@@ -387,7 +387,7 @@ export async function answerPermission(conversationId: string, requestId: string
 
 /** conversation reads a stored conversation (an empty one when it is new), keeping every field Go stored. */
 export async function conversation(id: string): Promise<Conversation> {
-  const c: Wire<acp.Conversation> = await App.Conversation(id);
+  const c: Wire<conversation.Conversation> = await App.Conversation(id);
   const messages = (c.messages ?? []).map(
     (m): StoredMessage => ({
       ...m,
@@ -581,7 +581,7 @@ function compaction(h: Partial<Wire<compact.Result>>): CompactionResult {
 }
 
 /** SentPrompt is what a conversation's last turn actually sent to its agent, part by part. */
-export type SentPrompt = Data<acp.SentPrompt>;
+export type SentPrompt = Data<conversation.SentPrompt>;
 
 /** whatAgentSees shows what the agent of a conversation is given; the transcript itself is never changed. */
 export async function whatAgentSees(conversationId: string): Promise<AgentView> {
@@ -663,15 +663,15 @@ export async function rotateLoopbackToken(): Promise<LoopbackStatus> {
 // --- conversations and the window's layout ------------------------------------------
 
 /** ConversationSummary is a stored conversation as the conversations panel lists it. */
-export type ConversationSummary = Required<Data<acp.Summary>>;
+export type ConversationSummary = Required<Data<conversation.Summary>>;
 
-function summary(s: Wire<acp.Summary>): ConversationSummary {
+function summary(s: Wire<conversation.Summary>): ConversationSummary {
   return { ...s, paper: s.paper ?? "", match: s.match ?? "" };
 }
 
 /** conversations lists the vault's conversations, newest first; a query keeps those whose title or messages hold every word. */
 export async function conversations(query = ""): Promise<ConversationSummary[]> {
-  const list: Wire<acp.Summary>[] = (await App.Conversations(query)) ?? [];
+  const list: Wire<conversation.Summary>[] = (await App.Conversations(query)) ?? [];
   return list.map(summary);
 }
 

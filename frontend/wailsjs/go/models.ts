@@ -124,6 +124,165 @@ export namespace acp {
 	        this.builtin = source["builtin"];
 	    }
 	}
+	export class Preset {
+	    id: string;
+	    name: string;
+	    command: string;
+	    args: string[];
+	    install: string;
+	    login: string;
+	    website: string;
+	    path: string;
+	    found: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.install = source["install"];
+	        this.login = source["login"];
+	        this.website = source["website"];
+	        this.path = source["path"];
+	        this.found = source["found"];
+	    }
+	}
+	export class Report {
+	    command: string;
+	    name: string;
+	    title: string;
+	    version: string;
+	    protocolVersion: number;
+	    capabilities: Capabilities;
+	    authMethods: AuthMethod[];
+	    seconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.version = source["version"];
+	        this.protocolVersion = source["protocolVersion"];
+	        this.capabilities = this.convertValues(source["capabilities"], Capabilities);
+	        this.authMethods = this.convertValues(source["authMethods"], AuthMethod);
+	        this.seconds = source["seconds"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace citation {
+	
+	export class Check {
+	    uri: string;
+	    page: number;
+	    verdict: string;
+	    foundPage: number;
+	    quote: string;
+	    why: string;
+	    passage: string;
+	    claim: string;
+	    line: number;
+	    start: number;
+	    end: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Check(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.page = source["page"];
+	        this.verdict = source["verdict"];
+	        this.foundPage = source["foundPage"];
+	        this.quote = source["quote"];
+	        this.why = source["why"];
+	        this.passage = source["passage"];
+	        this.claim = source["claim"];
+	        this.line = source["line"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
+
+}
+
+export namespace compact {
+	
+	export class Result {
+	    tiers: string[];
+	    whole: number[];
+	    pruned: number[];
+	    summarized: number[];
+	    snipped: number;
+	    tailGuard: number;
+	    tokensBefore: number;
+	    tokensAfter: number;
+	    window: number;
+	    reserve: number;
+	    limit: number;
+	    notes?: string[];
+	    summary?: string;
+	    summarizedN?: number;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tiers = source["tiers"];
+	        this.whole = source["whole"];
+	        this.pruned = source["pruned"];
+	        this.summarized = source["summarized"];
+	        this.snipped = source["snipped"];
+	        this.tailGuard = source["tailGuard"];
+	        this.tokensBefore = source["tokensBefore"];
+	        this.tokensAfter = source["tokensAfter"];
+	        this.window = source["window"];
+	        this.reserve = source["reserve"];
+	        this.limit = source["limit"];
+	        this.notes = source["notes"];
+	        this.summary = source["summary"];
+	        this.summarizedN = source["summarizedN"];
+	        this.text = source["text"];
+	    }
+	}
+
+}
+
+export namespace conversation {
+	
 	export class PlanStep {
 	    content: string;
 	    priority?: string;
@@ -259,34 +418,6 @@ export namespace acp {
 	}
 	
 	
-	export class Preset {
-	    id: string;
-	    name: string;
-	    command: string;
-	    args: string[];
-	    install: string;
-	    login: string;
-	    website: string;
-	    path: string;
-	    found: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Preset(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.command = source["command"];
-	        this.args = source["args"];
-	        this.install = source["install"];
-	        this.login = source["login"];
-	        this.website = source["website"];
-	        this.path = source["path"];
-	        this.found = source["found"];
-	    }
-	}
 	export class PromptPart {
 	    kind: string;
 	    text: string;
@@ -300,50 +431,6 @@ export namespace acp {
 	        this.kind = source["kind"];
 	        this.text = source["text"];
 	    }
-	}
-	export class Report {
-	    command: string;
-	    name: string;
-	    title: string;
-	    version: string;
-	    protocolVersion: number;
-	    capabilities: Capabilities;
-	    authMethods: AuthMethod[];
-	    seconds: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Report(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.command = source["command"];
-	        this.name = source["name"];
-	        this.title = source["title"];
-	        this.version = source["version"];
-	        this.protocolVersion = source["protocolVersion"];
-	        this.capabilities = this.convertValues(source["capabilities"], Capabilities);
-	        this.authMethods = this.convertValues(source["authMethods"], AuthMethod);
-	        this.seconds = source["seconds"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class SentPrompt {
 	    turn: string;
@@ -437,88 +524,6 @@ export namespace acp {
 		    }
 		    return a;
 		}
-	}
-
-}
-
-export namespace citation {
-	
-	export class Check {
-	    uri: string;
-	    page: number;
-	    verdict: string;
-	    foundPage: number;
-	    quote: string;
-	    why: string;
-	    passage: string;
-	    claim: string;
-	    line: number;
-	    start: number;
-	    end: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Check(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.uri = source["uri"];
-	        this.page = source["page"];
-	        this.verdict = source["verdict"];
-	        this.foundPage = source["foundPage"];
-	        this.quote = source["quote"];
-	        this.why = source["why"];
-	        this.passage = source["passage"];
-	        this.claim = source["claim"];
-	        this.line = source["line"];
-	        this.start = source["start"];
-	        this.end = source["end"];
-	    }
-	}
-
-}
-
-export namespace compact {
-	
-	export class Result {
-	    tiers: string[];
-	    whole: number[];
-	    pruned: number[];
-	    summarized: number[];
-	    snipped: number;
-	    tailGuard: number;
-	    tokensBefore: number;
-	    tokensAfter: number;
-	    window: number;
-	    reserve: number;
-	    limit: number;
-	    notes?: string[];
-	    summary?: string;
-	    summarizedN?: number;
-	    text: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Result(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.tiers = source["tiers"];
-	        this.whole = source["whole"];
-	        this.pruned = source["pruned"];
-	        this.summarized = source["summarized"];
-	        this.snipped = source["snipped"];
-	        this.tailGuard = source["tailGuard"];
-	        this.tokensBefore = source["tokensBefore"];
-	        this.tokensAfter = source["tokensAfter"];
-	        this.window = source["window"];
-	        this.reserve = source["reserve"];
-	        this.limit = source["limit"];
-	        this.notes = source["notes"];
-	        this.summary = source["summary"];
-	        this.summarizedN = source["summarizedN"];
-	        this.text = source["text"];
-	    }
 	}
 
 }
@@ -1366,51 +1371,9 @@ export namespace library {
 
 export namespace main {
 	
-	export class ExportRequest {
-	    conversationId: string;
-	    messageId: string;
-	    format: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ExportRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.conversationId = source["conversationId"];
-	        this.messageId = source["messageId"];
-	        this.format = source["format"];
-	    }
-	}
-	export class LinkTarget {
-	    vault: string;
-	    ref: string;
-	    pdfPath: string;
-	    title: string;
-	    page: number;
-	    quote: string;
-	    citationUri?: string;
-	    vaultChanged: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new LinkTarget(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.vault = source["vault"];
-	        this.ref = source["ref"];
-	        this.pdfPath = source["pdfPath"];
-	        this.title = source["title"];
-	        this.page = source["page"];
-	        this.quote = source["quote"];
-	        this.citationUri = source["citationUri"];
-	        this.vaultChanged = source["vaultChanged"];
-	    }
-	}
 	export class LinkResult {
 	    link: string;
-	    target?: LinkTarget;
+	    target?: workspace.LinkTarget;
 	    error: string;
 	    unknownVault: boolean;
 	
@@ -1421,7 +1384,7 @@ export namespace main {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.link = source["link"];
-	        this.target = this.convertValues(source["target"], LinkTarget);
+	        this.target = this.convertValues(source["target"], workspace.LinkTarget);
 	        this.error = source["error"];
 	        this.unknownVault = source["unknownVault"];
 	    }
@@ -1775,7 +1738,7 @@ export namespace workspace {
 	    issues: string[];
 	    history: compact.Result;
 	    transcript: string;
-	    lastPrompt?: acp.SentPrompt;
+	    lastPrompt?: conversation.SentPrompt;
 	    lastTools: events.AgentToolEvent[];
 	
 	    static createFrom(source: any = {}) {
@@ -1788,7 +1751,7 @@ export namespace workspace {
 	        this.issues = source["issues"];
 	        this.history = this.convertValues(source["history"], compact.Result);
 	        this.transcript = source["transcript"];
-	        this.lastPrompt = this.convertValues(source["lastPrompt"], acp.SentPrompt);
+	        this.lastPrompt = this.convertValues(source["lastPrompt"], conversation.SentPrompt);
 	        this.lastTools = this.convertValues(source["lastTools"], events.AgentToolEvent);
 	    }
 	
@@ -1878,6 +1841,22 @@ export namespace workspace {
 		    return a;
 		}
 	}
+	export class ExportRequest {
+	    conversationId: string;
+	    messageId: string;
+	    format: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.messageId = source["messageId"];
+	        this.format = source["format"];
+	    }
+	}
 	export class Folder {
 	    path: string;
 	    found?: intake.Found;
@@ -1922,6 +1901,32 @@ export namespace workspace {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.sizes = source["sizes"];
 	        this.collapsed = source["collapsed"];
+	    }
+	}
+	export class LinkTarget {
+	    vault: string;
+	    ref: string;
+	    pdfPath: string;
+	    title: string;
+	    page: number;
+	    quote: string;
+	    citationUri?: string;
+	    vaultChanged: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkTarget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.vault = source["vault"];
+	        this.ref = source["ref"];
+	        this.pdfPath = source["pdfPath"];
+	        this.title = source["title"];
+	        this.page = source["page"];
+	        this.quote = source["quote"];
+	        this.citationUri = source["citationUri"];
+	        this.vaultChanged = source["vaultChanged"];
 	    }
 	}
 	export class PageRects {

@@ -5,6 +5,7 @@ import {acp} from '../models';
 import {workspace} from '../models';
 import {compact} from '../models';
 import {index} from '../models';
+import {conversation} from '../models';
 import {settings} from '../models';
 import {events} from '../models';
 import {main} from '../models';
@@ -42,9 +43,9 @@ export function Complete(arg1:string,arg2:number):Promise<Array<index.Completion
 
 export function ContextDocSource(arg1:string):Promise<string>;
 
-export function Conversation(arg1:string):Promise<acp.Conversation>;
+export function Conversation(arg1:string):Promise<conversation.Conversation>;
 
-export function Conversations(arg1:string):Promise<Array<acp.Summary>>;
+export function Conversations(arg1:string):Promise<Array<conversation.Summary>>;
 
 export function CreateVault(arg1:string):Promise<string>;
 
@@ -58,7 +59,7 @@ export function DeleteConversation(arg1:string):Promise<void>;
 
 export function EventPayloads():Promise<events.Payloads>;
 
-export function ExportText(arg1:main.ExportRequest):Promise<string>;
+export function ExportText(arg1:workspace.ExportRequest):Promise<string>;
 
 export function FollowLink(arg1:string):Promise<main.LinkResult>;
 
@@ -108,7 +109,7 @@ export function RecentVaults():Promise<Array<workspace.RecentVault>>;
 
 export function Reindex():Promise<void>;
 
-export function RenameConversation(arg1:string,arg2:string):Promise<acp.Summary>;
+export function RenameConversation(arg1:string,arg2:string):Promise<conversation.Summary>;
 
 export function RotateLoopbackToken():Promise<workspace.LoopbackStatus>;
 
@@ -116,7 +117,7 @@ export function SaveAgent(arg1:workspace.SaveAgentRequest):Promise<void>;
 
 export function SaveContextDoc(arg1:string,arg2:string):Promise<void>;
 
-export function SaveExport(arg1:main.ExportRequest):Promise<string>;
+export function SaveExport(arg1:workspace.ExportRequest):Promise<string>;
 
 export function SaveLayout(arg1:workspace.Layout):Promise<void>;
 

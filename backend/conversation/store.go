@@ -1,4 +1,9 @@
-package acp
+// Package conversation is the store of a vault's conversations, kept in
+// .agentero/chats/<id>/: each one's state (state.json), its transcript
+// (written and read through backend/transcript), its compaction and the
+// prompt its last turn sent. The host (acp) runs the turns and keeps their
+// results here; the workspace lists, renames and deletes through it.
+package conversation
 
 import (
 	"encoding/json"
@@ -122,6 +127,9 @@ func NewStore(vaultRoot string, log *slog.Logger) *Store {
 // ErrBadConversationID is returned for ids that cannot name a folder.
 var ErrBadConversationID = errors.New("a conversation id may hold only letters, digits, '.', '_' and '-'")
 
+// ErrBusy means the conversation is running a turn (its lock is taken).
+var ErrBusy = errors.New("this conversation is still answering; cancel it or wait")
+
 func (s *Store) lock(id string) *sync.Mutex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,9 +161,9 @@ func (s *Store) TryLock(id string) (unlock func(), ok bool) {
 // Dir is the folder of a conversation.
 func (s *Store) Dir(id string) string { return filepath.Join(s.root, id) }
 
-// folder makes sure the conversation's folder is a real, private folder
+// Folder makes sure the conversation's folder is a real, private folder
 // inside the vault's state folder (vault.StateFolder) and returns it.
-func (s *Store) folder(id string) (string, error) {
+func (s *Store) Folder(id string) (string, error) {
 	if !grant.ValidRuntimeID(id) {
 		return "", ErrBadConversationID
 	}
@@ -239,7 +247,7 @@ func OwnRuntimeID(conversationID, runtimeID string) bool {
 
 // Save writes the conversation's state atomically, private to the user.
 func (s *Store) Save(c *Conversation) error {
-	dir, err := s.folder(c.ID)
+	dir, err := s.Folder(c.ID)
 	if err != nil {
 		return err
 	}
@@ -256,7 +264,7 @@ func (s *Store) Append(id string, entries ...transcript.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	dir, err := s.folder(id)
+	dir, err := s.Folder(id)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package acp
+package conversation
 
 import (
 	"encoding/json"
@@ -34,8 +34,8 @@ type SentPrompt struct {
 
 const lastPromptFile = "last-prompt.json"
 
-func (s *Store) saveLastPrompt(id string, p SentPrompt) error {
-	dir, err := s.folder(id)
+func (s *Store) SaveLastPrompt(id string, p SentPrompt) error {
+	dir, err := s.Folder(id)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package acp
+package conversation
 
 import (
 	"errors"
@@ -273,3 +273,7 @@ func around(original, lower string, i, n int) string {
 	}
 	return out
 }
+
+// oneLine collapses a text's runs of white space, line breaks included, to
+// single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
