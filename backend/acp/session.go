@@ -11,6 +11,7 @@ import (
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/context/snapshot"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/sandbox"
 	"github.com/agentero/agentero/backend/userdir"
 	sdk "github.com/coder/acp-go-sdk"
@@ -30,7 +31,7 @@ type session struct {
 // session/load, with the same MCP servers. Otherwise, or when continuing
 // fails: drop the old id and open a new session — from the warm pool when
 // the turn needs no MCP — handing over the conversation shown so far.
-func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *plan.Plan, question string) (*session, error) {
+func (h *Host) session(ctx context.Context, conv *conversation.Conversation, ag Agent, p *plan.Plan, question string) (*session, error) {
 	proc, err := h.procs.process(ctx, ag)
 	if err != nil {
 		return nil, err
@@ -110,7 +111,7 @@ func (h *Host) session(ctx context.Context, conv *Conversation, ag Agent, p *pla
 	return s, nil
 }
 
-func (h *Host) continueSession(ctx context.Context, proc *Process, conv *Conversation, p *plan.Plan, cwd string) (*session, error) {
+func (h *Host) continueSession(ctx context.Context, proc *Process, conv *conversation.Conversation, p *plan.Plan, cwd string) (*session, error) {
 	servers, err := h.servers(p, conv.RuntimeID, proc)
 	if err != nil {
 		return nil, err
@@ -153,18 +154,7 @@ func (h *Host) servers(p *plan.Plan, runtimeID string, proc *Process) ([]sdk.Mcp
 	if p.Mode != grant.ModeMCP {
 		return []sdk.McpServer{}, nil
 	}
-	g := p.Grant(h.vault, runtimeID, h.opts.Now())
-	if i := strings.LastIndexByte(runtimeID, '.'); i > 0 && OwnRuntimeID(runtimeID[:i], runtimeID) {
-		g.Conversation = runtimeID[:i] // context_history reads this conversation only
-	}
-	if slices.Contains(g.Tools, grant.WriteDocTool) {
-		a, err := h.approvals()
-		if err != nil {
-			return nil, err
-		}
-		g.Approvals = a.Path()
-	}
-	path, err := grant.Write(g)
+	path, err := h.WriteGrant(p, runtimeID)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +194,7 @@ func (h *Host) endTurn(runtimeID string) {
 // the one the turn was asked for (Store.Load never hands back another).
 func (h *Host) cwd(conversationID string) (string, error) {
 	if !grant.ValidRuntimeID(conversationID) {
-		return "", ErrBadConversationID
+		return "", conversation.ErrBadConversationID
 	}
 	base, err := h.cacheDir()
 	if err != nil {
@@ -219,7 +209,7 @@ func (h *Host) cwd(conversationID string) (string, error) {
 
 // handover renders messages a new session has not seen, once, before the
 // turn's question.
-func handover(msgs []Message) string {
+func handover(msgs []conversation.Message) string {
 	if len(msgs) == 0 {
 		return ""
 	}
@@ -243,3 +233,24 @@ func handover(msgs []Message) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// WriteGrant writes the grant of an mcp plan for the session runtimeID and
+// returns its path: the plan's grant, bound to the conversation the runtime
+// id is made for (context_history reads that conversation only) and, when
+// it holds the document-writing tool, to the host's approvals. It is the
+// one writer of a turn's grant: the host before each session sees it, and
+// the workspace's Plan (what a turn of that conversation would get).
+func (h *Host) WriteGrant(p *plan.Plan, runtimeID string) (string, error) {
+	g := p.Grant(h.vault, runtimeID, h.opts.Now())
+	if i := strings.LastIndexByte(runtimeID, '.'); i > 0 && conversation.OwnRuntimeID(runtimeID[:i], runtimeID) {
+		g.Conversation = runtimeID[:i]
+	}
+	if slices.Contains(g.Tools, grant.WriteDocTool) {
+		a, err := h.approvals()
+		if err != nil {
+			return "", err
+		}
+		g.Approvals = a.Path()
+	}
+	return grant.Write(g)
+}

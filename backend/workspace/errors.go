@@ -7,6 +7,7 @@ import (
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/context/docs"
 	"github.com/agentero/agentero/backend/context/plan"
+	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/intake"
@@ -22,7 +23,8 @@ var (
 	// switched or the app is quitting).
 	ErrClosed = errors.New("the vault was closed")
 	// ErrBusy is a question to a conversation that is still answering.
-	ErrBusy = errors.New("this conversation is still answering; cancel it or wait")
+	// It is the host's own (acp.ErrBusy): one error whichever refused.
+	ErrBusy = acp.ErrBusy
 	// ErrInvalid marks a request the user can fix; the message says how.
 	ErrInvalid = errors.New("invalid request")
 	// ErrNotFound marks a paper, conversation, agent or file that does not
@@ -61,7 +63,7 @@ func Code(err error) string {
 		return events.CodeNotVault
 	case errors.Is(err, ErrBusy):
 		return events.CodeBusy
-	case errors.Is(err, ErrInvalid), errors.Is(err, plan.ErrBadRequest), errors.Is(err, acp.ErrBadConversationID),
+	case errors.Is(err, ErrInvalid), errors.Is(err, plan.ErrBadRequest), errors.Is(err, conversation.ErrBadConversationID),
 		errors.As(err, &inputErr), errors.Is(err, docs.ErrManifestTooLarge), errors.Is(err, vault.ErrStateLink),
 		errors.Is(err, intake.ErrRefused):
 		return events.CodeInvalid

@@ -76,7 +76,7 @@ func (w *Workspace) Plan(ctx context.Context, req plan.Request, runtimeID string
 		}
 		out := &PlanResult{Plan: p, Prompt: p.Render()}
 		if runtimeID != "" && p.Mode == grant.ModeMCP {
-			if out.GrantPath, err = grant.Write(p.Grant(w.Root(), runtimeID, w.now())); err != nil {
+			if out.GrantPath, err = w.host.WriteGrant(p, runtimeID); err != nil {
 				return nil, err
 			}
 		}
