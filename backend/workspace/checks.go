@@ -76,40 +76,40 @@ func (c *Config) verify(ctx context.Context, id string, ag acp.Agent) error {
 
 // checks are the agent checks in progress — Test connection, and the check
 // Save runs — by the id the UI gave each, so that one can be cancelled; and
-// the launch settings that passed one lately.
+// the launch settings that passed one lately. The checks run as tasks (the
+// same owner as everything a workspace runs): close cancels them and waits
+// until each has stopped its agent, and none starts after it.
 type checks struct {
+	tasks *tasks
+
 	// mu guards the fields below; it is held only to read or update them.
 	mu      sync.Mutex
 	running map[string]*runningCheck
 	passed  map[string]time.Time // launchKey → when it passed
-	closed  bool                 // set by close: no check starts after it
-
-	// wg counts the running checks. Add is called under mu while closed is
-	// false, so that none starts after close has begun waiting.
-	wg sync.WaitGroup
 }
 
 type runningCheck struct{ cancel context.CancelFunc }
 
 func newChecks() *checks {
-	return &checks{running: map[string]*runningCheck{}, passed: map[string]time.Time{}}
+	return &checks{tasks: newTasks(), running: map[string]*runningCheck{}, passed: map[string]time.Time{}}
 }
 
 // start registers a check under id, cancelling one already there, and
-// returns its context and the func that ends it.
+// returns its context and the func that ends it. After close it fails with
+// acp.ErrClosed.
 func (cs *checks) start(ctx context.Context, id string) (context.Context, func(), error) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.closed {
+	ctx, release, err := cs.tasks.enter(ctx)
+	if err != nil {
 		return nil, nil, acp.ErrClosed
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	rc := &runningCheck{cancel: cancel}
+	cs.mu.Lock()
 	if old := cs.running[id]; old != nil {
 		old.cancel()
 	}
 	cs.running[id] = rc
-	cs.wg.Add(1)
+	cs.mu.Unlock()
 	return ctx, func() {
 		cancel()
 		cs.mu.Lock()
@@ -117,7 +117,7 @@ func (cs *checks) start(ctx context.Context, id string) (context.Context, func()
 			delete(cs.running, id)
 		}
 		cs.mu.Unlock()
-		cs.wg.Done()
+		release()
 	}, nil
 }
 
@@ -129,15 +129,8 @@ func (cs *checks) cancel(id string) {
 	}
 }
 
-func (cs *checks) close() {
-	cs.mu.Lock()
-	cs.closed = true
-	for _, rc := range cs.running {
-		rc.cancel()
-	}
-	cs.mu.Unlock()
-	cs.wg.Wait()
-}
+// close cancels the running checks, waits for them and refuses new ones.
+func (cs *checks) close() { cs.tasks.close() }
 
 // pass records that ag's launch settings passed a check at now, and forgets
 // passes older than passFor.
