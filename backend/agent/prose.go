@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentero/agentero/backend/text"
 )
 
 // sentence is one whole sentence of body text.
@@ -63,14 +65,6 @@ var (
 var headings = map[string]bool{"abstract": true, "introduction": true, "conclusion": true, "conclusions": true,
 	"discussion": true, "summary": true, "related work": true, "background": true, "acknowledgments": true,
 	"acknowledgements": true, "results": true, "evaluation": true, "motivation": true, "overview": true}
-
-// functionWords are the small words every sentence of prose has and
-// headings, tables and name lists lack. They tell prose apart; they are not
-// a stop list for search.
-var functionWords = map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "in": true,
-	"is": true, "are": true, "was": true, "were": true, "be": true, "we": true, "it": true, "this": true,
-	"that": true, "and": true, "or": true, "for": true, "on": true, "with": true, "by": true, "as": true,
-	"can": true, "not": true, "which": true, "its": true, "has": true, "have": true, "at": true, "from": true}
 
 // bodySentences returns the whole sentences of body text of a page, in
 // reading order. title is the paper's title, to know it in a running head.
@@ -585,7 +579,7 @@ func bodyText(s string) bool {
 	small, caps := 0, 0
 	for _, w := range words {
 		w = strings.Trim(w, `.,;:()[]"“”‘’'`)
-		if functionWords[w] {
+		if text.FunctionWord(w) {
 			small++
 		}
 		if len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w {

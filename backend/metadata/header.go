@@ -10,9 +10,8 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/text"
 )
 
 // The page-1 header: what a paper's first page says about its title,
@@ -170,9 +169,6 @@ func allCaps(s string) bool {
 	return letters >= 6 && upper == letters
 }
 
-var smallWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "in": true,
-	"on": true, "for": true, "to": true, "at": true, "by": true, "with": true, "from": true, "as": true, "via": true}
-
 // titleCase sets an all-capitals title in title case; words with digits
 // (16X16) and short acronyms stay as they are.
 func titleCase(s string) string {
@@ -182,7 +178,7 @@ func titleCase(s string) string {
 		switch {
 		case strings.IndexFunc(w, unicode.IsDigit) >= 0:
 			words[i] = lower
-		case i > 0 && smallWords[strings.Trim(lower, ":,.;")]:
+		case i > 0 && text.MinorTitleWord(strings.Trim(lower, ":,.;")):
 			words[i] = lower
 		default:
 			parts := strings.Split(lower, "-")
@@ -270,31 +266,11 @@ func share(a, b []string) float64 {
 	return float64(n) / float64(len(a))
 }
 
-// foldWords lower-cases, strips accents and splits at anything that is not
-// a letter or digit.
+// foldWords folds s (text.Fold: lower case, no accents, ligatures and
+// letters such as ß and ı spelled out) and splits it at anything that is
+// not a letter or digit.
 func foldWords(s string) []string {
-	return strings.FieldsFunc(foldName(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// foldName lower-cases s and strips its accents (ı → i too).
-func foldName(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case r == 'ı':
-			b.WriteRune('i')
-		case r == 'ł':
-			b.WriteRune('l')
-		case r == 'ø':
-			b.WriteRune('o')
-		case r == 'ß':
-			b.WriteString("ss")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.FieldsFunc(text.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // --- authors
