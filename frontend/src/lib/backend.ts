@@ -5,7 +5,7 @@
 // a call's answer is normalised below.
 
 import * as App from "../../wailsjs/go/main/App";
-import type { acp, citation, compact, conversation, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
+import type { acp, citation, compact, conversation as conversationModels, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
 import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
 import { readable } from "./sentence";
@@ -356,9 +356,9 @@ export type Completion = Required<Data<index.Completion>> & { kind: MentionKind 
 export type CitationCheck = Data<citation.Check>;
 
 /** StoredMessage is a stored message with every list and optional field filled in. */
-export type StoredMessage = Required<Data<conversation.Message>>;
+export type StoredMessage = Required<Data<conversationModels.Message>>;
 /** Conversation is a stored conversation as the thread reads it: everything Go stored, lists never null. */
-export type Conversation = Omit<Data<conversation.Conversation>, "messages"> & { messages: StoredMessage[] };
+export type Conversation = Omit<Data<conversationModels.Conversation>, "messages"> & { messages: StoredMessage[] };
 
 export type AgentConfig = Data<acp.Agent>;
 export type AgentList = Data<acp.Agents>;
@@ -387,7 +387,7 @@ export async function answerPermission(conversationId: string, requestId: string
 
 /** conversation reads a stored conversation (an empty one when it is new), keeping every field Go stored. */
 export async function conversation(id: string): Promise<Conversation> {
-  const c: Wire<conversation.Conversation> = await App.Conversation(id);
+  const c: Wire<conversationModels.Conversation> = await App.Conversation(id);
   const messages = (c.messages ?? []).map(
     (m): StoredMessage => ({
       ...m,
@@ -581,7 +581,7 @@ function compaction(h: Partial<Wire<compact.Result>>): CompactionResult {
 }
 
 /** SentPrompt is what a conversation's last turn actually sent to its agent, part by part. */
-export type SentPrompt = Data<conversation.SentPrompt>;
+export type SentPrompt = Data<conversationModels.SentPrompt>;
 
 /** whatAgentSees shows what the agent of a conversation is given; the transcript itself is never changed. */
 export async function whatAgentSees(conversationId: string): Promise<AgentView> {
@@ -663,15 +663,15 @@ export async function rotateLoopbackToken(): Promise<LoopbackStatus> {
 // --- conversations and the window's layout ------------------------------------------
 
 /** ConversationSummary is a stored conversation as the conversations panel lists it. */
-export type ConversationSummary = Required<Data<conversation.Summary>>;
+export type ConversationSummary = Required<Data<conversationModels.Summary>>;
 
-function summary(s: Wire<conversation.Summary>): ConversationSummary {
+function summary(s: Wire<conversationModels.Summary>): ConversationSummary {
   return { ...s, paper: s.paper ?? "", match: s.match ?? "" };
 }
 
 /** conversations lists the vault's conversations, newest first; a query keeps those whose title or messages hold every word. */
 export async function conversations(query = ""): Promise<ConversationSummary[]> {
-  const list: Wire<conversation.Summary>[] = (await App.Conversations(query)) ?? [];
+  const list: Wire<conversationModels.Summary>[] = (await App.Conversations(query)) ?? [];
   return list.map(summary);
 }
 
