@@ -25,6 +25,8 @@ type LinkResult struct {
 	Link   string                `json:"link"`
 	Target *workspace.LinkTarget `json:"target"`
 	Error  string                `json:"error"`
+	// Code is the error's code (events.Code*: invalid, not-found, …).
+	Code string `json:"code,omitempty"`
 	// UnknownVault says the link was not followed because its vault is
 	// none of the user's vaults (Error says which folder): the window asks
 	// the user, and follows it with OpenLinkVault when they agree.
@@ -177,7 +179,7 @@ func (a *App) followLink(raw string, trusted bool) LinkResult {
 	res := LinkResult{Link: raw}
 	t, err := a.resolveLink(raw, trusted)
 	if err != nil {
-		res.Error = err.Error()
+		res.Error, res.Code = err.Error(), workspace.Code(err)
 		res.UnknownVault = errors.Is(err, applink.ErrUnknownVault)
 		a.log.Warn("link refused", "link", raw, "err", err)
 		return res

@@ -1375,6 +1375,7 @@ export namespace main {
 	    link: string;
 	    target?: workspace.LinkTarget;
 	    error: string;
+	    code?: string;
 	    unknownVault: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -1386,6 +1387,7 @@ export namespace main {
 	        this.link = source["link"];
 	        this.target = this.convertValues(source["target"], workspace.LinkTarget);
 	        this.error = source["error"];
+	        this.code = source["code"];
 	        this.unknownVault = source["unknownVault"];
 	    }
 	
