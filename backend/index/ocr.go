@@ -80,7 +80,9 @@ func (ix *Indexer) ocr(ctx context.Context, f *os.File, sha, ref string, doc *pd
 	if len(want) == 0 {
 		return doc, false
 	}
-	ix.progress(Progress{Step: StepOCR, Current: ref, Page: 0, Pages: len(want)})
+	if probe, ok := ix.opts.OCR.(OCRProbe); !ok || probe.CanOCR() {
+		ix.progress(Progress{Step: StepOCR, Current: ref, Page: 0, Pages: len(want)})
+	}
 	got, err := ix.opts.OCR.OCR(ctx, f, sha, want, func(done int) {
 		ix.progress(Progress{Step: StepOCR, Current: ref, Page: done, Pages: len(want)})
 	})

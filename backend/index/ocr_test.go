@@ -248,6 +248,13 @@ func TestReOCRWhenInstalled(t *testing.T) {
 	if p := paper(); p.Status != index.StatusNoText || p.Error != pdf.ErrNoOCR.Error() {
 		t.Fatalf("without tesseract: status %q, health %q; want no-text, %q", p.Status, p.Error, pdf.ErrNoOCR)
 	}
+	mu.Lock()
+	for _, p := range steps {
+		if p.Step != "" {
+			t.Errorf("without tesseract, progress reported an OCR step: %+v", p)
+		}
+	}
+	mu.Unlock()
 	if st := sync1(); st.Extracted != 0 {
 		t.Errorf("still without tesseract, a sync read %d papers again, want 0", st.Extracted)
 	}
