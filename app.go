@@ -244,6 +244,12 @@ func (a *App) Sections(path string) ([]index.Section, error) {
 	return on(a, func(ws *workspace.Workspace) ([]index.Section, error) { return ws.Sections(a.ctx, path) })
 }
 
+// Figures lists the figures and tables of the paper whose PDF is path
+// (vault relative), found by their captions, each with its page and region.
+func (a *App) Figures(path string) ([]index.Figure, error) {
+	return on(a, func(ws *workspace.Workspace) ([]index.Figure, error) { return ws.Figures(a.ctx, path) })
+}
+
 // Locate finds where a citation's quote is on its page: the rectangles the
 // viewer marks, in PDF points from the page's top-left corner.
 func (a *App) Locate(uri string) (workspace.Location, error) {

@@ -37,6 +37,11 @@ type IndexProgressEvent struct {
 	Done    int    `json:"done"`
 	Total   int    `json:"total"`
 	Current string `json:"current"` // the ref of the paper being read
+	// Step is "ocr" while Current's pages without a text layer are read
+	// from their images, Page of Pages done; "" while papers are read.
+	Step  string `json:"step,omitempty"`
+	Page  int    `json:"page,omitempty"`
+	Pages int    `json:"pages,omitempty"`
 }
 
 // IndexDoneEvent is sent when a sync ends.

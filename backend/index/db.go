@@ -46,7 +46,13 @@ type DB struct {
 	// index opened read-only may predate them, its sections then start at
 	// their pages' tops
 	starts bool
+	// figures: the index has the figures table (migration 009)
+	figures bool
 }
+
+// figuresVersion is the schema version (migration 009) from which the
+// index holds figures' and tables' captions.
+const figuresVersion = 9
 
 // startsVersion is the schema version (migration 008) from which sections
 // say where on their page they start.
@@ -137,6 +143,7 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	db.titles = version >= titlesVersion
 	db.starts = version >= startsVersion
+	db.figures = version >= figuresVersion
 	if err := db.sql.QueryRow(`SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'textless_fts')`).Scan(&db.textless); err != nil {
 		db.sql.Close()
 		return nil, fmt.Errorf("open index: %w", err)

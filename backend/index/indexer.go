@@ -27,12 +27,20 @@ type Extractor interface {
 }
 
 // Progress reports extraction progress: Done of Total papers, Current the
-// ref being extracted.
+// ref being extracted. While a paper's pages are read by OCR (seconds a
+// page), Step is StepOCR and Page of Pages says how far it is; Current
+// is then that paper.
 type Progress struct {
 	Done    int    `json:"done"`
 	Total   int    `json:"total"`
 	Current string `json:"current"`
+	Step    string `json:"step,omitempty"`
+	Page    int    `json:"page,omitempty"`
+	Pages   int    `json:"pages,omitempty"`
 }
+
+// StepOCR is the Progress step of reading pages by OCR.
+const StepOCR = "ocr"
 
 // PaperError is a paper that could not be read, and why.
 type PaperError struct {
@@ -59,9 +67,11 @@ type Stats struct {
 
 // SyncOptions tunes an Indexer. Zero values mean defaults.
 type SyncOptions struct {
-	Workers  int            // parallel extractions; 0 = 2
-	Progress func(Progress) // called from the syncing goroutine; nil = none
-	Logger   *slog.Logger   // nil = discard
+	Workers int // parallel extractions; 0 = 2
+	// Progress is called from the syncing goroutine, and for OCR steps
+	// from the sync's workers, one call at a time; nil = none.
+	Progress func(Progress)
+	Logger   *slog.Logger // nil = discard
 	Now      func() time.Time
 	// Prepared, when set, returns a reading of a PDF with the given
 	// SHA-256 (hex) made before the sync (a PDF being added was read to
@@ -82,6 +92,25 @@ type Indexer struct {
 	// mu serialises Sync: it is held for a whole sync, extraction and
 	// writes included, so that two syncs never write one index at once.
 	mu sync.Mutex
+
+	// progMu serialises calls of opts.Progress and guards last, the
+	// papers' count last reported (which an OCR step repeats). Nothing
+	// blocks under it but the callback.
+	progMu sync.Mutex
+	last   Progress
+}
+
+// progress reports p; an OCR step carries the papers' count last
+// reported.
+func (ix *Indexer) progress(p Progress) {
+	ix.progMu.Lock()
+	defer ix.progMu.Unlock()
+	if p.Step == "" {
+		ix.last = p
+	} else {
+		p.Done, p.Total = ix.last.Done, ix.last.Total
+	}
+	ix.opts.Progress(p)
 }
 
 // NewIndexer returns an Indexer writing to db with extractor ex.
@@ -124,6 +153,9 @@ func (k *known) reusable() bool {
 type job struct {
 	p   vault.Paper
 	old *known // the row under the same ref, if any
+	// reOCR: the paper is unchanged but was left needing OCR on a
+	// machine without Tesseract, which is there now: read it again.
+	reOCR bool
 }
 
 type result struct {
@@ -154,11 +186,16 @@ func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error
 	var jobs []job
 	var stats Stats
 	seen := map[string]bool{}
+	canOCR := ix.canOCR()
 	for _, p := range snap.Papers {
 		seen[p.Ref] = true
 		old, ok := rows[p.Ref]
 		if ok && old.pdfPath == p.PDF && old.size == p.Size && old.mtime == p.ModTime.UnixNano() &&
 			old.version == pdf.ExtractorVersion && old.status != StatusPending {
+			if old.needsOCR() && canOCR() {
+				jobs = append(jobs, job{p: p, old: old, reOCR: true})
+				continue
+			}
 			if old.metaPath != p.Metadata || old.metaSize != p.MetaSize || old.metaMtime != p.MetaMod.UnixNano() {
 				if err := ix.db.updateMetadata(ctx, snap.Root, old, p); err != nil {
 					return stats, err
@@ -213,6 +250,7 @@ func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map
 	if len(jobs) == 0 {
 		return nil
 	}
+	ix.progress(Progress{Done: 0, Total: len(jobs)})
 	// claimMu guards removed while the workers claim a moved file's old
 	// row; it is held only for the map lookup and delete.
 	var claimMu sync.Mutex
@@ -271,7 +309,6 @@ func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map
 	}
 	go func() { workers.Wait(); close(out) }()
 	done := 0
-	ix.opts.Progress(Progress{Done: 0, Total: len(jobs)})
 	var writeErr error
 	for r := range out {
 		if writeErr != nil {
@@ -285,7 +322,7 @@ func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map
 			stats.Extracted++
 		}
 		done++
-		ix.opts.Progress(Progress{Done: done, Total: len(jobs), Current: r.p.Ref})
+		ix.progress(Progress{Done: done, Total: len(jobs), Current: r.p.Ref})
 	}
 	if err := g.Wait(); err != nil && writeErr == nil {
 		return err
@@ -320,7 +357,7 @@ func (ix *Indexer) read(ctx context.Context, root string, j job, claim func(stri
 		return r
 	}
 	r.sha = sha
-	if j.old != nil && j.old.sha == sha && j.old.reusable() {
+	if j.old != nil && j.old.sha == sha && j.old.reusable() && !j.reOCR {
 		r.touch = true
 		return r
 	}

@@ -285,14 +285,15 @@ func TestMetadataHitsUpgrade(t *testing.T) {
 	v.write("papers/text/paper.pdf", "counting words on a page")
 	v.sync()
 	path := v.db.path
-	// As an index of the Agentero before migration 007 left it (008's
-	// section columns undone first).
+	// As an index of the Agentero before migration 007 left it (009's
+	// figures and 008's section columns undone first).
 	var version int
 	v.db.sql.QueryRow(`PRAGMA user_version`).Scan(&version)
-	if version != 8 {
+	if version != 9 {
 		t.Fatalf("user_version %d: undo the migrations after 007 here too", version)
 	}
-	if _, err := v.db.sql.Exec(`ALTER TABLE sections DROP COLUMN start; ALTER TABLE sections DROP COLUMN source;
+	if _, err := v.db.sql.Exec(`DROP TRIGGER figures_ai; DROP TRIGGER figures_ad; DROP TABLE figures_fts; DROP TABLE figures;
+		ALTER TABLE sections DROP COLUMN start; ALTER TABLE sections DROP COLUMN source;
 		DROP TRIGGER textless_fts_ai; DROP TRIGGER textless_fts_au; DROP TRIGGER textless_fts_ad;
 		DROP TABLE textless_fts; PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
@@ -305,6 +306,12 @@ func TestMetadataHitsUpgrade(t *testing.T) {
 	}
 	if ro.textless {
 		t.Fatal("an index without textless_fts opened as if it had it")
+	}
+	if figs, err := ro.Captions(t.Context(), "papers/text"); err != nil || len(figs) != 0 {
+		t.Errorf("read-only, before migration 009: captions %v, %v; want none and no error", figs, err)
+	}
+	if figs, err := ro.FigureHits(t.Context(), FigureQuery{Text: "figure 1", Scope: Scope{AllPapers: true}}); err != nil || len(figs) != 0 {
+		t.Errorf("read-only, before migration 009: figure hits %v, %v; want none and no error", figs, err)
 	}
 	// matched in Go: a word, or a stem of five letters or more
 	for q, want := range map[string]bool{"flajolet": true, "counted": true, "paxos": false, "probable": false} {

@@ -2,10 +2,12 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentero/agentero/backend/metadata"
 	"github.com/agentero/agentero/backend/pdf"
@@ -15,7 +17,41 @@ import (
 // boxes, as pdf.Extractor.OCR does. sha is the PDF's content hash, the key
 // of its cache; pdf.ErrNoOCR says it cannot read on this machine.
 type OCRReader interface {
-	OCR(ctx context.Context, f *os.File, sha string, pages []int) ([]pdf.PageChars, error)
+	// read, when not nil, is called with the count of pages read so far
+	// each time one more is, one call at a time.
+	OCR(ctx context.Context, f *os.File, sha string, pages []int, read func(done int)) ([]pdf.PageChars, error)
+}
+
+// OCRProbe is an OCRReader that can tell whether it can read on this
+// machine now (pdf.Extractor: whether Tesseract is installed). The
+// indexer asks it once a sync, to read again the papers an earlier sync
+// left needing OCR because it could not.
+type OCRProbe interface {
+	CanOCR() bool
+}
+
+// canOCR returns whether the sync's OCR can read now, asking at the first
+// call only.
+func (ix *Indexer) canOCR() func() bool {
+	var once sync.Once
+	can := false
+	return func() bool {
+		once.Do(func() {
+			probe, ok := ix.opts.OCR.(OCRProbe)
+			can = ok && probe.CanOCR()
+		})
+		return can
+	}
+}
+
+// needsOCR reports a paper whose pages were left unread because OCR was
+// not installed when it was indexed.
+func (k *known) needsOCR() bool {
+	if !strings.Contains(k.extracted, `"noOcr"`) {
+		return false
+	}
+	var x extracted
+	return json.Unmarshal([]byte(k.extracted), &x) == nil && x.NoOCR
 }
 
 // unreadPages are the pages of doc without readable text: no text layer
@@ -44,7 +80,12 @@ func (ix *Indexer) ocr(ctx context.Context, f *os.File, sha, ref string, doc *pd
 	if len(want) == 0 {
 		return doc, false
 	}
-	got, err := ix.opts.OCR.OCR(ctx, f, sha, want)
+	if probe, ok := ix.opts.OCR.(OCRProbe); !ok || probe.CanOCR() {
+		ix.progress(Progress{Step: StepOCR, Current: ref, Page: 0, Pages: len(want)})
+	}
+	got, err := ix.opts.OCR.OCR(ctx, f, sha, want, func(done int) {
+		ix.progress(Progress{Step: StepOCR, Current: ref, Page: done, Pages: len(want)})
+	})
 	if errors.Is(err, pdf.ErrNoOCR) {
 		return doc, true
 	}

@@ -3,12 +3,14 @@ package index_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -190,5 +192,104 @@ func TestIndexNoTesseract(t *testing.T) {
 	}
 	if p.Status != index.StatusNoText || p.Error != pdf.ErrNoOCR.Error() {
 		t.Errorf("status %q, health %q; want no-text and %q", p.Status, p.Error, pdf.ErrNoOCR)
+	}
+}
+
+// TestReOCRWhenInstalled: a scan indexed on a machine without Tesseract
+// stays needing OCR, and is not read again while Tesseract is missing;
+// once it is installed, the next sync reads it again, by OCR, with the
+// OCR reported as its own progress step (page k of n of the paper),
+// and the sync after that leaves it be.
+func TestReOCRWhenInstalled(t *testing.T) {
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Skip("tesseract is not installed (scripts/deps.sh installs it)")
+	}
+	ex := pdf.NewExtractor(pdf.Options{Workers: 2, OCRCacheDir: t.TempDir()})
+	t.Cleanup(func() { ex.Close() })
+	root, orig := scanVault(t, ex, "paxos-made-simple.pdf", []int{5, 6})
+	db := openDB(t, root)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var steps []index.Progress
+	ix := index.NewIndexer(db, ex, index.SyncOptions{Workers: 2, OCR: ex, Progress: func(p index.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		steps = append(steps, p)
+	}})
+	sync1 := func() index.Stats {
+		t.Helper()
+		mu.Lock()
+		steps = nil
+		mu.Unlock()
+		snap, err := vault.Scan(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := ix.Sync(ctx, snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	paper := func() index.Paper {
+		t.Helper()
+		p, err := db.Paper(ctx, "papers/scan")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+
+	path := os.Getenv("PATH")
+	t.Setenv("PATH", t.TempDir()) // a PATH without tesseract
+	if st := sync1(); st.Extracted != 1 {
+		t.Fatalf("first sync read %d papers, want 1", st.Extracted)
+	}
+	if p := paper(); p.Status != index.StatusNoText || p.Error != pdf.ErrNoOCR.Error() {
+		t.Fatalf("without tesseract: status %q, health %q; want no-text, %q", p.Status, p.Error, pdf.ErrNoOCR)
+	}
+	mu.Lock()
+	for _, p := range steps {
+		if p.Step != "" {
+			t.Errorf("without tesseract, progress reported an OCR step: %+v", p)
+		}
+	}
+	mu.Unlock()
+	if st := sync1(); st.Extracted != 0 {
+		t.Errorf("still without tesseract, a sync read %d papers again, want 0", st.Extracted)
+	}
+
+	t.Setenv("PATH", path)
+	if st := sync1(); st.Extracted != 1 {
+		t.Fatalf("with tesseract, the sync read %d papers, want the scan again", st.Extracted)
+	}
+	if p := paper(); p.Status != index.StatusOK || !strings.Contains(p.Error, "text from OCR on pages 1–2") {
+		t.Errorf("with tesseract: status %q, health %q; want ok, text from OCR on pages 1–2", p.Status, p.Error)
+	}
+	phrase := phraseOf(orig[1])
+	res, err := db.Search(ctx, index.Query{Text: `"` + phrase + `"`, Scope: index.Scope{AllPapers: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Ref != "papers/scan" || res.Hits[0].Page != 2 {
+		t.Errorf("%q: %+v, want page 2 of the scan", phrase, res.Hits)
+	}
+	mu.Lock()
+	var ocr []string
+	for _, p := range steps {
+		if p.Step == index.StepOCR {
+			if p.Current != "papers/scan" || p.Pages != 2 || p.Total != 1 {
+				t.Errorf("OCR step %+v, want the scan's 2 pages, of 1 paper", p)
+			}
+			ocr = append(ocr, fmt.Sprintf("%d/%d", p.Page, p.Pages))
+		}
+	}
+	mu.Unlock()
+	if want := []string{"0/2", "1/2", "2/2"}; !slices.Equal(ocr, want) {
+		t.Errorf("OCR steps %q, want %q", ocr, want)
+	}
+
+	if st := sync1(); st.Extracted != 0 {
+		t.Errorf("after OCR, a sync read %d papers again, want 0", st.Extracted)
 	}
 }

@@ -158,6 +158,9 @@ func writeDocument(ctx context.Context, tx *sql.Tx, root string, r result, now t
 	if _, err := tx.ExecContext(ctx, `DELETE FROM sections WHERE paper_id = ?`, id); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM figures WHERE paper_id = ?`, id); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM paper_text_todo WHERE paper_id = ?`, id); err != nil {
 		return err
 	}
@@ -243,6 +246,9 @@ func insertPages(ctx context.Context, tx *sql.Tx, id int64, doc *pdf.Document) (
 		if _, err := sec.ExecContext(ctx, id, i, s.Level, s.Title, s.Page, s.Offset, string(source)); err != nil {
 			return nil, err
 		}
+	}
+	if err := insertFigures(ctx, tx, id, doc); err != nil {
+		return nil, err
 	}
 	return texts, nil
 }

@@ -110,7 +110,8 @@ func Open(root string, opts Options) (*Library, error) {
 		OCR:      ocr,
 		Prepared: l.hand.take,
 		Progress: func(p index.Progress) {
-			opts.Emit(events.IndexProgress, events.IndexProgressEvent{Done: p.Done, Total: p.Total, Current: p.Current})
+			opts.Emit(events.IndexProgress, events.IndexProgressEvent{Done: p.Done, Total: p.Total, Current: p.Current,
+				Step: p.Step, Page: p.Page, Pages: p.Pages})
 		},
 	})
 	return l, nil
@@ -270,9 +271,12 @@ func (z *lazyExtractor) Chars(ctx context.Context, f *os.File, pages []int) ([]p
 }
 
 // OCR reads pages of f from their images (pdf.Extractor.OCR).
-func (z *lazyExtractor) OCR(ctx context.Context, f *os.File, sha string, pages []int) ([]pdf.PageChars, error) {
-	return z.start().OCR(ctx, f, sha, pages)
+func (z *lazyExtractor) OCR(ctx context.Context, f *os.File, sha string, pages []int, read func(done int)) ([]pdf.PageChars, error) {
+	return z.start().OCR(ctx, f, sha, pages, read)
 }
+
+// CanOCR reports whether Tesseract is installed (pdf.Extractor.CanOCR).
+func (z *lazyExtractor) CanOCR() bool { return z.start().CanOCR() }
 
 func (z *lazyExtractor) start() *pdf.Extractor {
 	z.once.Do(func() {

@@ -28,6 +28,14 @@ type card struct {
 	Section     string `json:"section,omitempty"`   // the title of the section the hit is in
 	Snippet     string `json:"snippet"`
 	CitationURI string `json:"citationUri"`
+	// A figure card (a figure or table whose caption the query names or
+	// matches) has its kind ("figure", "table"), its label ("Figure 3"),
+	// its caption as the snippet, its region on the page, and the
+	// context_read call that shows it as an image.
+	Kind   string      `json:"kind,omitempty"`
+	Label  string      `json:"label,omitempty"`
+	Region *index.Rect `json:"region,omitempty"`
+	Open   *nextCall   `json:"open,omitempty"`
 }
 
 type searchResult struct {
@@ -102,6 +110,20 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 	// note and the next call, which repeats the query).
 	fill := room - 500 - runeCount(s.budgetCut()) - 2*runeCount(in.Query)
 	used, next := 0, found.Next
+	if off == 0 {
+		figs, err := s.db.FigureHits(ctx, index.FigureQuery{Text: in.Query, Scope: s.scope(), Limit: min(limit, maxFigureCards)})
+		if err != nil {
+			return reply{}, err
+		}
+		for _, f := range figs {
+			c := s.figureCard(f)
+			if chars := size(c); used+chars <= fill {
+				used += chars
+				res.Cards = append(res.Cards, c)
+				cites = append(cites, cite{c.Ref, c.CitationURI})
+			}
+		}
+	}
 	for _, h := range found.Hits {
 		c, ok := s.card(h)
 		if !ok {
@@ -130,6 +152,7 @@ func (s *Server) search(ctx context.Context, args json.RawMessage, room int) (re
 		res.Next = &nextCall{Tool: s.toolName("context_search"), Arguments: args}
 	}
 	switch {
+	case len(res.Cards) > 0 && found.Found == 0:
 	case found.Found == 0 && s.perRequest:
 		res.Note = "nothing in the vault matches"
 	case found.Found == 0:
@@ -154,4 +177,19 @@ func (s *Server) card(h index.Hit) (card, bool) {
 	}
 	return card{Ref: h.Ref, Title: h.Title, Page: h.Page, PageLabel: pageLabel(h.PageLabel, h.Page), Section: h.Section,
 		Snippet: snip, CitationURI: h.CitationURI}, true
+}
+
+// maxFigureCards is the most figure cards a search returns, ahead of its
+// page cards, on its first call.
+const maxFigureCards = 3
+
+// figureCard renders a figure or table found by its caption: the page
+// card of its page, with the caption as its snippet and the call that
+// shows it.
+func (s *Server) figureCard(f index.Figure) card {
+	region := f.Region
+	return card{Ref: f.Ref, Title: f.Title, Page: f.Page, PageLabel: pageLabel(f.PageLabel, f.Page),
+		Snippet: cut([]rune(f.Caption), 0, snippetChars).text, CitationURI: f.CitationURI, Kind: f.Kind, Label: f.Label, Region: &region,
+		Open: s.readCall(map[string]any{"ref": f.Ref, "mode": modeImage, "page": f.Page,
+			"region": map[string]float64{"x": region.X, "y": region.Y, "width": region.Width, "height": region.Height}})}
 }

@@ -34,7 +34,7 @@ func tools() []toolDef {
 	return []toolDef{
 		{&sdk.Tool{
 			Name:        "context_search",
-			Description: "Search the papers and files granted to this turn. Returns short evidence cards (ref, page, snippet, citationUri); read more with context_read.",
+			Description: "Search the papers and files granted to this turn. Returns short evidence cards (ref, page, snippet, citationUri); read more with context_read. A query naming a figure or table (\"figure 3\") or matching its caption also returns figure cards (kind, label, caption as snippet, page, region): open makes the context_read call that shows it as an image.",
 			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["query"],"properties":{
 				"query":{"type":"string","minLength":1,"maxLength":500,"description":"words; \"quoted phrases\" match exactly"},
 				"limit":{"type":"integer","minimum":1,"maximum":50},

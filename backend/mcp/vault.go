@@ -148,7 +148,7 @@ func vaultTools() []toolDef {
 		}, (*Server).listPapers},
 		{&sdk.Tool{
 			Name:        "search",
-			Description: "Search every page and note of the vault. Returns short cards (ref, page, snippet, citationUri).",
+			Description: "Search every page and note of the vault. Returns short cards (ref, page, snippet, citationUri); figure cards (kind, label, region, open: the read call that shows it) for a figure or table the query names or whose caption it matches.",
 			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["query"],"properties":{
 				"query":{"type":"string","minLength":1,"maxLength":500},
 				"limit":{"type":"integer","minimum":1,"maximum":50},

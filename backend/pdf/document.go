@@ -18,6 +18,9 @@ type Document struct {
 	Chars []PageChars
 	// Image holds the drawing a Render request asked for; nil otherwise.
 	Image *Image
+	// Captions are the figures' and tables' captions found on the pages
+	// with a text layer, in page order, one per label.
+	Captions []Caption
 }
 
 // Page is the text of one physical page.
@@ -188,6 +191,13 @@ func readPages(r pdfReader, log *slog.Logger, head bool) (*Document, error) {
 		} else if pg.Text != "" {
 			pg.Short, pg.BodySize = layout.lines()
 		}
+		if !head && maybeCaptions(pg.Text) {
+			if raw, err := r.charBoxes(i); err == nil {
+				out.Captions = append(out.Captions, findCaptions(pageChars(i+1, raw))...)
+			} else {
+				log.Debug("pdf: caption boxes", "page", i+1, "err", err)
+			}
+		}
 		out.Pages[i] = pg
 	}
 	if failed == len(out.Pages) {
@@ -198,6 +208,7 @@ func readPages(r pdfReader, log *slog.Logger, head bool) (*Document, error) {
 	out.Info = readInfo(r)
 	if !head {
 		out.Outline = readOutline(r, len(out.Pages))
+		out.Captions = documentCaptions(out.Captions)
 	}
 	return out, nil
 }

@@ -31,7 +31,9 @@ import (
 // 6: pages without a text layer, and garbled ones, read by OCR (Page.OCR;
 // the index OCRs them).
 // 7: 4, 5 and 6 together: an index written at any of them lacks another's.
-const ExtractorVersion = 7
+// 8: figures' and tables' captions with their regions (Document.Captions;
+// index migration 009).
+const ExtractorVersion = 8
 
 // Errors that Extract wraps; callers tell them apart with errors.Is.
 var (

@@ -48,6 +48,40 @@ func loadNative(path string) error {
 // nativeReader is a pdfReader over the native libpdfium.
 type nativeReader struct {
 	doc unsafe.Pointer
+	// kept is the text page last read, left open until another is: a
+	// page whose text holds a caption is read again for its character
+	// boxes (readPages), which then costs no second loading.
+	kept keptPage
+}
+
+// keptPage is an open page and its text page (tp nil: none).
+type keptPage struct {
+	i        int
+	page, tp unsafe.Pointer
+}
+
+// release closes the kept text page, if any.
+func (n *nativeReader) release() {
+	if n.kept.tp != nil {
+		C.agentero_close_text_page(n.kept.page, n.kept.tp)
+		n.kept = keptPage{}
+	}
+}
+
+// openPage returns page i and its text page, the kept ones when they are
+// i's; done keeps them in place of the ones kept before.
+func (n *nativeReader) openPage(i int) (page, tp unsafe.Pointer, done func(), err error) {
+	if n.kept.tp != nil && n.kept.i == i {
+		return n.kept.page, n.kept.tp, func() {}, nil
+	}
+	tp = C.agentero_text_page(n.doc, C.int(i), &page)
+	if tp == nil {
+		return nil, nil, nil, errNoTextPage
+	}
+	return page, tp, func() {
+		n.release()
+		n.kept = keptPage{i: i, page: page, tp: tp}
+	}, nil
 }
 
 // PDFium's FPDF_GetLastError codes for a document that needs a password or
@@ -74,7 +108,10 @@ func openNative(path string) (*nativeReader, error) {
 	return &nativeReader{doc: doc}, nil
 }
 
-func (n *nativeReader) close() { C.agentero_close(n.doc) }
+func (n *nativeReader) close() {
+	n.release()
+	C.agentero_close(n.doc)
+}
 
 func (n *nativeReader) pageCount() (int, error) {
 	return int(C.agentero_page_count(n.doc)), nil
@@ -114,12 +151,8 @@ var errNoTextPage = errors.New("the page or its text could not be loaded")
 
 // textPage loads page i's text page; call done when finished with it.
 func (n *nativeReader) textPage(i int) (tp unsafe.Pointer, done func(), err error) {
-	var page unsafe.Pointer
-	tp = C.agentero_text_page(n.doc, C.int(i), &page)
-	if tp == nil {
-		return nil, nil, errNoTextPage
-	}
-	return tp, func() { C.agentero_close_text_page(page, tp) }, nil
+	_, tp, done, err = n.openPage(i)
+	return tp, done, err
 }
 
 func (n *nativeReader) pageText(i int) (string, error) {
@@ -201,12 +234,11 @@ func (n *nativeReader) chars(i, max int, each func(r rune, size float64, weight 
 }
 
 func (n *nativeReader) charBoxes(i int) (rawChars, error) {
-	var page unsafe.Pointer
-	tp := C.agentero_text_page(n.doc, C.int(i), &page)
-	if tp == nil {
-		return rawChars{}, errNoTextPage
+	page, tp, done, err := n.openPage(i)
+	if err != nil {
+		return rawChars{}, err
 	}
-	defer C.agentero_close_text_page(page, tp)
+	defer done()
 	var w, h C.float
 	C.agentero_page_size(page, &w, &h)
 	sizeX, sizeY := C.int(math.Round(float64(w)*deviceScale)), C.int(math.Round(float64(h)*deviceScale))

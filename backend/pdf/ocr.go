@@ -51,7 +51,21 @@ const ocrVersion = "1"
 // Chars gives for a text page. sha is f's content hash (hex SHA-256), the
 // key of the OCR cache ("" computes it); pages read before are not read
 // again. A page Tesseract finds no words on comes back with no text.
-func (e *Extractor) OCR(ctx context.Context, f *os.File, sha string, pages []int) ([]PageChars, error) {
+// read, when not nil, is called with the count of pages read so far each
+// time one more is (from cache or by Tesseract), one call at a time: it
+// is what a progress bar shows.
+func (e *Extractor) OCR(ctx context.Context, f *os.File, sha string, pages []int, read func(done int)) ([]PageChars, error) {
+	var readMu sync.Mutex // serialises read and guards count
+	count := 0
+	tick := func() {
+		if read == nil {
+			return
+		}
+		readMu.Lock()
+		defer readMu.Unlock()
+		count++
+		read(count)
+	}
 	if sha == "" {
 		var err error
 		if sha, err = fileHash(f); err != nil {
@@ -63,6 +77,7 @@ func (e *Extractor) OCR(ctx context.Context, f *os.File, sha string, pages []int
 	for k, n := range pages {
 		if pc, ok := e.cachedOCR(sha, n); ok {
 			out[k] = pc
+			tick()
 		} else {
 			todo = append(todo, k)
 		}
@@ -92,6 +107,7 @@ func (e *Extractor) OCR(ctx context.Context, f *os.File, sha string, pages []int
 			}
 			out[k] = pc
 			e.cacheOCR(sha, pc)
+			tick()
 			return nil
 		})
 	}
@@ -99,6 +115,12 @@ func (e *Extractor) OCR(ctx context.Context, f *os.File, sha string, pages []int
 		return nil, err
 	}
 	return out, nil
+}
+
+// CanOCR reports whether Tesseract is installed (on PATH) now.
+func (e *Extractor) CanOCR() bool {
+	_, err := exec.LookPath("tesseract")
+	return err == nil
 }
 
 // tesseract reads one page's image with the tesseract program at tess.

@@ -84,7 +84,7 @@ func TestOCR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := e.OCR(t.Context(), f, "", []int{1, 2, 3})
+	got, err := e.OCR(t.Context(), f, "", []int{1, 2, 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +101,11 @@ func TestOCR(t *testing.T) {
 
 	// The cache answers now: no tesseract runs (none is on PATH).
 	t.Setenv("PATH", "")
-	again, err := e.OCR(t.Context(), f, "", []int{3, 1})
+	again, err := e.OCR(t.Context(), f, "", []int{3, 1}, nil)
 	if err != nil || len(again) != 2 || again[0].Text != got[2].Text || again[1].Text != got[0].Text {
 		t.Errorf("pages 3 and 1 again, from the cache: err %v, %d pages", err, len(again))
 	}
-	if _, err := e.OCR(t.Context(), src, "", []int{1}); err != ErrNoOCR {
+	if _, err := e.OCR(t.Context(), src, "", []int{1}, nil); err != ErrNoOCR {
 		t.Errorf("a page never read, without tesseract: err %v, want ErrNoOCR", err)
 	}
 	chars, err := e.Chars(t.Context(), f, []int{2})
@@ -179,7 +179,7 @@ func BenchmarkOCR(b *testing.B) {
 		defer f.Close()
 		before := childrenCPU()
 		for b.Loop() {
-			if _, err := e.OCR(b.Context(), f, "", []int{1, 2, 3}); err != nil {
+			if _, err := e.OCR(b.Context(), f, "", []int{1, 2, 3}, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -70,3 +70,16 @@ func (w *Workspace) Sections(ctx context.Context, pdfPath string) ([]index.Secti
 		return w.lib.DB().Sections(ctx, p.Ref)
 	})
 }
+
+// Figures lists the figures and tables of the paper whose PDF is pdfPath
+// (vault-relative), found by their captions: the viewer's Figures list.
+// Each opens its page with its region outlined.
+func (w *Workspace) Figures(ctx context.Context, pdfPath string) ([]index.Figure, error) {
+	return call(ctx, w, func(ctx context.Context) ([]index.Figure, error) {
+		p, err := w.lib.DB().PaperByPDF(ctx, pdfPath)
+		if err != nil {
+			return nil, err
+		}
+		return w.lib.DB().Captions(ctx, p.Ref)
+	})
+}

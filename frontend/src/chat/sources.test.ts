@@ -127,6 +127,28 @@ describe("withoutSourceList", () => {
 });
 
 describe("cardQuotes", () => {
+  it("a figure card gives its page the caption: its source opens the page with the caption marked", () => {
+    const figure = JSON.stringify({
+      cards: [
+        {
+          ref: "papers/1706.03762",
+          title: "Attention Is All You Need",
+          page: 3,
+          snippet: "Figure 1: The Transformer - model architecture.",
+          citationUri: "papers/1706.03762/1706.03762.pdf#page=3",
+          kind: "figure",
+          label: "Figure 1",
+          region: { x: 104.6, y: 36.6, width: 403.6, height: 380.9 },
+          open: { tool: "context_read", arguments: { ref: "papers/1706.03762", mode: "image", page: 3 } },
+        },
+      ],
+      omitted: 0,
+    });
+    const read = cardQuotes([figure]);
+    expect(Object.fromEntries(read)).toEqual({ "papers/1706.03762/1706.03762.pdf#3": "Figure 1: The Transformer - model architecture." });
+    expect(sourceLink("papers/1706.03762/1706.03762.pdf#page=3", "", read)?.quote).toBe("Figure 1: The Transformer - model architecture.");
+  });
+
   // What agentero-context's context_search returns (SPEC §13), as a tool call's text content.
   const search = JSON.stringify({
     cards: [

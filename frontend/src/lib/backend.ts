@@ -124,6 +124,11 @@ export async function sections(path: string): Promise<Data<index.Section>[]> {
   return (await App.Sections(path)) ?? [];
 }
 
+/** figures lists the figures and tables of the paper whose PDF is path, found by their captions. */
+export async function figures(path: string): Promise<Data<index.Figure>[]> {
+  return (await App.Figures(path)) ?? [];
+}
+
 /**
  * QuoteLocation is where the backend's locator found a citation's quote
  * (App.Locate): rectangles in PDF points from the top-left corner of the

@@ -93,4 +93,25 @@ describe("reduceProgress", () => {
     );
     expect(got).toMatchObject({ phase: "indexing", done: 0, total: 4, summary: null });
   });
+
+  it("shows OCR as its own step: page k of n of the paper", () => {
+    const titles = (ref: string) => (ref === "papers/scan" ? "A Scanned Paper" : "");
+    const reading = run(
+      { type: "progress", done: 1, total: 4, current: "papers/a" },
+      { type: "progress", done: 1, total: 4, current: "papers/scan", step: "ocr", page: 0, pages: 12 },
+    );
+    expect(progressText(reading, titles)).toBe("OCR: page 1 of 12 of A Scanned Paper");
+    const later = reduceProgress(reading, { type: "progress", done: 1, total: 4, current: "papers/scan", step: "ocr", page: 6, pages: 12 });
+    expect(progressText(later)).toBe("OCR: page 7 of 12 of scan");
+    expect(progressFraction(later)).toBeCloseTo(1.5 / 4);
+    // Another paper written meanwhile does not hide the OCR step.
+    const other = reduceProgress(later, { type: "progress", done: 2, total: 4, current: "papers/b" });
+    expect(progressText(other)).toBe("OCR: page 7 of 12 of scan");
+    // The last page read says so; the paper written ends the step.
+    const last = reduceProgress(other, { type: "progress", done: 2, total: 4, current: "papers/scan", step: "ocr", page: 12, pages: 12 });
+    expect(progressText(last)).toBe("OCR: page 12 of 12 of scan");
+    const written = reduceProgress(last, { type: "progress", done: 3, total: 4, current: "papers/scan" });
+    expect(written.ocr).toBeNull();
+    expect(progressText(written)).toBe("Indexing 3 of 4 papers — scan");
+  });
 });

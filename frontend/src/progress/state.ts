@@ -16,6 +16,8 @@ export interface ProgressState {
   explicit: boolean;
   /** The summary on screen when a new run began, kept if that run changes nothing. */
   previous: IndexDoneEvent | null;
+  /** A paper whose pages OCR is reading (its own step: seconds a page): page of pages read so far; null when none. */
+  ocr: { ref: string; page: number; pages: number } | null;
 }
 
 /** at is when the event arrived (ms), for the time the user waited. */
@@ -25,7 +27,20 @@ export type ProgressEvent =
   | ({ type: "done"; at?: number } & IndexDoneEvent)
   | { type: "dismiss" };
 
-export const initialProgress: ProgressState = { phase: "idle", done: 0, total: 0, current: "", summary: null, startedAt: 0, explicit: false, previous: null };
+export const initialProgress: ProgressState = {
+  phase: "idle",
+  done: 0,
+  total: 0,
+  current: "",
+  summary: null,
+  startedAt: 0,
+  explicit: false,
+  previous: null,
+  ocr: null,
+};
+
+/** OCRStep is the step of index:progress events sent while a paper's pages are read by OCR. */
+export const OCRStep = "ocr";
 
 export function reduceProgress(state: ProgressState, event: ProgressEvent): ProgressState {
   switch (event.type) {
@@ -36,6 +51,13 @@ export function reduceProgress(state: ProgressState, event: ProgressEvent): Prog
       const total = Math.max(0, event.total);
       const done = Math.min(Math.max(0, event.done), total || Infinity);
       const fresh = state.phase !== "indexing";
+      let ocr = fresh ? null : state.ocr;
+      if (event.step === OCRStep) {
+        const pages = Math.max(0, event.pages ?? 0);
+        ocr = { ref: event.current ?? "", page: Math.min(Math.max(0, event.page ?? 0), pages), pages };
+      } else if (ocr && event.current === ocr.ref) {
+        ocr = null; // the paper OCR was reading is written
+      }
       return {
         phase: "indexing",
         done,
@@ -45,6 +67,7 @@ export function reduceProgress(state: ProgressState, event: ProgressEvent): Prog
         startedAt: fresh ? event.at ?? 0 : state.startedAt,
         explicit: fresh ? false : state.explicit,
         previous: fresh ? state.summary : state.previous,
+        ocr,
       };
     }
     case "done": {
@@ -67,7 +90,8 @@ export function reduceProgress(state: ProgressState, event: ProgressEvent): Prog
 export function progressFraction(state: ProgressState): number | null {
   if (state.phase === "done") return 1;
   if (state.total <= 0) return null;
-  return Math.min(1, state.done / state.total);
+  const part = state.ocr && state.ocr.pages > 0 ? state.ocr.page / state.ocr.pages : 0;
+  return Math.min(1, (state.done + part) / state.total);
 }
 
 /**
@@ -77,6 +101,11 @@ export function progressFraction(state: ProgressState): number | null {
  */
 export function progressText(state: ProgressState, titleOf: (ref: string) => string = () => ""): string {
   if (state.phase === "indexing") {
+    if (state.ocr && state.ocr.pages > 0) {
+      // The page being read: one past those read, until the last is.
+      const { ref, page, pages } = state.ocr;
+      return `OCR: page ${count(Math.min(page + 1, pages))} of ${count(pages)} of ${paperName(ref, titleOf)}`;
+    }
     if (state.total <= 0) return "Indexing your vault…";
     const head = `Indexing ${count(state.done)} of ${count(state.total)} papers`;
     return state.current ? `${head} — ${paperName(state.current, titleOf)}` : head;

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from "vitest";
-import { currentEntry, OutlinePanel, type OutlineEntry } from "./outline";
+import { currentEntry, figureText, OutlinePanel, type OutlineEntry } from "./outline";
 
 // Paxos Made Simple's sections as the index finds them on its pages.
 const paxos: OutlineEntry[] = [
@@ -15,7 +15,7 @@ const paxos: OutlineEntry[] = [
 ];
 
 function mount() {
-  const actions = { open: vi.fn(), closed: vi.fn() };
+  const actions = { open: vi.fn(), closed: vi.fn(), openFigure: vi.fn() };
   const panel = new OutlinePanel(actions);
   document.body.replaceChildren(panel.el);
   return { panel, actions, buttons: () => [...panel.el.querySelectorAll<HTMLButtonElement>("button.outline-entry")] };
@@ -86,5 +86,41 @@ describe("OutlinePanel", () => {
     expect(panel.el.textContent).toContain("the index is busy");
     panel.show(paxos);
     expect(panel.el.querySelector<HTMLElement>(".outline-status")!.hidden).toBe(true);
+  });
+});
+
+describe("figures", () => {
+  const attention = { ref: "papers/1706.03762", title: "Attention Is All You Need", pageLabel: "3", citationUri: "papers/1706.03762/1706.03762.pdf#page=3" };
+  const fig1 = {
+    ...attention,
+    page: 3,
+    kind: "figure",
+    label: "Figure 1",
+    caption: "Figure 1: The Transformer - model architecture.",
+    region: { x: 104.6, y: 36.6, width: 403.6, height: 380.9 },
+    box: { x: 209, y: 404.5, width: 194, height: 11 },
+  };
+  const table2 = { ...fig1, page: 8, kind: "table", label: "Table 2", caption: "Table 2: The Transformer achieves better BLEU scores" };
+
+  it("lists the figures and tables under the sections; a click opens the figure", () => {
+    const { panel, actions } = mount();
+    const figures = () => [...panel.el.querySelectorAll<HTMLButtonElement>("[data-testid=figure-entry]")];
+    panel.show(paxos);
+    expect(panel.el.querySelector<HTMLElement>("[data-testid=figures]")?.hidden).toBe(true);
+    panel.showFigures([fig1, table2]);
+    expect(figures().map((b) => b.textContent)).toEqual(["Figure 1: The Transformer - model architecture.3", "Table 2: The Transformer achieves better BLEU scores8"]);
+    expect(figures()[1].classList.contains("table")).toBe(true);
+    figures()[0].click();
+    expect(actions.openFigure).toHaveBeenCalledWith(fig1);
+    expect(actions.open).not.toHaveBeenCalled();
+    panel.showFigures([]);
+    expect(figures()).toHaveLength(0);
+    expect(panel.el.querySelector<HTMLElement>("[data-testid=figures]")?.hidden).toBe(true);
+  });
+
+  it("names a figure by its label and caption", () => {
+    expect(figureText({ label: "Figure 3", caption: "Figure 3. Results on CIFAR-10" })).toBe("Figure 3: Results on CIFAR-10");
+    expect(figureText({ label: "Table II", caption: "Table II" })).toBe("Table II");
+    expect(figureText({ label: "Figure 2", caption: "Fig. 2 | Overview" })).toBe("Figure 2: Fig. 2 | Overview");
   });
 });

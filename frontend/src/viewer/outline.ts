@@ -2,19 +2,30 @@
 // or the headings the index found on its pages), each a button that opens
 // its page. Ctrl+Shift+O shows it and puts the focus on the section being
 // read; arrow keys, Home and End move between sections, Enter opens one,
-// Escape hides the panel and gives the focus back to the pages.
+// Escape hides the panel and gives the focus back to the pages. Below the
+// sections, the paper's figures and tables (found by their captions) each
+// open their page with the figure's region outlined.
 
 import type { index } from "../../wailsjs/go/models";
 import type { Data } from "../lib/backend";
 import { h } from "../lib/dom";
 
 export type OutlineEntry = Data<index.Section>;
+export type FigureEntry = Data<index.Figure>;
 
 export interface OutlineActions {
   /** open shows page n of the open paper. */
   open(page: number): void;
   /** closed is called when Escape hides the panel, to give the focus back. */
   closed(): void;
+  /** openFigure shows a figure's page with its region outlined. */
+  openFigure(figure: FigureEntry): void;
+}
+
+/** figureText is a figure's entry: its label, then its caption without the label. */
+export function figureText(f: Pick<FigureEntry, "label" | "caption">): string {
+  const rest = f.caption.startsWith(f.label) ? f.caption.slice(f.label.length).replace(/^\s*[:.|—–-]?\s*/, "") : f.caption;
+  return rest ? `${f.label}: ${rest}` : f.label;
 }
 
 /** currentEntry is the index of the section page n is in: the last one that starts on or before it; -1 before the first. */
@@ -30,6 +41,8 @@ export class OutlinePanel {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
   private readonly status: HTMLElement;
+  private readonly figuresHead: HTMLElement;
+  private readonly figuresList: HTMLElement;
   private entries: OutlineEntry[] = [];
   private buttons: HTMLButtonElement[] = [];
   private page = 0;
@@ -37,12 +50,16 @@ export class OutlinePanel {
   constructor(private readonly actions: OutlineActions) {
     this.status = h("p", { class: "outline-status", role: "status" });
     this.list = h("ol", { class: "outline-list" });
+    this.figuresHead = h("h2", { class: "outline-head figures-head", hidden: true }, "Figures and tables");
+    this.figuresList = h("ul", { class: "outline-list figures-list", "data-testid": "figures", hidden: true });
     this.el = h(
       "nav",
       { class: "viewer-outline", "aria-label": "Sections", "data-testid": "outline", hidden: true },
       h("h2", { class: "outline-head" }, "Sections"),
       this.status,
       this.list,
+      this.figuresHead,
+      this.figuresList,
     );
     this.el.addEventListener("keydown", (e) => this.onKey(e));
   }
@@ -72,6 +89,30 @@ export class OutlinePanel {
     this.status.textContent = status || (entries.length === 0 ? "No sections were found in this paper." : "");
     this.status.hidden = this.status.textContent === "";
     this.setPage(this.page);
+  }
+
+  /** showFigures lists the paper's figures and tables (none: hides the list). */
+  showFigures(figures: readonly FigureEntry[]): void {
+    const items = figures.map((f) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: `outline-entry figure-entry ${f.kind === "table" ? "table" : "figure"}`,
+            title: `${figureText(f)} (page ${f.page})`,
+            "data-testid": "figure-entry",
+            onClick: () => this.actions.openFigure(f),
+          },
+          h("span", { class: "outline-title" }, figureText(f)),
+          h("span", { class: "outline-page" }, String(f.page)),
+        ),
+      ),
+    );
+    this.figuresList.replaceChildren(...items);
+    this.figuresHead.hidden = this.figuresList.hidden = items.length === 0;
   }
 
   /** setPage marks the section page n is in, and makes it the one Tab reaches. */

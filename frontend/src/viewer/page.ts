@@ -47,12 +47,20 @@ export class PageView {
     return this.size.width;
   }
 
+  /** heightPoints is the page's height in PDF points (an estimate until the page was drawn once). */
+  get heightPoints(): number {
+    return this.size.height;
+  }
+
   get rendered(): boolean {
     return this.state !== "empty";
   }
 
-  /** setMarks draws the boxes of a located quote on the page (none: clears them); it returns the marks drawn. */
-  setMarks(boxes: readonly MarkBox[]): HTMLElement[] {
+  /**
+   * setMarks draws the boxes of a located quote on the page (none: clears
+   * them), or with region the outline of a figure; it returns the marks drawn.
+   */
+  setMarks(boxes: readonly MarkBox[], region = false): HTMLElement[] {
     if (boxes.length === 0) {
       this.marks?.remove();
       this.marks = null;
@@ -62,6 +70,7 @@ export class PageView {
       this.marks = h("div", { class: "quote-marks", "aria-hidden": "true" });
       this.el.insertBefore(this.marks, this.el.querySelector(".textLayer"));
     }
+    this.marks.classList.toggle("region", region);
     return drawMarks(this.marks, boxes);
   }
 

@@ -4,7 +4,7 @@
 // backend's locator (App.Locate), asked once the PDF is loaded; the viewer
 // draws the rectangles it returns and matches no text itself.
 
-import { errorText, locate, sections, vaultFileUrl, type QuoteLocation } from "../lib/backend";
+import { errorText, figures, locate, sections, vaultFileUrl, type QuoteLocation } from "../lib/backend";
 import { h } from "../lib/dom";
 import { locationNotice, markBoxes } from "./marks";
 import { OutlinePanel } from "./outline";
@@ -75,6 +75,7 @@ export class Viewer {
     });
     this.outline = new OutlinePanel({
       open: (n) => this.goTo(n),
+      openFigure: (f) => this.showRegion(f.page, f.region),
       closed: () => {
         this.toolbar.setOutlineOpen(false);
         this.scroller.focus();
@@ -137,6 +138,7 @@ export class Viewer {
       this.build(doc.numPages, { width: base.width, height: base.height });
       this.navigate();
       this.loadSections(path, generation);
+      this.loadFigures(path, generation);
     } catch (err) {
       if (generation !== this.generation) return;
       this.close(); // so opening the same path again retries
@@ -166,10 +168,39 @@ export class Viewer {
     );
   }
 
+  // loadFigures lists the open paper's figures and tables under its
+  // sections; a paper indexed before captions were found has none.
+  private loadFigures(path: string, generation: number): void {
+    figures(path).then(
+      (list) => {
+        if (generation === this.generation) this.outline.showFigures(list);
+      },
+      () => {
+        if (generation === this.generation) this.outline.showFigures([]);
+      },
+    );
+  }
+
+  /** showRegion shows page n with a rectangle of it (PDF points from its top-left) outlined: a figure or table. */
+  showRegion(n: number, region: { x: number; y: number; width: number; height: number }): void {
+    if (!this.doc || this.pages.length === 0) return;
+    if (this.target) this.target.shown = true; // a quote still being located is not drawn over it
+    this.clearMarks();
+    this.toolbar.setNotice("");
+    const page = this.pages[Math.min(Math.max(1, Math.trunc(n) || 1), this.pages.length) - 1];
+    this.scrollToPage(page.number);
+    const rect = [region.x, region.y, region.x + region.width, region.y + region.height];
+    if (page.setMarks(markBoxes([rect], page.widthPoints, page.heightPoints), true).length > 0) {
+      this.marked.push(page);
+      page.firstMark?.scrollIntoView({ block: "nearest" });
+    }
+  }
+
   /** close drops the open document and everything drawn from it. */
   close(): void {
     this.generation++;
     this.outline.show([]);
+    this.outline.showFigures([]);
     this.observer?.disconnect();
     this.observer = null;
     for (const page of this.pages) page.reset();

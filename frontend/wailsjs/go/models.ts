@@ -951,6 +951,9 @@ export namespace events {
 	    done: number;
 	    total: number;
 	    current: string;
+	    step?: string;
+	    page?: number;
+	    pages?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexProgressEvent(source);
@@ -961,6 +964,9 @@ export namespace events {
 	        this.done = source["done"];
 	        this.total = source["total"];
 	        this.current = source["current"];
+	        this.step = source["step"];
+	        this.page = source["page"];
+	        this.pages = source["pages"];
 	    }
 	}
 	export class IntakeProgressEvent {
@@ -1126,6 +1132,72 @@ export namespace index {
 	        this.title = source["title"];
 	    }
 	}
+	export class Rect {
+	    x: number;
+	    y: number;
+	    width: number;
+	    height: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Rect(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.x = source["x"];
+	        this.y = source["y"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	    }
+	}
+	export class Figure {
+	    ref: string;
+	    title: string;
+	    page: number;
+	    pageLabel: string;
+	    kind: string;
+	    label: string;
+	    caption: string;
+	    region: Rect;
+	    box: Rect;
+	    citationUri: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Figure(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ref = source["ref"];
+	        this.title = source["title"];
+	        this.page = source["page"];
+	        this.pageLabel = source["pageLabel"];
+	        this.kind = source["kind"];
+	        this.label = source["label"];
+	        this.caption = source["caption"];
+	        this.region = this.convertValues(source["region"], Rect);
+	        this.box = this.convertValues(source["box"], Rect);
+	        this.citationUri = source["citationUri"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Hit {
 	    ref: string;
 	    path?: string;
@@ -1196,6 +1268,7 @@ export namespace index {
 	        this.tags = source["tags"];
 	    }
 	}
+	
 	export class Section {
 	    level: number;
 	    title: string;

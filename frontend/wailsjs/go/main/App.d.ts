@@ -61,6 +61,8 @@ export function EventPayloads():Promise<events.Payloads>;
 
 export function ExportText(arg1:workspace.ExportRequest):Promise<string>;
 
+export function Figures(arg1:string):Promise<Array<index.Figure>>;
+
 export function FollowLink(arg1:string):Promise<main.LinkResult>;
 
 export function ForgetVault(arg1:string):Promise<void>;

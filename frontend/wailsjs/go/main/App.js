@@ -98,6 +98,10 @@ export function ExportText(arg1) {
   return window['go']['main']['App']['ExportText'](arg1);
 }
 
+export function Figures(arg1) {
+  return window['go']['main']['App']['Figures'](arg1);
+}
+
 export function FollowLink(arg1) {
   return window['go']['main']['App']['FollowLink'](arg1);
 }
