@@ -111,12 +111,19 @@ func bodySize(lines []pdf.Line) float64 {
 // titleLike is a line that may be (part of) a title: heading-like text in
 // readable words, set large enough to be read.
 func titleLike(l pdf.Line) bool {
-	return l.Size >= 4 && headingLike(l.Text) && !garbageText(l.Text)
+	return l.Size >= 4 && headingLike(l.Text) && !garbageText(l.Text) && !masthead(l.Text)
+}
+
+// masthead is a journal's or a series' initials set large above the
+// title ("JSS", "LNCS"): one word of at most five capitals.
+func masthead(s string) bool {
+	s = strings.TrimSpace(s)
+	return !strings.ContainsRune(s, ' ') && len([]rune(s)) <= 5 && allUpper(s)
 }
 
 // footnoteMarks are the symbols set after a title or a name to point at a
 // footnote.
-const footnoteMarks = "∗*†‡§¶✩⋆★☆#♯♭⋄◇"
+const footnoteMarks = "∗*†‡§¶✩⋆★☆#♯♭⋄◇♠♣♥♦♮"
 
 var (
 	leadingPunct = regexp.MustCompile(`^\s*[:–—]`)
@@ -336,8 +343,15 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		if headerStop.MatchString(text) || len(text) > 160 {
 			break
 		}
+		// "by" (a thesis's, a report's) puts the author after it: what
+		// came before is the degree's or the series' wording
+		if m := byLine.FindStringSubmatch(text); m != nil {
+			out, text = nil, m[1]
+		}
 		text = strayAccent.ReplaceAllString(dotlessAccent.Replace(text), "")
+		text = grade.ReplaceAllString(text, ",")
 		text = marksAt.ReplaceAllString(text, "$1,")
+		text = looseMarks(text)
 		// a line is read for names when it begins with one: an
 		// affiliation's line ("Yale University, New Haven") is not
 		var names []string
@@ -346,7 +360,7 @@ func headAuthors(lines []pdf.Line, from int) []string {
 			if piece == "" {
 				continue
 			}
-			if affiliation.MatchString(piece) || dateLine.MatchString(piece) {
+			if affiliation.MatchString(piece) || dateLine.MatchString(piece) || orgWords(piece) {
 				if len(names) == 0 {
 					break
 				}
@@ -364,6 +378,39 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		}
 	}
 	return out
+}
+
+var (
+	// byLine is a "by" line: "by", "by Amara N. Okafor".
+	byLine = regexp.MustCompile(`(?i)^by(?:\s+(.*))?$`)
+	// grade is an IEEE membership grade set after a name: "Li Wei,
+	// Member, IEEE", "Senior Member, IEEE", "Fellow, IEEE".
+	grade = regexp.MustCompile(`(?i),?\s*\b(?:(?:life|senior|student|graduate student)\s+)?(?:member|fellow)\s*,\s*ieee\b,?`)
+)
+
+// looseMarks turns the marks set apart from the names they follow ("Rui
+// Zhang * 1 Omar Haddad * 1 Sofia Lindqvist 2") into separators: a word
+// made only of footnote marks and digits is none of a name's.
+func looseMarks(text string) string {
+	words := strings.Fields(text)
+	for i, w := range words {
+		if strings.Trim(w, footnoteMarks+"0123456789,") == "" {
+			words[i] = ","
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// orgWords reports a piece of a header line that holds a word no
+// person's name has (notNameWord): an organisation's, a heading's, an
+// address's. Its words are not read as names, not even the first two.
+func orgWords(piece string) bool {
+	for _, w := range strings.Fields(piece) {
+		if notNameWord[strings.ToLower(strings.Trim(w, ".,;:"))] {
+			return true
+		}
+	}
+	return false
 }
 
 // namesIn returns the names in a piece of an author line: one name, or,
