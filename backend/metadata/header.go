@@ -560,7 +560,12 @@ var (
 	stampYear = regexp.MustCompile(`(?i)arxiv:\s*\S+\s+(?:\[[^\]]{1,20}\]\s+)?\d{1,2}\s+` + monthName + `\s+((?:19|20)\d\d)`)
 	// a journal's volume line: "Vol. 32, No. 2, April 1985",
 	// "Volume 8 / Number 9 / September, 1965", "Sciences 75 (2009) 178–189".
-	volumeYear  = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number)\s*\d+\b[^.;]{0,40}?\b((?:19|20)\d\d)\b`)
+	volumeYear  = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number|lncs|lnai|lnbip|ccis|lipics)\s*\d+\b[^.;]{0,40}?\b((?:19|20)\d\d)\b`)
+	// a journal's masthead: "May 2011, Volume 40, Issue 8"
+	issueYear = regexp.MustCompile(`(?i)\b((?:19|20)\d\d),\s*volume\s+\d+,\s*(?:issue|number|no\.)\s*\d+`)
+	// how the paper asks to be cited: "Citation: Brandt K, Olsen T
+	// (2014). … Journal of Statistical Software, 57(3)"
+	citationYear = regexp.MustCompile(`(?i)\b(?:citation|cite (?:this|as)|to cite)\b:?\s*[^()]{0,200}?\(((?:19|20)\d\d)[a-z]?\)`)
 	journalYear = regexp.MustCompile(`(?i)\b(?:journal|transactions|review|letters)\b[^\n]{0,80}?\((?:19|20)\d\d\)|\b(?:journal|transactions)\s+[^\n]{0,80}?\s\d+\s+\(((?:19|20)\d\d)\)`)
 	// where the paper appeared: "Published in ACM Transactions …, November,
 	// 1984", "Published as a conference paper at ICLR 2021", and a version
@@ -571,7 +576,9 @@ var (
 	earlier       = regexp.MustCompile(`(?i)(preliminary|earlier|previous|originally|extended|shorter|conference)\s+(version|presented)`)
 	// a report's series line: "Technical Report CSL-TR-87-331, March 1987".
 	reportYear   = regexp.MustCompile(`(?i)\b(?:technical|tech\.|research|internal)\s+(?:report|rep\.|memo(?:randum)?|note)\b[^\n]{0,60}?\b((?:19|20)\d\d)\b`)
-	copyrightAny = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)
+	// "© 2019 ACM", "Copyright 1985", and the holder before the year:
+	// "© Springer Nature Switzerland AG 2020", "© The Author(s) 2021"
+	copyrightAny = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*(?:[\p{L}&.,()'’\- ]{0,60}?\s)?((?:19|20)\d\d)\b`)
 	venueYear    = regexp.MustCompile(`(?i)\b(?:[A-Z]{3,}\s*['’]\s*(\d\d)\b|(?:proceedings|conference|symposium|workshop)[^\n]{0,100}?\b((?:19|20)\d\d)\b)`)
 	nameYear     = regexp.MustCompile(`(?:^|[^\d])((?:19|20)\d\d)(?:[^\d]|$)`)
 )
@@ -579,6 +586,13 @@ var (
 // draftDate marks a date line that dates a copy of the paper rather than
 // the paper: "(Draft of October 7, 2013)", "Preprint, revised May 2019".
 var draftDate = regexp.MustCompile(`(?i)\b(draft|preprint|pre-print|revised|revision|working paper|submitted|under review|manuscript|unpublished|compiled|printed)\b`)
+
+// copyStamp marks a date that dates the copy at hand, never the paper: a
+// build's ("Compiled on", "Last updated", a package's version), a scan's
+// or a download's. Such a date is passed over; a paper that prints no
+// other year has it estimated as one with only a creation date is
+// (estimateYear).
+var copyStamp = regexp.MustCompile(`(?i)\b(compiled|last (?:updated|modified|changed|revised)|generated|built|typeset|downloaded|retrieved|accessed|digiti[sz]ed|scanned|package version|version\s+[\d.-]+\s+(?:of|as of|from))\b`)
 
 // headYear returns the year page 1 gives for the paper: the arXiv stamp's
 // date, a journal's volume line, where it was published, its copyright
@@ -592,7 +606,7 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 	if y := firstYear(stampYear, flat); y != 0 {
 		return y, false
 	}
-	for _, re := range []*regexp.Regexp{volumeYear, journalYear} {
+	for _, re := range []*regexp.Regexp{volumeYear, issueYear, journalYear, citationYear} {
 		if y := firstYear(re, flat); y != 0 {
 			return y, false
 		}
@@ -627,6 +641,9 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 			if headerStop.MatchString(lines[i].Text) {
 				break
 			}
+			if copyStamp.MatchString(lines[i].Text) {
+				continue // a date of this copy, not of the paper
+			}
 			if m := dateLine.FindString(lines[i].Text); m != "" {
 				if y := lastYear(m); y != 0 {
 					return y, draftDate.MatchString(lines[i].Text)
@@ -644,8 +661,12 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 		}
 		return yearOf(m[2]), false
 	}
-	if m := dateLine.FindStringIndex(flat); m != nil {
-		return lastYear(flat[m[0]:m[1]]), draftDate.MatchString(flat[max(0, m[0]-40):m[1]])
+	for _, m := range dateLine.FindAllStringIndex(flat, -1) {
+		before := flat[max(0, m[0]-60):m[1]]
+		if copyStamp.MatchString(before) {
+			continue
+		}
+		return lastYear(flat[m[0]:m[1]]), draftDate.MatchString(before)
 	}
 	return 0, false
 }
