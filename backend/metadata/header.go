@@ -560,13 +560,13 @@ var (
 	stampYear = regexp.MustCompile(`(?i)arxiv:\s*\S+\s+(?:\[[^\]]{1,20}\]\s+)?\d{1,2}\s+` + monthName + `\s+((?:19|20)\d\d)`)
 	// a journal's volume line: "Vol. 32, No. 2, April 1985",
 	// "Volume 8 / Number 9 / September, 1965", "Sciences 75 (2009) 178–189".
-	volumeYear  = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number|lncs|lnai|lnbip|ccis|lipics)\s*\d+\b[^.;]{0,40}?\b((?:19|20)\d\d)\b`)
+	volumeYear = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number|lncs|lnai|lnbip|ccis|lipics)\s*\d+\b[^.;]{0,40}?\b((?:19|20)\d\d)\b`)
 	// a journal's masthead: "May 2011, Volume 40, Issue 8"
 	issueYear = regexp.MustCompile(`(?i)\b((?:19|20)\d\d),\s*volume\s+\d+,\s*(?:issue|number|no\.)\s*\d+`)
 	// how the paper asks to be cited: "Citation: Brandt K, Olsen T
 	// (2014). … Journal of Statistical Software, 57(3)"
 	citationYear = regexp.MustCompile(`(?i)\b(?:citation|cite (?:this|as)|to cite)\b:?\s*[^()]{0,200}?\(((?:19|20)\d\d)[a-z]?\)`)
-	journalYear = regexp.MustCompile(`(?i)\b(?:journal|transactions|review|letters)\b[^\n]{0,80}?\((?:19|20)\d\d\)|\b(?:journal|transactions)\s+[^\n]{0,80}?\s\d+\s+\(((?:19|20)\d\d)\)`)
+	journalYear  = regexp.MustCompile(`(?i)\b(?:journal|transactions|review|letters)\b[^\n]{0,80}?\((?:19|20)\d\d\)|\b(?:journal|transactions)\s+[^\n]{0,80}?\s\d+\s+\(((?:19|20)\d\d)\)`)
 	// where the paper appeared: "Published in ACM Transactions …, November,
 	// 1984", "Published as a conference paper at ICLR 2021", and a version
 	// of a published paper: "modified version of Zeileis (2004), published
@@ -575,7 +575,7 @@ var (
 	versionOf     = regexp.MustCompile(`(?i)\bversion\s+of\s+[\p{L}][^()]{0,80}?\(((?:19|20)\d\d)\)`)
 	earlier       = regexp.MustCompile(`(?i)(preliminary|earlier|previous|originally|extended|shorter|conference)\s+(version|presented)`)
 	// a report's series line: "Technical Report CSL-TR-87-331, March 1987".
-	reportYear   = regexp.MustCompile(`(?i)\b(?:technical|tech\.|research|internal)\s+(?:report|rep\.|memo(?:randum)?|note)\b[^\n]{0,60}?\b((?:19|20)\d\d)\b`)
+	reportYear = regexp.MustCompile(`(?i)\b(?:technical|tech\.|research|internal)\s+(?:report|rep\.|memo(?:randum)?|note)\b[^\n]{0,60}?\b((?:19|20)\d\d)\b`)
 	// "© 2019 ACM", "Copyright 1985", and the holder before the year:
 	// "© Springer Nature Switzerland AG 2020", "© The Author(s) 2021"
 	copyrightAny = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*(?:[\p{L}&.,()'’\- ]{0,60}?\s)?((?:19|20)\d\d)\b`)
