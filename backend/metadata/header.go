@@ -348,6 +348,9 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		if m := byLine.FindStringSubmatch(text); m != nil {
 			out, text = nil, m[1]
 		}
+		if dateLine.MatchString(text) {
+			continue // "Received June 13, 1984; revised …", a date under the names
+		}
 		text = strayAccent.ReplaceAllString(dotlessAccent.Replace(text), "")
 		text = grade.ReplaceAllString(text, ",")
 		text = marksAt.ReplaceAllString(text, "$1,")

@@ -29,7 +29,7 @@ var notNameWord = map[string]bool{
 	"calle": true, "avenida": true, "boulevard": true, "blvd": true, "campus": true,
 	"building": true, "floor": true, "suite": true, "room": true, "the": true, "of": true, "for": true,
 	"dissertation": true, "thesis": true, "presented": true, "submitted": true, "member": true, "fellow": true, "ieee": true,
-	"group": true, "project": true, "initiative": true, "working": true,
+	"received": true, "revised": true, "accepted": true, "group": true, "project": true, "initiative": true, "working": true,
 }
 
 // mojibake are the marks of text decoded with the wrong encoding ("Ã©" for
