@@ -88,6 +88,24 @@ var frontPages = []frontPage{
 		l(10, "Mixture-of-experts layers route each token to a few experts."),
 	}, title: "Sparse Mixtures of Experts Are Domain-Generalizable Learners", authors: []string{"Rui Zhang", "Omar Haddad", "Sofia Lindqvist", "Dmitri Volkov"}, year: 2021, created: 2023},
 
+	{style: "arXiv version posted after the conference: the venue in the foot wins over the stamp", lines: []pdf.Line{
+		l(20, "arXiv:2106.01345v4 [cs.LG] 2 Mar 2023"),
+		l(17, "Calibrated Uncertainty for Graph Neural Networks"),
+		l(10, "Priya Raman"), l(9, "Department of Computer Science"), l(9, "University of Washington"),
+		l(12, "Abstract"),
+		l(10, "Graph neural networks are overconfident."),
+		l(9, "35th Conference on Neural Information Processing Systems (NeurIPS 2021), Sydney, Australia."),
+	}, title: "Calibrated Uncertainty for Graph Neural Networks", authors: []string{"Priya Raman"}, year: 2021, created: 2023},
+
+	{style: "ICLR running head above the title, later stamp", lines: []pdf.Line{
+		l(9, "Published as a conference paper at ICLR 2019"),
+		l(17, "Learning Sparse Programs from Noisy Traces"),
+		l(10, "Tobias Ek & Ana Lucía Ferreira"), l(9, "KTH Royal Institute of Technology"),
+		l(12, "Abstract"),
+		l(10, "We learn programs from traces."),
+		l(20, "arXiv:1810.04444v3 [cs.LG] 11 Feb 2020"),
+	}, title: "Learning Sparse Programs from Noisy Traces", authors: []string{"Tobias Ek", "Ana Lucía Ferreira"}, year: 2019, created: 2020},
+
 	{style: "Journal of Statistical Software article: masthead with month, volume and issue", lines: []pdf.Line{
 		l(20, "JSS"), l(12, "Journal of Statistical Software"),
 		l(10, "May 2011, Volume 40, Issue 8."), l(10, "http://www.jstatsoft.org/"),

@@ -597,6 +597,31 @@ var draftDate = regexp.MustCompile(`(?i)\b(draft|preprint|pre-print|revised|revi
 // (estimateYear).
 var copyStamp = regexp.MustCompile(`(?i)\b(compiled|last (?:updated|modified|changed|revised)|generated|built|typeset|downloaded|retrieved|accessed|digiti[sz]ed|scanned|package version|version\s+[\d.-]+\s+(?:of|as of|from))\b`)
 
+// marginVenue is a running head's or foot's venue line: "Published as a
+// conference paper at ICLR 2021", "Accepted at the 40th International
+// Conference on Machine Learning (ICML 2023)", "35th Conference on Neural
+// Information Processing Systems (NeurIPS 2021), Sydney, Australia".
+var marginVenue = regexp.MustCompile(`(?i)^(?:(?:published|accepted|appear(?:s|ed|ing)?|to appear)\b[^\n]{0,120}?\b|\d+(?:st|nd|rd|th)\s+(?:annual\s+)?(?:international\s+)?(?:conference|symposium|workshop)\b[^\n]{0,120}?\(\s*[\p{L}-]+\s*)((?:19|20)\d\d)\b`)
+
+// margins returns the year of a venue line among page 1's first and last
+// lines (its running head and foot), 0 when none is.
+func margins(lines []pdf.Line) int {
+	for i, ln := range lines {
+		if i >= 3 && i < len(lines)-4 {
+			continue
+		}
+		if len(ln.Text) > 200 || earlier.MatchString(ln.Text) {
+			continue
+		}
+		if m := marginVenue.FindStringSubmatch(strings.TrimSpace(ln.Text)); m != nil {
+			if y := yearOf(m[1]); y != 0 {
+				return y
+			}
+		}
+	}
+	return 0
+}
+
 // headYear returns the year page 1 gives for the paper: the arXiv stamp's
 // date, a journal's volume line, where it was published, its copyright
 // line, a date line in the header, a conference line; 0 when none. dated
@@ -606,6 +631,13 @@ var copyStamp = regexp.MustCompile(`(?i)\b(compiled|last (?:updated|modified|cha
 // paper's.
 func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 	flat := cleanSpace(text)
+	// where a preprint says it appeared, in its running head or foot
+	// ("Published as a conference paper at ICLR 2021", "35th Conference
+	// on Neural Information Processing Systems (NeurIPS 2021)"), wins over
+	// the arXiv stamp, which dates the version posted last
+	if y := margins(lines); y != 0 {
+		return y, false
+	}
 	if y := firstYear(stampYear, flat); y != 0 {
 		return y, false
 	}
