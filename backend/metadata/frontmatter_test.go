@@ -106,6 +106,49 @@ var frontPages = []frontPage{
 		l(20, "arXiv:1810.04444v3 [cs.LG] 11 Feb 2020"),
 	}, title: "Learning Sparse Programs from Noisy Traces", authors: []string{"Tobias Ek", "Ana Lucía Ferreira"}, year: 2019, created: 2020},
 
+	{style: "IEEE conference: author blocks one under the other, the rights line in the foot", lines: []pdf.Line{
+		l(24, "Low-Latency Video Analytics on Edge Clusters"),
+		l(11, "Alice Nguyen"), l(10, "Dept. of Electrical Engineering"), l(10, "Stanford University"), l(10, "Stanford, CA, USA"), l(10, "alice@stanford.edu"),
+		l(11, "Bikram Patel"), l(10, "School of Computing"), l(10, "National University of Singapore"), l(10, "bpatel@comp.nus.edu.sg"),
+		l(9, "Abstract—Video analytics on the edge must meet deadlines with little compute."),
+		l(8, "978-1-7281-6251-5/20/$31.00 ©2020 IEEE"),
+	}, title: "Low-Latency Video Analytics on Edge Clusters", authors: []string{"Alice Nguyen", "Bikram Patel"}, year: 2020, created: 2021},
+
+	{style: "affiliations in parentheses after each name", lines: []pdf.Line{
+		l(16, "Typed Holes for Live Functional Programming"),
+		l(11, "Maria Rossi (Politecnico di Milano), Jonas Berg (KTH), and Li Na (Peking University)"),
+		l(11, "Abstract"),
+	}, title: "Typed Holes for Live Functional Programming", authors: []string{"Maria Rossi", "Jonas Berg", "Li Na"}, year: 0, created: 2018},
+
+	{style: "book chapter: the chapter's number set larger than its title", lines: []pdf.Line{
+		l(20, "Chapter 7"),
+		l(16, "Concurrency Control in Replicated Databases"),
+		l(11, "Gerhard Albrecht and Petra Nováková"),
+		l(9, "© Springer-Verlag Berlin Heidelberg 2005"),
+	}, title: "Concurrency Control in Replicated Databases", authors: []string{"Gerhard Albrecht", "Petra Nováková"}, year: 2005, created: 2012},
+
+	{style: "Springer journal: received/accepted line, copyright holder with a plus", lines: []pdf.Line{
+		l(8, "Distrib. Comput."), l(8, "DOI 10.1007/s00446-019-00351-x"),
+		l(16, "Wait-free approximate agreement on graphs"),
+		l(11, "Dariusz Kowalczyk1 · Emma Laurent2"),
+		l(8, "Received: 12 March 2018 / Accepted: 5 June 2019 / Published online: 20 June 2019"),
+		l(8, "© Springer-Verlag GmbH Germany, part of Springer Nature 2019"),
+		l(9, "Abstract Approximate agreement asks processes to output values close to each other."),
+	}, title: "Wait-free approximate agreement on graphs", authors: []string{"Dariusz Kowalczyk", "Emma Laurent"}, year: 2019, created: 2021},
+
+	{style: "PNAS: names with superscript letters and commas, edited-by line", lines: []pdf.Line{
+		l(18, "Climate-driven shifts in pollinator networks"),
+		l(10, "Hannah K. Morrisona,b,1, Diego Álvarezc, and Ruth Okonkwoa"),
+		l(8, "aDepartment of Ecology, University of Colorado, Boulder, CO 80309; bRocky Mountain Biological Laboratory, Crested Butte, CO 81224; cInstituto de Ecología, Xalapa 91070, Mexico"),
+		l(8, "Edited by Jane Lubchenco, Oregon State University, Corvallis, OR, and approved June 1, 2015 (received for review March 3, 2015)"),
+	}, title: "Climate-driven shifts in pollinator networks", authors: []string{"Hannah K. Morrison", "Diego Álvarez", "Ruth Okonkwo"}, year: 2015, created: 2016},
+
+	{style: "names and their university on one line, an ampersand in the university's name", lines: []pdf.Line{
+		l(17, "Clustered Standard Errors for Panel Models"),
+		l(12, "Rosa Delgado, Texas A&M University, Nathan Gruber, Universität Wien"),
+		l(12, "Abstract"),
+	}, title: "Clustered Standard Errors for Panel Models", authors: []string{"Rosa Delgado", "Nathan Gruber"}, year: 0, created: 2019},
+
 	{style: "Journal of Statistical Software article: masthead with month, volume and issue", lines: []pdf.Line{
 		l(20, "JSS"), l(12, "Journal of Statistical Software"),
 		l(10, "May 2011, Volume 40, Issue 8."), l(10, "http://www.jstatsoft.org/"),

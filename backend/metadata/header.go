@@ -321,7 +321,10 @@ var (
 	marksAt = regexp.MustCompile(`(\p{L}\.?)[` + footnoteMarks + `\d]+(?:,\d+)*[` + footnoteMarks + `]*`)
 	// strayAccent is a spacing accent PDFium sets apart from its letter.
 	strayAccent = regexp.MustCompile(`\s[¨´` + "`" + `ˆ˜¸˘˙˚]\s?|[¨´` + "`" + `ˆ˜¸˘˙˚]`)
-	nameSep     = regexp.MustCompile(`(?i)\s*(?:,|;|\band\b|&|\s{2,})\s*`)
+	nameSep     = regexp.MustCompile(`(?i)\s*(?:,|;|\band\b|\s&\s|·|•|\s{2,})\s*`) // not the & of "Texas A&M"
+	// inParens is an affiliation or an address set in parentheses after
+	// a name: "Maria Rossi (Politecnico di Milano)".
+	inParens = regexp.MustCompile(`\([^()]*\)`)
 	// affLetter is an affiliation's letter set after a name ("Martín a").
 	affLetter = regexp.MustCompile(`\s+\p{Ll}$`)
 	initial   = regexp.MustCompile(`^(\p{Lu}\.)+(-\p{Lu}\.)?$|^\p{Lu}$`)
@@ -351,8 +354,12 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		if dateLine.MatchString(text) {
 			continue // "Received June 13, 1984; revised …", a date under the names
 		}
+		if len(out) > 0 && runningText(text) {
+			break // the abstract's text, with no heading before it
+		}
 		text = strayAccent.ReplaceAllString(dotlessAccent.Replace(text), "")
 		text = grade.ReplaceAllString(text, ",")
+		text = inParens.ReplaceAllString(text, ",")
 		text = marksAt.ReplaceAllString(text, "$1,")
 		text = looseMarks(text)
 		// a line is read for names when it begins with one: an
@@ -390,6 +397,20 @@ var (
 	// Member, IEEE", "Senior Member, IEEE", "Fellow, IEEE".
 	grade = regexp.MustCompile(`(?i),?\s*\b(?:(?:life|senior|student|graduate student)\s+)?(?:member|fellow)\s*,\s*ieee\b,?`)
 )
+
+// runningText is a line of running text: eight words or more, most of them in
+// small letters (an affiliation's or a list of names' words are
+// capitalised).
+func runningText(text string) bool {
+	words := strings.Fields(text)
+	small := 0
+	for _, w := range words {
+		if r := []rune(w); unicode.IsLower(r[0]) {
+			small++
+		}
+	}
+	return len(words) >= 8 && small*2 > len(words)
+}
 
 // looseMarks turns the marks set apart from the names they follow ("Rui
 // Zhang * 1 Omar Haddad * 1 Sofia Lindqvist 2") into separators: a word

@@ -117,16 +117,20 @@ func lastRune(s string) (rune, bool) {
 	return r[len(r)-1], true
 }
 
-// affLine is an affiliation line that starts with its letter: "a Department
-// of …", "bUniversity of …".
-var affLine = regexp.MustCompile(`^\s*(\p{Ll})\s?\p{Lu}`)
+// affLine is an affiliation that starts with its letter: "a Department
+// of …", "bUniversity of …", at a line's start or after a semicolon.
+var affLine = regexp.MustCompile(`(?:^|[;•·]\s*)(\p{Ll})\s?\p{Lu}\p{L}`)
 
 // affLetters are the letters page 1's affiliation lines start with, the
 // letters set after the authors' names to point at them.
 func affLetters(lines []pdf.Line) map[rune]bool {
 	out := map[rune]bool{}
 	for _, l := range lines {
-		if m := affLine.FindStringSubmatch(l.Text); m != nil && affiliation.MatchString(l.Text) {
+		if !affiliation.MatchString(l.Text) {
+			continue
+		}
+		// several in one line too: "aDepartment of …; bRocky Mountain …"
+		for _, m := range affLine.FindAllStringSubmatch(l.Text, -1) {
 			out[[]rune(m[1])[0]] = true
 		}
 	}
