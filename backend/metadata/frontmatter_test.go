@@ -149,6 +149,28 @@ var frontPages = []frontPage{
 		l(12, "Abstract"),
 	}, title: "Clustered Standard Errors for Panel Models", authors: []string{"Rosa Delgado", "Nathan Gruber"}, year: 0, created: 2019},
 
+	{style: "JSTOR cover page of a 1985 article downloaded in 2016", lines: []pdf.Line{
+		l(14, "A Kinetic Model of Lock Contention in Database Systems"),
+		l(10, "Author(s): Howard B. Lindqvist and Mary E. Cole"),
+		l(10, "Source: Journal of the ACM, Vol. 32, No. 2 (Apr., 1985), pp. 374-382"),
+		l(10, "Published by: Association for Computing Machinery"),
+		l(10, "Stable URL: http://www.jstor.org/stable/2345678"),
+		l(10, "Accessed: 12-03-2016 05:12 UTC"),
+		l(8, "This content downloaded from 128.2.10.23 on Sat, 12 Mar 2016 05:12:33 UTC"),
+	}, title: "A Kinetic Model of Lock Contention in Database Systems", authors: []string{"Howard B. Lindqvist", "Mary E. Cole"}, year: 1985, created: 2016},
+
+	{style: "ACM Transactions of the 1980s: names in capitals, key words, the rights line", lines: []pdf.Line{
+		l(14, "Optimistic Recovery in Distributed Systems"),
+		l(10, "ROBERT E. STROM and SHAULA YEMINI"),
+		l(10, "IBM Thomas J. Watson Research Center"),
+		l(9, "Optimistic recovery is a new technique supporting application-independent transparent recovery from processor failures in distributed systems."),
+		l(9, "Categories and Subject Descriptors: C.2.4 [Computer-Communication Networks]: Distributed Systems"),
+		l(9, "Additional Key Words and Phrases: checkpointing, message logging, rollback"),
+		l(8, "Authors' address: IBM Thomas J. Watson Research Center, P.O. Box 218, Yorktown Heights, NY 10598."),
+		l(8, "© 1985 ACM 0734-2071/85/0800-0204 $00.75"),
+		l(8, "ACM Transactions on Computer Systems, Vol. 3, No. 3, August 1985, Pages 204-226."),
+	}, title: "Optimistic Recovery in Distributed Systems", authors: []string{"Robert E. Strom", "Shaula Yemini"}, year: 1985, created: 2003},
+
 	{style: "Journal of Statistical Software article: masthead with month, volume and issue", lines: []pdf.Line{
 		l(20, "JSS"), l(12, "Journal of Statistical Software"),
 		l(10, "May 2011, Volume 40, Issue 8."), l(10, "http://www.jstatsoft.org/"),
@@ -375,4 +397,19 @@ func equalPrefix(got, want []string) bool {
 		}
 	}
 	return true
+}
+
+// TestByLine: a "by" line gives the names after it; a word that begins
+// with "by" is no such line.
+func TestByLine(t *testing.T) {
+	for text, want := range map[string]string{"by": "", "by Amara N. Okafor": "Amara N. Okafor", "Author(s): Howard B. Lindqvist": "Howard B. Lindqvist", "Authors: A. B. Cole": "A. B. Cole"} {
+		if m := byLine.FindStringSubmatch(text); m == nil || m[1] != want {
+			t.Errorf("%q: %q, want %q", text, m, want)
+		}
+	}
+	for _, text := range []string{"Byzantine Chain Replication", "Byron Lee", "Authority and Trust"} {
+		if byLine.MatchString(text) {
+			t.Errorf("%q read as a by line", text)
+		}
+	}
 }

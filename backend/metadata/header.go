@@ -391,8 +391,9 @@ func headAuthors(lines []pdf.Line, from int) []string {
 }
 
 var (
-	// byLine is a "by" line: "by", "by Amara N. Okafor".
-	byLine = regexp.MustCompile(`(?i)^by(?:\s+(.*))?$`)
+	// byLine is a "by" line: "by", "by Amara N. Okafor",
+	// and a label before the names: "Author(s): Howard B. Lindqvist".
+	byLine = regexp.MustCompile(`(?i)^(?:by\b|authors?(?:\(s\))?\s*:)\s*(.*)$`)
 	// grade is an IEEE membership grade set after a name: "Li Wei,
 	// Member, IEEE", "Senior Member, IEEE", "Fellow, IEEE".
 	grade = regexp.MustCompile(`(?i),?\s*\b(?:(?:life|senior|student|graduate student)\s+)?(?:member|fellow)\s*,\s*ieee\b,?`)
@@ -583,8 +584,9 @@ var (
 	// arXiv's stamp: "arXiv:1910.02054v3 [cs.LG] 13 May 2020".
 	stampYear = regexp.MustCompile(`(?i)arxiv:\s*\S+\s+(?:\[[^\]]{1,20}\]\s+)?\d{1,2}\s+` + monthName + `\s+((?:19|20)\d\d)`)
 	// a journal's volume line: "Vol. 32, No. 2, April 1985",
-	// "Volume 8 / Number 9 / September, 1965", "Sciences 75 (2009) 178–189".
-	volumeYear = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number|lncs|lnai|lnbip|ccis|lipics)\s*\d+\b[^.;]{0,40}?\b((?:19|20)\d\d)\b`)
+	// "Volume 8 / Number 9 / September, 1965", "Sciences 75 (2009) 178–189",
+	// "Vol. 32, No. 2 (Apr., 1985)".
+	volumeYear = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number|lncs|lnai|lnbip|ccis|lipics)\s*\d+\b(?:[^.;]|\b[A-Z][a-z]{2}\.){0,40}?\b((?:19|20)\d\d)\b`)
 	// a journal's masthead: "May 2011, Volume 40, Issue 8"
 	issueYear = regexp.MustCompile(`(?i)\b((?:19|20)\d\d),\s*volume\s+\d+,\s*(?:issue|number|no\.)\s*\d+`)
 	// how the paper asks to be cited: "Citation: Brandt K, Olsen T
