@@ -171,6 +171,15 @@ var frontPages = []frontPage{
 		l(8, "ACM Transactions on Computer Systems, Vol. 3, No. 3, August 1985, Pages 204-226."),
 	}, title: "Optimistic Recovery in Distributed Systems", authors: []string{"Robert E. Strom", "Shaula Yemini"}, year: 1985, created: 2003},
 
+	{style: "a journal's article-type label set above the title", lines: []pdf.Line{
+		l(9, "Open Access"),
+		l(24, "Research Article"),
+		l(18, "Soil moisture memory shapes drought recovery in temperate forests"),
+		l(10, "Helena Brandt1*, Jonas Åberg2 and Keiko Mori1"),
+		l(8, "Received: 3 March 2020 / Accepted: 1 June 2020 / Published online: 1 July 2020"),
+		l(8, "© The Author(s) 2020"),
+	}, title: "Soil moisture memory shapes drought recovery in temperate forests", authors: []string{"Helena Brandt", "Jonas Åberg", "Keiko Mori"}, year: 2020, created: 2021},
+
 	{style: "Journal of Statistical Software article: masthead with month, volume and issue", lines: []pdf.Line{
 		l(20, "JSS"), l(12, "Journal of Statistical Software"),
 		l(10, "May 2011, Volume 40, Issue 8."), l(10, "http://www.jstatsoft.org/"),
