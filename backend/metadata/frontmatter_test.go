@@ -180,6 +180,14 @@ var frontPages = []frontPage{
 		l(8, "© The Author(s) 2020"),
 	}, title: "Soil moisture memory shapes drought recovery in temperate forests", authors: []string{"Helena Brandt", "Jonas Åberg", "Keiko Mori"}, year: 2020, created: 2021},
 
+	{style: "a report's series words under the title, before the name", lines: []pdf.Line{
+		l(16, "Naming and Binding in Distributed Object Systems"),
+		l(12, "Technical Report"),
+		l(12, "Mira Castellanos"),
+		l(11, "MIT-LCS-TR-412"),
+		l(11, "May 1988"),
+	}, title: "Naming and Binding in Distributed Object Systems", authors: []string{"Mira Castellanos"}, year: 1988, created: 2005},
+
 	{style: "Journal of Statistical Software article: masthead with month, volume and issue", lines: []pdf.Line{
 		l(20, "JSS"), l(12, "Journal of Statistical Software"),
 		l(10, "May 2011, Volume 40, Issue 8."), l(10, "http://www.jstatsoft.org/"),

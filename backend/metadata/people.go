@@ -29,7 +29,9 @@ var notNameWord = map[string]bool{
 	"calle": true, "avenida": true, "boulevard": true, "blvd": true, "campus": true,
 	"building": true, "floor": true, "suite": true, "room": true, "the": true, "of": true, "for": true,
 	"dissertation": true, "thesis": true, "presented": true, "submitted": true, "member": true, "fellow": true, "ieee": true,
-	"received": true, "revised": true, "accepted": true, "group": true, "project": true, "initiative": true, "working": true,
+	"received": true, "revised": true, "accepted": true, "group": true, "technical": true, "report": true,
+	"memorandum": true, "memo": true, "draft": true, "preprint": true, "manuscript": true, "paper": true, "talk": true,
+	"tutorial": true, "lecture": true, "notes": true, "edition": true, "chapter": true, "appendix": true, "project": true, "initiative": true, "working": true,
 }
 
 // mojibake are the marks of text decoded with the wrong encoding ("Ã©" for
