@@ -188,6 +188,13 @@ var frontPages = []frontPage{
 		l(11, "May 1988"),
 	}, title: "Naming and Binding in Distributed Object Systems", authors: []string{"Mira Castellanos"}, year: 1988, created: 2005},
 
+	{style: "no abstract heading: the text under the names begins with \"By\"", lines: []pdf.Line{
+		l(16, "Epidemic Broadcast Trees Revisited"),
+		l(11, "Carla Mendes and Rui Oliveira"),
+		l(10, "By contrast with flooding, tree-based broadcast sends each message once on each link."),
+		l(10, "We show how to repair the trees."),
+	}, title: "Epidemic Broadcast Trees Revisited", authors: []string{"Carla Mendes", "Rui Oliveira"}, year: 0, created: 2015},
+
 	{style: "Journal of Statistical Software article: masthead with month, volume and issue", lines: []pdf.Line{
 		l(20, "JSS"), l(12, "Journal of Statistical Software"),
 		l(10, "May 2011, Volume 40, Issue 8."), l(10, "http://www.jstatsoft.org/"),

@@ -348,14 +348,14 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		}
 		// "by" (a thesis's, a report's) puts the author after it: what
 		// came before is the degree's or the series' wording
-		if m := byLine.FindStringSubmatch(text); m != nil {
+		if len(out) > 0 && runningText(text) {
+			break // the abstract's text, with no heading before it
+		}
+		if m := byLine.FindStringSubmatch(text); m != nil && (m[1] == "" || len(m[1]) <= 80 && unicode.IsUpper([]rune(m[1])[0])) {
 			out, text = nil, m[1]
 		}
 		if dateLine.MatchString(text) {
 			continue // "Received June 13, 1984; revised …", a date under the names
-		}
-		if len(out) > 0 && runningText(text) {
-			break // the abstract's text, with no heading before it
 		}
 		text = strayAccent.ReplaceAllString(dotlessAccent.Replace(text), "")
 		text = grade.ReplaceAllString(text, ",")
