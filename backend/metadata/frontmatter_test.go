@@ -195,6 +195,44 @@ var frontPages = []frontPage{
 		l(10, "We show how to repair the trees."),
 	}, title: "Epidemic Broadcast Trees Revisited", authors: []string{"Carla Mendes", "Rui Oliveira"}, year: 0, created: 2015},
 
+	{style: "NBER working paper cover: series line and title in capitals, the bureau's address, the month", lines: []pdf.Line{
+		l(12, "NBER WORKING PAPER SERIES"),
+		l(14, "MINIMUM WAGES AND TEEN EMPLOYMENT IN RURAL COUNTIES"),
+		l(12, "Laura J. Whitfield"),
+		l(12, "Samuel Osei"),
+		l(11, "Working Paper 12345"),
+		l(11, "http://www.nber.org/papers/w12345"),
+		l(11, "NATIONAL BUREAU OF ECONOMIC RESEARCH"),
+		l(11, "1050 Massachusetts Avenue"),
+		l(11, "Cambridge, MA 02138"),
+		l(11, "June 2006"),
+	}, title: "Minimum Wages and Teen Employment in Rural Counties", authors: []string{"Laura J. Whitfield", "Samuel Osei"}, year: 2006, created: 2008},
+
+	{style: "research report cover: the report's number set large, the lab's address, the date", lines: []pdf.Line{
+		l(10, "SRC Research Report 52"),
+		l(18, "Leases: An Efficient Fault-Tolerant Mechanism"),
+		l(18, "for Distributed File Cache Consistency"),
+		l(12, "Ingrid Sørensen and Paul T. Whitaker"),
+		l(11, "April 1, 1989"),
+		l(10, "Systems Research Center"),
+		l(10, "130 Lytton Avenue"),
+		l(10, "Palo Alto, California 94301"),
+	}, title: "Leases: An Efficient Fault-Tolerant Mechanism for Distributed File Cache Consistency", authors: []string{"Ingrid Sørensen", "Paul T. Whitaker"}, year: 1989, created: 1997},
+
+	{style: "MDPI: marks and stars after the names with spaces, \"and\" before the last", lines: []pdf.Line{
+		l(8, "Sensors 2021, 21, 4412. https://doi.org/10.3390/s21134412"),
+		l(18, "Low-Power Gait Recognition with Inertial Sensors"),
+		l(10, "Alice Nguyen 1,* , Bob Patel 2 and Carol Wu 1,2"),
+		l(8, "1 School of Engineering, Deakin University, Geelong, VIC 3216, Australia"),
+		l(8, "* Correspondence: alice.nguyen@deakin.edu.au"),
+	}, title: "Low-Power Gait Recognition with Inertial Sensors", authors: []string{"Alice Nguyen", "Bob Patel", "Carol Wu"}, year: 2021, created: 2022},
+
+	{style: "names with their addresses in angle brackets, a suffix after a comma", lines: []pdf.Line{
+		l(16, "Growing a Language, Revisited"),
+		l(11, "Guy K. Stern, Jr. <gstern@example.org>, Ada Whitlow <ada@example.org>"),
+		l(11, "Abstract"),
+	}, title: "Growing a Language, Revisited", authors: []string{"Guy K. Stern", "Ada Whitlow"}, year: 0, created: 2009},
+
 	{style: "Journal of Statistical Software article: masthead with month, volume and issue", lines: []pdf.Line{
 		l(20, "JSS"), l(12, "Journal of Statistical Software"),
 		l(10, "May 2011, Volume 40, Issue 8."), l(10, "http://www.jstatsoft.org/"),

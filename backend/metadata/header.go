@@ -322,9 +322,10 @@ var (
 	// strayAccent is a spacing accent PDFium sets apart from its letter.
 	strayAccent = regexp.MustCompile(`\s[¨´` + "`" + `ˆ˜¸˘˙˚]\s?|[¨´` + "`" + `ˆ˜¸˘˙˚]`)
 	nameSep     = regexp.MustCompile(`(?i)\s*(?:,|;|\band\b|\s&\s|·|•|\s{2,})\s*`) // not the & of "Texas A&M"
-	// inParens is an affiliation or an address set in parentheses after
-	// a name: "Maria Rossi (Politecnico di Milano)".
-	inParens = regexp.MustCompile(`\([^()]*\)`)
+	// inParens is an affiliation or an address set in parentheses (or
+	// angle or square brackets) after a name: "Maria Rossi (Politecnico di
+	// Milano)", "Ann Roe <ann@roe.org>".
+	inParens = regexp.MustCompile(`\([^()]*\)|<[^<>]*>|\[[^\[\]]*\]`)
 	// affLetter is an affiliation's letter set after a name ("Martín a").
 	affLetter = regexp.MustCompile(`\s+\p{Ll}$`)
 	initial   = regexp.MustCompile(`^(\p{Lu}\.)+(-\p{Lu}\.)?$|^\p{Lu}$`)
@@ -589,6 +590,9 @@ var (
 	volumeYear = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number|lncs|lnai|lnbip|ccis|lipics)\s*\d+\b(?:[^.;]|\b[A-Z][a-z]{2}\.){0,40}?\b((?:19|20)\d\d)\b`)
 	// a journal's masthead: "May 2011, Volume 40, Issue 8"
 	issueYear = regexp.MustCompile(`(?i)\b((?:19|20)\d\d),\s*volume\s+\d+,\s*(?:issue|number|no\.)\s*\d+`)
+	// a journal's short citation line: "Sensors 2021, 21, 4412", "Appl.
+	// Sci. 2020, 10(3), 1234"
+	shortCiteYear = regexp.MustCompile(`\b\p{Lu}[\p{L}.]+(?:\s+\p{Lu}[\p{L}.]*){0,4}\s+((?:19|20)\d\d),\s*\d+(?:\s*\(\d+\))?,\s*\d+`)
 	// how the paper asks to be cited: "Citation: Brandt K, Olsen T
 	// (2014). … Journal of Statistical Software, 57(3)"
 	citationYear = regexp.MustCompile(`(?i)\b(?:citation|cite (?:this|as)|to cite)\b:?\s*[^()]{0,200}?\(((?:19|20)\d\d)[a-z]?\)`)
@@ -664,7 +668,7 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 	if y := firstYear(stampYear, flat); y != 0 {
 		return y, false
 	}
-	for _, re := range []*regexp.Regexp{volumeYear, issueYear, journalYear, citationYear} {
+	for _, re := range []*regexp.Regexp{volumeYear, issueYear, journalYear, citationYear, shortCiteYear} {
 		if y := firstYear(re, flat); y != 0 {
 			return y, false
 		}
