@@ -367,7 +367,7 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		// affiliation's line ("Yale University, New Haven") is not
 		var names []string
 		for _, piece := range nameSep.Split(text, -1) {
-			piece = affLetter.ReplaceAllString(strings.Trim(piece, " .,;:()[]{}"+footnoteMarks), "")
+			piece = affLetter.ReplaceAllString(strings.Trim(piece, " .,;:&()[]{}"+footnoteMarks), "")
 			if piece == "" {
 				continue
 			}
@@ -591,8 +591,8 @@ var (
 	// a journal's masthead: "May 2011, Volume 40, Issue 8"
 	issueYear = regexp.MustCompile(`(?i)\b((?:19|20)\d\d),\s*volume\s+\d+,\s*(?:issue|number|no\.)\s*\d+`)
 	// a journal's short citation line: "Sensors 2021, 21, 4412", "Appl.
-	// Sci. 2020, 10(3), 1234"
-	shortCiteYear = regexp.MustCompile(`\b\p{Lu}[\p{L}.]+(?:\s+\p{Lu}[\p{L}.]*){0,4}\s+((?:19|20)\d\d),\s*\d+(?:\s*\(\d+\))?,\s*\d+`)
+	// Sci. 2020, 10(3), 1234", "PVLDB, 14(3): 345-357, 2020"
+	shortCiteYear = regexp.MustCompile(`\b\p{Lu}[\p{L}.]+(?:\s+\p{Lu}[\p{L}.]*){0,4}\s+((?:19|20)\d\d),\s*\d+(?:\s*\(\d+\))?,\s*\d+|\b\p{Lu}[\p{L}.]+,?\s+\d+\s*\(\d+\)\s*:\s*\d+\s*[-–]\s*\d+,\s*((?:19|20)\d\d)\b`)
 	// how the paper asks to be cited: "Citation: Brandt K, Olsen T
 	// (2014). … Journal of Statistical Software, 57(3)"
 	citationYear = regexp.MustCompile(`(?i)\b(?:citation|cite (?:this|as)|to cite)\b:?\s*[^()]{0,200}?\(((?:19|20)\d\d)[a-z]?\)`)

@@ -29,7 +29,7 @@ var notNameWord = map[string]bool{
 	"calle": true, "avenida": true, "boulevard": true, "blvd": true, "campus": true,
 	"building": true, "floor": true, "suite": true, "room": true, "the": true, "of": true, "for": true,
 	"dissertation": true, "thesis": true, "presented": true, "submitted": true, "member": true, "fellow": true, "ieee": true,
-	"received": true, "revised": true, "accepted": true, "group": true, "technical": true, "report": true,
+	"anonymous": true, "author": true, "authors": true, "affiliation": true, "address": true, "received": true, "revised": true, "accepted": true, "group": true, "technical": true, "report": true,
 	"memorandum": true, "memo": true, "draft": true, "preprint": true, "manuscript": true, "paper": true, "talk": true,
 	"tutorial": true, "lecture": true, "notes": true, "edition": true, "chapter": true, "appendix": true, "project": true, "initiative": true, "working": true,
 }
