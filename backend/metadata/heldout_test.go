@@ -5,7 +5,9 @@ import "github.com/agentero/agentero/backend/pdf"
 // heldOut are front pages written after the rules, in styles the rules
 // were not written from, scored by TestFrontPages with the rest: the first
 // run's score (before any rule changed for them) is this package's
-// estimate of how it does on papers it has not seen.
+// estimate of how it does on papers it has not seen: titles 10, authors 8,
+// years 9 of 10 (an "&" before the last name, "Anonymous Author(s)", the
+// PVLDB reference line were then fixed).
 var heldOut = []frontPage{
 	{style: "PVLDB: names on one line, the reference format and the endowment's volume in the foot", lines: []pdf.Line{
 		l(16, "Adaptive Indexing for Evolving Time Series Workloads"),
@@ -102,4 +104,61 @@ var heldOut = []frontPage{
 	}, title: "Ontology Alignment with Language Models: A Case Study", authors: []string{"Lena Fischer", "Omar Said"}, year: 2021, created: 2022},
 }
 
-func init() { frontPages = append(frontPages, heldOut...) }
+// heldOut2 is a second batch, written after the first was fixed; its
+// first run: titles, authors and years 6 of 6.
+var heldOut2 = []frontPage{
+	{style: "Elsevier preprint: affiliation letters, the preprint line with its date", lines: []pdf.Line{
+		l(16, "A Spectral Method for Stiff Reaction-Diffusion Systems"),
+		l(11, "Jane Roea,∗, Li Wangb"),
+		l(8, "aSchool of Mathematics, University of Leeds, UK"),
+		l(8, "bDepartment of Mathematics, Zhejiang University, China"),
+		l(10, "Abstract"),
+		l(8, "Preprint submitted to Journal of Computational Physics March 3, 2019"),
+	}, title: "A Spectral Method for Stiff Reaction-Diffusion Systems", authors: []string{"Jane Roe", "Li Wang"}, year: 2019, created: 2020},
+
+	{style: "IEEE Access: dates line, names in capitals with grades in parentheses", lines: []pdf.Line{
+		l(8, "Received May 2, 2020, accepted May 20, 2020, date of publication June 1, 2020, date of current version June 12, 2020."),
+		l(8, "Digital Object Identifier 10.1109/ACCESS.2020.2999999"),
+		l(20, "Energy-Aware Routing in Drone Swarms"),
+		l(10, "ANA LIMA1, (Member, IEEE), AND PEDRO COSTA2"),
+		l(8, "1Department of Electrical Engineering, University of Porto, Portugal"),
+	}, title: "Energy-Aware Routing in Drone Swarms", authors: []string{"Ana Lima", "Pedro Costa"}, year: 2020, created: 2021},
+
+	{style: "ACM journal of today: names in capitals with the affiliation after a comma, reference format", lines: []pdf.Line{
+		l(14, "Gradual Ownership Types for Systems Languages"),
+		l(10, "MARIA KOWALSKA, University of Warsaw, Poland"),
+		l(10, "JOHN DOE, Stanford University, USA"),
+		l(9, "Ownership types prevent aliasing bugs; we make them gradual."),
+		l(9, "CCS Concepts: • Software and its engineering → Language types;"),
+		l(9, "ACM Reference Format:"),
+		l(9, "Maria Kowalska and John Doe. 2020. Gradual Ownership Types for Systems Languages. ACM Trans. Program. Lang. Syst. 42, 3, Article 12 (June 2020), 30 pages."),
+	}, title: "Gradual Ownership Types for Systems Languages", authors: []string{"Maria Kowalska", "John Doe"}, year: 2020, created: 2022},
+
+	{style: "university report cover: series words set large, the number, the lab, the month", lines: []pdf.Line{
+		l(20, "Technical Report"),
+		l(10, "UCAM-CL-TR-912"), l(10, "ISSN 1476-2986"),
+		l(14, "Number 912"),
+		l(14, "Computer Laboratory"),
+		l(20, "Formal verification of a capability machine"),
+		l(14, "Morwenna Tregear"),
+		l(12, "November 2017"),
+		l(10, "15 JJ Thomson Avenue"), l(10, "Cambridge CB3 0FD"), l(10, "United Kingdom"),
+	}, title: "Formal verification of a capability machine", authors: []string{"Morwenna Tregear"}, year: 2017, created: 2018},
+
+	{style: "names of three words joined by and", lines: []pdf.Line{
+		l(16, "Reading Comprehension in Second Language Learners"),
+		l(12, "Mary Ann Castell and Tom Jones"),
+		l(10, "University of Auckland"),
+		l(10, "Abstract"),
+	}, title: "Reading Comprehension in Second Language Learners", authors: []string{"Mary Ann Castell", "Tom Jones"}, year: 0, created: 2016},
+
+	{style: "extended abstract label, names with emails on their lines", lines: []pdf.Line{
+		l(12, "Extended Abstract"),
+		l(16, "Lock-Free Skip Lists on Persistent Memory"),
+		l(11, "Hiro Tanaka (hiro@kyoto-u.ac.jp)"),
+		l(11, "Eva Novak (eva.novak@cuni.cz)"),
+		l(9, "Published in the Proceedings of the 2022 ACM Symposium on Principles of Distributed Computing (PODC ’22)"),
+	}, title: "Lock-Free Skip Lists on Persistent Memory", authors: []string{"Hiro Tanaka", "Eva Novak"}, year: 2022, created: 2022},
+}
+
+func init() { frontPages = append(append(frontPages, heldOut...), heldOut2...) }
