@@ -17,12 +17,15 @@ import (
 )
 
 // Floors of TestAddCorpusMetadata: what `agentero add` makes of the
-// corpus's PDFs, measured when the test was written (titles 40 of the 40
-// with a text layer, first authors 38 of 41, years 38 of 41, abstracts 37
-// of the 37 printed). A change that lowers one is a regression.
+// corpus's PDFs (titles 40 of the 40 with a text layer, first authors 40
+// of 41 since the header of a page OCR read is read too, years 38 of 41,
+// abstracts 37 of the 37 printed). The misses left: a name the PDF's own
+// text misspells, and years page 1 does not print (the one the library's
+// papers cite stands in once references are synced). A change that lowers
+// one is a regression.
 const (
 	minAddTitles    = 40
-	minAddAuthors   = 38
+	minAddAuthors   = 40
 	minAddYears     = 38
 	minAddAbstracts = 37
 )

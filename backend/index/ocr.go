@@ -101,6 +101,11 @@ func (ix *Indexer) ocr(ctx context.Context, f *os.File, sha, ref string, doc *pd
 		}
 		pg := &out.Pages[pc.Number-1]
 		pg.Text, pg.OCR, pg.Short, pg.BodySize = pc.Text, true, nil, 0
+		if pc.Number == 1 {
+			// page 1's header (title, names, year) is read from what OCR
+			// read, not from the text layer's lines, absent or garbage
+			out.FirstPageLines = metadata.OCRLines(pc)
+		}
 	}
 	ix.opts.Logger.Debug("ocr", "ref", ref, "pages", len(want))
 	return &out, false

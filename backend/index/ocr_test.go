@@ -293,3 +293,47 @@ func TestReOCRWhenInstalled(t *testing.T) {
 		t.Errorf("after OCR, a sync read %d papers again, want 0", st.Extracted)
 	}
 }
+
+// TestScanMetadata: a paper whose first page is only an image (a scan) has
+// its title and first author read from what OCR read of it, as a text
+// layer's would be: the title in the largest type, the names under it.
+func TestScanMetadata(t *testing.T) {
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Skip("tesseract is not installed (scripts/deps.sh installs it)")
+	}
+	ex := pdf.NewExtractor(pdf.Options{Workers: 2, OCRCacheDir: t.TempDir()})
+	t.Cleanup(func() { ex.Close() })
+	rows := map[string]citeRow{}
+	for _, r := range citeRows(t) {
+		rows[r.File] = r
+	}
+	// a single-column memo, a two-column paper with two authors, a
+	// two-column paper with a list of authors under the title
+	for _, paper := range []string{"paxos-made-simple.pdf", "chain-replication-for-supporting-high-throughput-and-availability.pdf", "zookeeper-wait-free-coordination-for-internet-scale-systems.pdf"} {
+		root, _ := scanVault(t, ex, paper, []int{1})
+		db, err := index.Open(filepath.Join(t.TempDir(), "index.sqlite"), index.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		snap, err := vault.Scan(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := index.NewIndexer(db, ex, index.SyncOptions{Workers: 1, OCR: ex}).Sync(t.Context(), snap); err != nil {
+			t.Fatal(err)
+		}
+		p, err := db.Paper(t.Context(), "papers/scan")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rows[paper]
+		first := ""
+		if len(p.Authors) > 0 {
+			first = p.Authors[0]
+		}
+		if normTitle(p.Title) != normTitle(want.Title) || !corpustest.SamePerson(first, want.FirstAuthor) {
+			t.Errorf("%s scanned: title %q from %s, first author %q; want %q, %q", paper, p.Title, p.TitleSource, first, want.Title, want.FirstAuthor)
+		}
+	}
+}

@@ -227,7 +227,7 @@ func saneTitle(t string) bool {
 	return letters >= 4 && len(t) <= 400 && !junkTitle.MatchString(t)
 }
 
-var notHeading = regexp.MustCompile(`(?i)(arxiv:|^preprint|journal of|proceedings|volume \d|vol\. \d|^doi|https?://|@|©|copyright|^\d+$|^page \d)`)
+var notHeading = regexp.MustCompile(`(?i)(^(chapter|part|lecture|appendix)\s+([\dIVXLC]+|[A-Z])\.?$|^(research|original|review|short|full|invited|position|regular|technical|brief)?\s*(article|paper|letter|review|communication|report|note)s?$|^open access$|arxiv:|^preprint|journal of|proceedings|volume \d|vol\. \d|^doi|https?://|@|©|copyright|^\d+$|^page \d)`)
 
 // sectionHeading matches the headings a first page carries besides its
 // title; set large, they would otherwise win.

@@ -110,12 +110,19 @@ func bodySize(lines []pdf.Line) float64 {
 // titleLike is a line that may be (part of) a title: heading-like text in
 // readable words, set large enough to be read.
 func titleLike(l pdf.Line) bool {
-	return l.Size >= 4 && headingLike(l.Text) && !garbageText(l.Text)
+	return l.Size >= 4 && headingLike(l.Text) && !garbageText(l.Text) && !masthead(l.Text)
+}
+
+// masthead is a journal's or a series' initials set large above the
+// title ("JSS", "LNCS"): one word of at most five capitals.
+func masthead(s string) bool {
+	s = strings.TrimSpace(s)
+	return !strings.ContainsRune(s, ' ') && len([]rune(s)) <= 5 && allUpper(s)
 }
 
 // footnoteMarks are the symbols set after a title or a name to point at a
 // footnote.
-const footnoteMarks = "∗*†‡§¶✩⋆★☆#♯♭⋄◇"
+const footnoteMarks = "∗*†‡§¶✩⋆★☆#♯♭⋄◇♠♣♥♦♮"
 
 var (
 	leadingPunct = regexp.MustCompile(`^\s*[:–—]`)
@@ -290,7 +297,11 @@ var (
 	marksAt = regexp.MustCompile(`(\p{L}\.?)[` + footnoteMarks + `\d]+(?:,\d+)*[` + footnoteMarks + `]*`)
 	// strayAccent is a spacing accent PDFium sets apart from its letter.
 	strayAccent = regexp.MustCompile(`\s[¨´` + "`" + `ˆ˜¸˘˙˚]\s?|[¨´` + "`" + `ˆ˜¸˘˙˚]`)
-	nameSep     = regexp.MustCompile(`(?i)\s*(?:,|;|\band\b|&|\s{2,})\s*`)
+	nameSep     = regexp.MustCompile(`(?i)\s*(?:,|;|\band\b|\s&\s|·|•|\s{2,})\s*`) // not the & of "Texas A&M"
+	// inParens is an affiliation or an address set in parentheses (or
+	// angle or square brackets) after a name: "Maria Rossi (Politecnico di
+	// Milano)", "Ann Roe <ann@roe.org>".
+	inParens = regexp.MustCompile(`\([^()]*\)|<[^<>]*>|\[[^\[\]]*\]`)
 	// affLetter is an affiliation's letter set after a name ("Martín a").
 	affLetter = regexp.MustCompile(`\s+\p{Ll}$`)
 	initial   = regexp.MustCompile(`^(\p{Lu}\.)+(-\p{Lu}\.)?$|^\p{Lu}$`)
@@ -312,17 +323,31 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		if headerStop.MatchString(text) || len(text) > 160 {
 			break
 		}
+		// "by" (a thesis's, a report's) puts the author after it: what
+		// came before is the degree's or the series' wording
+		if len(out) > 0 && runningText(text) {
+			break // the abstract's text, with no heading before it
+		}
+		if m := byLine.FindStringSubmatch(text); m != nil && (m[1] == "" || len(m[1]) <= 80 && unicode.IsUpper([]rune(m[1])[0])) {
+			out, text = nil, m[1]
+		}
+		if dateLine.MatchString(text) {
+			continue // "Received June 13, 1984; revised …", a date under the names
+		}
 		text = strayAccent.ReplaceAllString(dotlessAccent.Replace(text), "")
+		text = grade.ReplaceAllString(text, ",")
+		text = inParens.ReplaceAllString(text, ",")
 		text = marksAt.ReplaceAllString(text, "$1,")
+		text = looseMarks(text)
 		// a line is read for names when it begins with one: an
 		// affiliation's line ("Yale University, New Haven") is not
 		var names []string
 		for _, piece := range nameSep.Split(text, -1) {
-			piece = affLetter.ReplaceAllString(strings.Trim(piece, " .,;:()[]{}"+footnoteMarks), "")
+			piece = affLetter.ReplaceAllString(strings.Trim(piece, " .,;:&()[]{}"+footnoteMarks), "")
 			if piece == "" {
 				continue
 			}
-			if affiliation.MatchString(piece) || dateLine.MatchString(piece) {
+			if affiliation.MatchString(piece) || dateLine.MatchString(piece) || orgWords(piece) {
 				if len(names) == 0 {
 					break
 				}
@@ -340,6 +365,54 @@ func headAuthors(lines []pdf.Line, from int) []string {
 		}
 	}
 	return out
+}
+
+var (
+	// byLine is a "by" line: "by", "by Amara N. Okafor",
+	// and a label before the names: "Author(s): Howard B. Lindqvist".
+	byLine = regexp.MustCompile(`(?i)^(?:by\b|authors?(?:\(s\))?\s*:)\s*(.*)$`)
+	// grade is an IEEE membership grade set after a name: "Li Wei,
+	// Member, IEEE", "Senior Member, IEEE", "Fellow, IEEE".
+	grade = regexp.MustCompile(`(?i),?\s*\b(?:(?:life|senior|student|graduate student)\s+)?(?:member|fellow)\s*,\s*ieee\b,?`)
+)
+
+// runningText is a line of running text: eight words or more, most of them in
+// small letters (an affiliation's or a list of names' words are
+// capitalised).
+func runningText(text string) bool {
+	words := strings.Fields(text)
+	small := 0
+	for _, w := range words {
+		if r := []rune(w); unicode.IsLower(r[0]) {
+			small++
+		}
+	}
+	return len(words) >= 8 && small*2 > len(words)
+}
+
+// looseMarks turns the marks set apart from the names they follow ("Rui
+// Zhang * 1 Omar Haddad * 1 Sofia Lindqvist 2") into separators: a word
+// made only of footnote marks and digits is none of a name's.
+func looseMarks(text string) string {
+	words := strings.Fields(text)
+	for i, w := range words {
+		if strings.Trim(w, footnoteMarks+"0123456789,") == "" {
+			words[i] = ","
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// orgWords reports a piece of a header line that holds a word no
+// person's name has (notNameWord): an organisation's, a heading's, an
+// address's. Its words are not read as names, not even the first two.
+func orgWords(piece string) bool {
+	for _, w := range strings.Fields(piece) {
+		if notNameWord[strings.ToLower(strings.Trim(w, ".,;:"))] {
+			return true
+		}
+	}
+	return false
 }
 
 // namesIn returns the names in a piece of an author line: one name, or,
@@ -488,9 +561,18 @@ var (
 	// arXiv's stamp: "arXiv:1910.02054v3 [cs.LG] 13 May 2020".
 	stampYear = regexp.MustCompile(`(?i)arxiv:\s*\S+\s+(?:\[[^\]]{1,20}\]\s+)?\d{1,2}\s+` + monthName + `\s+((?:19|20)\d\d)`)
 	// a journal's volume line: "Vol. 32, No. 2, April 1985",
-	// "Volume 8 / Number 9 / September, 1965", "Sciences 75 (2009) 178–189".
-	volumeYear  = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number)\s*\d+\b[^.;]{0,40}?\b((?:19|20)\d\d)\b`)
-	journalYear = regexp.MustCompile(`(?i)\b(?:journal|transactions|review|letters)\b[^\n]{0,80}?\((?:19|20)\d\d\)|\b(?:journal|transactions)\s+[^\n]{0,80}?\s\d+\s+\(((?:19|20)\d\d)\)`)
+	// "Volume 8 / Number 9 / September, 1965", "Sciences 75 (2009) 178–189",
+	// "Vol. 32, No. 2 (Apr., 1985)".
+	volumeYear = regexp.MustCompile(`(?i)\b(?:vol(?:ume)?\.?|no\.|number|lncs|lnai|lnbip|ccis|lipics)\s*\d+\b(?:[^.;]|\b[A-Z][a-z]{2}\.){0,40}?\b((?:19|20)\d\d)\b`)
+	// a journal's masthead: "May 2011, Volume 40, Issue 8"
+	issueYear = regexp.MustCompile(`(?i)\b((?:19|20)\d\d),\s*volume\s+\d+,\s*(?:issue|number|no\.)\s*\d+`)
+	// a journal's short citation line: "Sensors 2021, 21, 4412", "Appl.
+	// Sci. 2020, 10(3), 1234", "PVLDB, 14(3): 345-357, 2020"
+	shortCiteYear = regexp.MustCompile(`\b\p{Lu}[\p{L}.]+(?:\s+\p{Lu}[\p{L}.]*){0,4}\s+((?:19|20)\d\d),\s*\d+(?:\s*\(\d+\))?,\s*\d+|\b\p{Lu}[\p{L}.]+,?\s+\d+\s*\(\d+\)\s*:\s*\d+\s*[-–]\s*\d+,\s*((?:19|20)\d\d)\b`)
+	// how the paper asks to be cited: "Citation: Brandt K, Olsen T
+	// (2014). … Journal of Statistical Software, 57(3)"
+	citationYear = regexp.MustCompile(`(?i)\b(?:citation|cite (?:this|as)|to cite)\b:?\s*[^()]{0,200}?\(((?:19|20)\d\d)[a-z]?\)`)
+	journalYear  = regexp.MustCompile(`(?i)\b(?:journal|transactions|review|letters)\b[^\n]{0,80}?\((?:19|20)\d\d\)|\b(?:journal|transactions)\s+[^\n]{0,80}?\s\d+\s+\(((?:19|20)\d\d)\)`)
 	// where the paper appeared: "Published in ACM Transactions …, November,
 	// 1984", "Published as a conference paper at ICLR 2021", and a version
 	// of a published paper: "modified version of Zeileis (2004), published
@@ -499,8 +581,10 @@ var (
 	versionOf     = regexp.MustCompile(`(?i)\bversion\s+of\s+[\p{L}][^()]{0,80}?\(((?:19|20)\d\d)\)`)
 	earlier       = regexp.MustCompile(`(?i)(preliminary|earlier|previous|originally|extended|shorter|conference)\s+(version|presented)`)
 	// a report's series line: "Technical Report CSL-TR-87-331, March 1987".
-	reportYear   = regexp.MustCompile(`(?i)\b(?:technical|tech\.|research|internal)\s+(?:report|rep\.|memo(?:randum)?|note)\b[^\n]{0,60}?\b((?:19|20)\d\d)\b`)
-	copyrightAny = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*((?:19|20)\d\d)\b`)
+	reportYear = regexp.MustCompile(`(?i)\b(?:technical|tech\.|research|internal)\s+(?:report|rep\.|memo(?:randum)?|note)\b[^\n]{0,60}?\b((?:19|20)\d\d)\b`)
+	// "© 2019 ACM", "Copyright 1985", and the holder before the year:
+	// "© Springer Nature Switzerland AG 2020", "© The Author(s) 2021"
+	copyrightAny = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*(?:[\p{L}&.,()'’\- ]{0,60}?\s)?((?:19|20)\d\d)\b`)
 	venueYear    = regexp.MustCompile(`(?i)\b(?:[A-Z]{3,}\s*['’]\s*(\d\d)\b|(?:proceedings|conference|symposium|workshop)[^\n]{0,100}?\b((?:19|20)\d\d)\b)`)
 	nameYear     = regexp.MustCompile(`(?:^|[^\d])((?:19|20)\d\d)(?:[^\d]|$)`)
 )
@@ -508,6 +592,38 @@ var (
 // draftDate marks a date line that dates a copy of the paper rather than
 // the paper: "(Draft of October 7, 2013)", "Preprint, revised May 2019".
 var draftDate = regexp.MustCompile(`(?i)\b(draft|preprint|pre-print|revised|revision|working paper|submitted|under review|manuscript|unpublished|compiled|printed)\b`)
+
+// copyStamp marks a date that dates the copy at hand, never the paper: a
+// build's ("Compiled on", "Last updated", a package's version), a scan's
+// or a download's. Such a date is passed over; a paper that prints no
+// other year has it estimated as one with only a creation date is
+// (estimateYear).
+var copyStamp = regexp.MustCompile(`(?i)\b(compiled|last (?:updated|modified|changed|revised)|generated|built|typeset|downloaded|retrieved|accessed|digiti[sz]ed|scanned|package version|version\s+[\d.-]+\s+(?:of|as of|from))\b`)
+
+// marginVenue is a running head's or foot's venue line: "Published as a
+// conference paper at ICLR 2021", "Accepted at the 40th International
+// Conference on Machine Learning (ICML 2023)", "35th Conference on Neural
+// Information Processing Systems (NeurIPS 2021), Sydney, Australia".
+var marginVenue = regexp.MustCompile(`(?i)^(?:(?:published|accepted|appear(?:s|ed|ing)?|to appear)\b[^\n]{0,120}?\b|\d+(?:st|nd|rd|th)\s+(?:annual\s+)?(?:international\s+)?(?:conference|symposium|workshop)\b[^\n]{0,120}?\(\s*[\p{L}-]+\s*)((?:19|20)\d\d)\b`)
+
+// margins returns the year of a venue line among page 1's first and last
+// lines (its running head and foot), 0 when none is.
+func margins(lines []pdf.Line) int {
+	for i, ln := range lines {
+		if i >= 3 && i < len(lines)-4 {
+			continue
+		}
+		if len(ln.Text) > 200 || earlier.MatchString(ln.Text) {
+			continue
+		}
+		if m := marginVenue.FindStringSubmatch(strings.TrimSpace(ln.Text)); m != nil {
+			if y := yearOf(m[1]); y != 0 {
+				return y
+			}
+		}
+	}
+	return 0
+}
 
 // headYear returns the year page 1 gives for the paper: the arXiv stamp's
 // date, a journal's volume line, where it was published, its copyright
@@ -518,10 +634,17 @@ var draftDate = regexp.MustCompile(`(?i)\b(draft|preprint|pre-print|revised|revi
 // paper's.
 func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 	flat := cleanSpace(text)
+	// where a preprint says it appeared, in its running head or foot
+	// ("Published as a conference paper at ICLR 2021", "35th Conference
+	// on Neural Information Processing Systems (NeurIPS 2021)"), wins over
+	// the arXiv stamp, which dates the version posted last
+	if y := margins(lines); y != 0 {
+		return y, false
+	}
 	if y := firstYear(stampYear, flat); y != 0 {
 		return y, false
 	}
-	for _, re := range []*regexp.Regexp{volumeYear, journalYear} {
+	for _, re := range []*regexp.Regexp{volumeYear, issueYear, journalYear, citationYear, shortCiteYear} {
 		if y := firstYear(re, flat); y != 0 {
 			return y, false
 		}
@@ -556,6 +679,9 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 			if headerStop.MatchString(lines[i].Text) {
 				break
 			}
+			if copyStamp.MatchString(lines[i].Text) {
+				continue // a date of this copy, not of the paper
+			}
 			if m := dateLine.FindString(lines[i].Text); m != "" {
 				if y := lastYear(m); y != 0 {
 					return y, draftDate.MatchString(lines[i].Text)
@@ -573,8 +699,12 @@ func headYear(text string, lines []pdf.Line, from int) (year int, dated bool) {
 		}
 		return yearOf(m[2]), false
 	}
-	if m := dateLine.FindStringIndex(flat); m != nil {
-		return lastYear(flat[m[0]:m[1]]), draftDate.MatchString(flat[max(0, m[0]-40):m[1]])
+	for _, m := range dateLine.FindAllStringIndex(flat, -1) {
+		before := flat[max(0, m[0]-60):m[1]]
+		if copyStamp.MatchString(before) {
+			continue
+		}
+		return lastYear(flat[m[0]:m[1]]), draftDate.MatchString(before)
 	}
 	return 0, false
 }

@@ -28,6 +28,10 @@ var notNameWord = map[string]bool{
 	"piazza": true, "via": true, "viale": true, "strasse": true, "straße": true, "platz": true, "rue": true, "plaza": true,
 	"calle": true, "avenida": true, "boulevard": true, "blvd": true, "campus": true,
 	"building": true, "floor": true, "suite": true, "room": true, "the": true, "of": true, "for": true,
+	"dissertation": true, "thesis": true, "presented": true, "submitted": true, "member": true, "fellow": true, "ieee": true,
+	"anonymous": true, "author": true, "authors": true, "affiliation": true, "address": true, "received": true, "revised": true, "accepted": true, "group": true, "technical": true, "report": true,
+	"memorandum": true, "memo": true, "draft": true, "preprint": true, "manuscript": true, "paper": true, "talk": true,
+	"tutorial": true, "lecture": true, "notes": true, "edition": true, "chapter": true, "appendix": true, "project": true, "initiative": true, "working": true,
 }
 
 // mojibake are the marks of text decoded with the wrong encoding ("Ã©" for
@@ -115,16 +119,20 @@ func lastRune(s string) (rune, bool) {
 	return r[len(r)-1], true
 }
 
-// affLine is an affiliation line that starts with its letter: "a Department
-// of …", "bUniversity of …".
-var affLine = regexp.MustCompile(`^\s*(\p{Ll})\s?\p{Lu}`)
+// affLine is an affiliation that starts with its letter: "a Department
+// of …", "bUniversity of …", at a line's start or after a semicolon.
+var affLine = regexp.MustCompile(`(?:^|[;•·]\s*)(\p{Ll})\s?\p{Lu}\p{L}`)
 
 // affLetters are the letters page 1's affiliation lines start with, the
 // letters set after the authors' names to point at them.
 func affLetters(lines []pdf.Line) map[rune]bool {
 	out := map[rune]bool{}
 	for _, l := range lines {
-		if m := affLine.FindStringSubmatch(l.Text); m != nil && affiliation.MatchString(l.Text) {
+		if !affiliation.MatchString(l.Text) {
+			continue
+		}
+		// several in one line too: "aDepartment of …; bRocky Mountain …"
+		for _, m := range affLine.FindAllStringSubmatch(l.Text, -1) {
 			out[[]rune(m[1])[0]] = true
 		}
 	}
