@@ -130,6 +130,10 @@ mountLayout(document.querySelector<HTMLElement>(".app")!, { load: backend.layout
 const agentView = mountAgentView(slotAfter("settings", "agent-view"), {
   whatAgentSees: backend.whatAgentSees,
   copy: backend.copyText,
+  lastTurn: (id) => {
+    const last = chats.chats()[id]?.messages.filter((m) => m.role === "assistant").at(-1);
+    return { decisions: last?.permissions ?? [], ended: last?.status !== "streaming" };
+  },
 });
 
 let library: LibraryState = initialLibrary;
