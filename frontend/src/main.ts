@@ -58,7 +58,15 @@ startTheme();
 const viewer = new Viewer(slot("viewer"));
 const progressView = mountProgress(slot("progress"), (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "");
 // F2 or a row's Edit opens the details editor (metadata/view.ts) on that paper.
-const libraryView = mountLibrary(slot("library"), openPaper, { editMetadata: (paper) => metadataEditor.open(paper) });
+const libraryView = mountLibrary(slot("library"), openPaper, {
+  editMetadata: (paper) => metadataEditor.open(paper),
+  start: {
+    open: () => void chooseVault(),
+    create: () => void switchVault(backend.newVault),
+    example: backend.exampleVault,
+    openExample: () => void switchVault(backend.openExampleVault),
+  },
+});
 const vaultMenu = createVaultMenu({
   recent: backend.recentVaults,
   openRecent: (path) => switchVault(() => backend.openVault(path).then(() => path)),

@@ -300,6 +300,12 @@ export const forgetVault = (path: string): Promise<void> => App.ForgetVault(path
 export async function newVault(): Promise<string> {
   return (await App.NewVault()) ?? "";
 }
+/** exampleVault is where "Open the example vault" copies the example to; "" when none ships with the app. */
+export async function exampleVault(): Promise<string> {
+  return (await App.ExampleVault()) ?? "";
+}
+/** openExampleVault copies the example vault into the home folder (once) and opens it; it resolves to its path. */
+export const openExampleVault = (): Promise<string> => App.OpenExampleVault();
 /** takeLink is the agentero:// link the app was launched with, followed; null when none. */
 export async function takeLink(): Promise<LinkResult | null> {
   return (await App.TakeLink()) ?? null;

@@ -58,6 +58,8 @@ export function DeleteConversation(arg1:string):Promise<void>;
 
 export function EventPayloads():Promise<events.Payloads>;
 
+export function ExampleVault():Promise<string>;
+
 export function ExportText(arg1:main.ExportRequest):Promise<string>;
 
 export function FollowLink(arg1:string):Promise<main.LinkResult>;
@@ -85,6 +87,8 @@ export function LoopbackStatus():Promise<workspace.LoopbackStatus>;
 export function MetadataLookup():Promise<workspace.OnlineReport>;
 
 export function NewVault():Promise<string>;
+
+export function OpenExampleVault():Promise<string>;
 
 export function OpenExternal(arg1:string):Promise<void>;
 
