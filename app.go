@@ -474,8 +474,11 @@ func (a *App) PendingFolder() *workspace.Folder {
 }
 
 // OpenFolder opens dir as a vault as it is, once the user said so: an
-// empty folder becomes an empty vault (with its .agentero/).
+// empty folder becomes an empty vault (with its papers/ and .agentero/).
 func (a *App) OpenFolder(dir string) error {
+	if err := workspace.EnsurePapersFolder(dir); err != nil {
+		return err
+	}
 	if err := a.open(dir); err != nil {
 		return err
 	}
