@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/export"
@@ -39,7 +41,7 @@ func (a *App) SaveExport(req ExportRequest) (string, error) {
 		"csl-json": {DisplayName: "CSL-JSON (*.json)", Pattern: "*.json"},
 	}[req.Format]
 	p, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
-		Title: "Export", DefaultFilename: name, Filters: []runtime.FileFilter{filter}, CanCreateDirectories: true,
+		Title: "Export", DefaultDirectory: a.exportFolder(), DefaultFilename: name, Filters: []runtime.FileFilter{filter}, CanCreateDirectories: true,
 	})
 	if err != nil || p == "" {
 		return "", err
@@ -121,16 +123,39 @@ func conversationTitle(c *acp.Conversation) string {
 	return "Conversation"
 }
 
-// fileName makes a file name of a title.
+// exportFolder is where the save dialog opens: the open vault's folder,
+// else the user's Documents, else the home folder (never the process's
+// working folder).
+func (a *App) exportFolder() string {
+	if ws, err := a.current(); err == nil {
+		return ws.Root()
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	if st, err := os.Stat(filepath.Join(home, "Documents")); err == nil && st.IsDir() {
+		return filepath.Join(home, "Documents")
+	}
+	return home
+}
+
+// fileName makes a file name of a title: its words (letters and digits),
+// joined by single spaces, at most 60 characters; no "…", quotes or
+// other punctuation a file manager shows escaped.
 func fileName(title string) string {
-	f := strings.Map(func(r rune) rune {
-		switch {
-		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|' || r < 0x20:
-			return '-'
+	words := strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' })
+	f := ""
+	for _, w := range words {
+		w = strings.Trim(w, "-_")
+		if w == "" {
+			continue
 		}
-		return r
-	}, title)
-	f = strings.Trim(f, " .-")
+		if len([]rune(f))+1+len([]rune(w)) > 60 {
+			break
+		}
+		f = strings.TrimSpace(f + " " + w)
+	}
 	if f == "" {
 		return "conversation"
 	}
