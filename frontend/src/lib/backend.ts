@@ -7,29 +7,11 @@
 import * as App from "../../wailsjs/go/main/App";
 import type { acp, citation, compact, docs, events, grant, index, intake, library as libraryModels, main, metadata as metadataModels, plan, refs, settings as settingsModels, workspace } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, OnFileDrop } from "../../wailsjs/runtime/runtime";
-import { errorCode, type ErrorCode, type EventName, type EventPayloads } from "./events";
+import { errorCode, VaultOpened, type ErrorCode, type EventName, type EventPayloads } from "./events";
 import { readable } from "./sentence";
+import type { Data, Wire } from "./wire";
 
-/**
- * Data is a generated model as the bindings hand it over: parsed JSON, not an
- * instance of the generated class, so its convertValues helper is absent.
- */
-export type Data<T> = 0 extends 1 & T
-  ? T // any (a Go time.Time, for one) stays any
-  : T extends readonly (infer E)[]
-    ? Data<E>[]
-    : T extends object
-      ? { [K in keyof T as K extends "convertValues" ? never : K]: Data<T[K]> }
-      : T;
-
-/** Wire is Data as Go sends it before it is normalised: a nil slice arrives as null. */
-export type Wire<T> = 0 extends 1 & T
-  ? T
-  : T extends readonly (infer E)[]
-    ? Wire<E>[] | null
-    : T extends object
-      ? { [K in keyof T as K extends "convertValues" ? never : K]: Wire<T[K]> }
-      : T;
+export type { Data, Wire } from "./wire";
 
 // asGo hands plain data to a bound method, whose generated signature names the class.
 function asGo<T>(value: Data<T>): T {
@@ -169,7 +151,7 @@ export type LinkedBase = Data<intake.LinkedBase>;
 /** FolderFound is what a folder that is not a vault yet holds. */
 export type FolderFound = Required<Data<intake.Found>>;
 /** Folder is a folder chosen as a vault; found.vault is false when it is not one yet (it was not opened). */
-export type Folder = { path: string; found: FolderFound };
+export type Folder = Omit<Data<workspace.Folder>, "found"> & { found: FolderFound };
 /** Move is one step of an arrangement preview: a loose PDF and the paper folder it goes to. */
 export type Move = Data<intake.Move>;
 
@@ -319,8 +301,8 @@ export function onLinkFollowed(callback: (r: LinkResult) => void): () => void {
   return EventsOn("link:followed", (r: LinkResult | null) => r && callback(r));
 }
 /** onVaultOpened hears a vault a later launch (--vault DIR) opened, or why it could not. */
-export function onVaultOpened(callback: (e: { path: string; error: string }) => void): () => void {
-  return EventsOn("vault:opened", (e: { path: string; error: string } | null) => e && callback(e));
+export function onVaultOpened(callback: (e: EventPayloads[typeof VaultOpened]) => void): () => void {
+  return EventsOn(VaultOpened, (e: EventPayloads[typeof VaultOpened] | null) => e && callback(e));
 }
 /** exportText is an answer or conversation as Markdown, or its cited papers as BibTeX or CSL-JSON. */
 export const exportText = (req: ExportRequest): Promise<string> => App.ExportText(asGo<main.ExportRequest>(req));
