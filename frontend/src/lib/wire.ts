@@ -22,3 +22,8 @@ export type Wire<T> = 0 extends 1 & T
     : T extends object
       ? { [K in keyof T as K extends "convertValues" ? never : K]: Wire<T[K]> }
       : T;
+
+/** asGo hands plain data to a bound method, whose generated signature names the class. */
+export function asGo<T>(value: Data<T>): T {
+  return value as T;
+}
