@@ -47,8 +47,8 @@ type App struct {
 	links *links // the agentero:// link the app was launched with (app_links.go)
 }
 
-// NewApp returns an App that opens vaultDir (or the last vault, else the
-// example vault) when the window starts.
+// NewApp returns an App that opens vaultDir (or the last vault) when the
+// window starts; with neither, the window's first screen offers a way in.
 func NewApp(vaultDir string, log *slog.Logger) *App {
 	return &App{want: vaultDir, log: log, cfg: workspace.NewConfig("", "")}
 }
@@ -60,10 +60,8 @@ func (a *App) startup(ctx context.Context) {
 		dir = a.cfg.LastVault()
 	}
 	if dir == "" {
-		dir = exampleVault()
-	}
-	if dir == "" {
-		a.log.Warn("no vault to open: start with --vault DIR")
+		// The first screen offers Open vault…, New vault… and the example.
+		a.log.Info("no vault to open: the window offers to open or make one")
 		return
 	}
 	// A folder that is not a vault yet is not opened (that would write
@@ -184,25 +182,6 @@ func (a *App) vaultFiles() http.Handler {
 		}
 		ws.ServeFile(w, r)
 	})
-}
-
-// exampleVault finds examples/vault beside the executable or the working
-// directory, for a first start from a checkout.
-func exampleVault() string {
-	var candidates []string
-	if exe, err := os.Executable(); err == nil {
-		d := filepath.Dir(exe)
-		candidates = append(candidates, filepath.Join(d, "examples", "vault"), filepath.Join(d, "..", "..", "examples", "vault"))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		candidates = append(candidates, filepath.Join(wd, "examples", "vault"))
-	}
-	for _, c := range candidates {
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			return c
-		}
-	}
-	return ""
 }
 
 // notOpened is why no vault is open, when the one asked for failed to open
@@ -481,8 +460,11 @@ func (a *App) PendingFolder() *workspace.Folder {
 }
 
 // OpenFolder opens dir as a vault as it is, once the user said so: an
-// empty folder becomes an empty vault (with its .agentero/).
+// empty folder becomes an empty vault (with its papers/ and .agentero/).
 func (a *App) OpenFolder(dir string) error {
+	if err := workspace.EnsurePapersFolder(dir); err != nil {
+		return err
+	}
 	if err := a.open(dir); err != nil {
 		return err
 	}

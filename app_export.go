@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/agentero/agentero/backend/workspace"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -28,7 +29,7 @@ func (a *App) SaveExport(req workspace.ExportRequest) (string, error) {
 		"csl-json": {DisplayName: "CSL-JSON (*.json)", Pattern: "*.json"},
 	}[req.Format]
 	p, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
-		Title: "Export", DefaultFilename: name, Filters: []runtime.FileFilter{filter}, CanCreateDirectories: true,
+		Title: "Export", DefaultDirectory: a.exportFolder(), DefaultFilename: name, Filters: []runtime.FileFilter{filter}, CanCreateDirectories: true,
 	})
 	if err != nil || p == "" {
 		return "", err
@@ -45,4 +46,21 @@ func (a *App) export(req workspace.ExportRequest) (text, name string, err error)
 		return "", "", err
 	}
 	return ws.Export(context.Background(), req)
+}
+
+// exportFolder is where the save dialog opens: the open vault's folder,
+// else the user's Documents, else the home folder (never the process's
+// working folder).
+func (a *App) exportFolder() string {
+	if ws, err := a.current(); err == nil {
+		return ws.Root()
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	if st, err := os.Stat(filepath.Join(home, "Documents")); err == nil && st.IsDir() {
+		return filepath.Join(home, "Documents")
+	}
+	return home
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/applink"
+	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/instance"
 	"github.com/agentero/agentero/backend/userdir"
 	"github.com/agentero/agentero/backend/workspace"
@@ -102,15 +103,10 @@ func (a *App) acquireInstance(args []string) (*instance.Server, error) {
 	return srv, nil
 }
 
-// VaultOpened is the event a vault opened by a later launch (--vault DIR)
-// arrives as.
-const VaultOpened = "vault:opened"
+// VaultOpened and its payload are the events package's (generated for the UI).
+const VaultOpened = events.VaultOpened
 
-// VaultOpenedEvent says which vault a later launch opened, or why it could not.
-type VaultOpenedEvent struct {
-	Path  string `json:"path"`
-	Error string `json:"error"`
-}
+type VaultOpenedEvent = events.VaultOpenedEvent
 
 // secondLaunch raises the window and does what a later launch asked: opens
 // its --vault, follows its agentero:// link.

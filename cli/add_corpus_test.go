@@ -43,7 +43,7 @@ func TestAddCorpusMetadata(t *testing.T) {
 	corpus := corpustest.NeedCorpus(t)
 	rows := corpustest.Manifest(t)
 	vault := filepath.Join(t.TempDir(), "vault")
-	args := []string{"add", vault}
+	args := []string{"add", vault, "--init"}
 	for _, r := range rows {
 		args = append(args, filepath.Join(corpus, r["file"]))
 	}

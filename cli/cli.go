@@ -27,7 +27,7 @@ const Usage = `usage:
                                               open (or hand to the running app) a paper at a page;
                                               a DIR that is none of your vaults only with --trust-vault
   agentero index DIR [--json]                 index or update a vault
-  agentero add DIR FILE|FOLDER... [--json]    add PDFs as papers (papers/<slug>/), then index
+  agentero add DIR FILE|FOLDER... [--init] [--json]    add PDFs as papers (papers/<slug>/), then index (--init: DIR may be a new vault)
   agentero import zotero|bibtex|csl SOURCE DIR [--base-dir PATH] [--json]
                                               import a Zotero data folder, a .bib or a CSL-JSON file
                                               (--base-dir: Zotero's Linked Attachment Base Directory)

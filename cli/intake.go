@@ -9,22 +9,33 @@ import (
 	iofs "io/fs"
 	"os"
 
+	"github.com/agentero/agentero/backend/applink"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/intake"
 	"github.com/agentero/agentero/backend/workspace"
 )
 
-// runAdd is `agentero add DIR FILE|FOLDER… [--json]`: it adds PDFs to the
-// vault as papers and indexes them.
+// runAdd is `agentero add DIR FILE|FOLDER… [--init] [--json]`: it adds
+// PDFs to the vault as papers and indexes them. DIR must be a vault: a
+// mistyped path is refused rather than made a new vault, unless --init
+// asks for one (a missing folder is then created).
 func runAdd(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("add", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
+	init := fs.Bool("init", false, "make DIR a vault when it is not one")
 	pos, err := parseVarArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) < 2 {
 		return usageError{"want the vault and at least one file or folder"}
+	}
+	if !*init && !applink.IsVault(pos[0]) {
+		what := "is not a vault (it has no papers/ or .agentero/)"
+		if _, err := os.Stat(pos[0]); errors.Is(err, iofs.ErrNotExist) {
+			what = "does not exist"
+		}
+		return fmt.Errorf("%s %s: check the path, or add --init to make it a new vault", pos[0], what)
 	}
 	return env.intake(ctx, pos[0], *asJSON, addJSON, func(ws *workspace.Workspace) (*intake.Report, error) {
 		return ws.Add(ctx, pos[1:])

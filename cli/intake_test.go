@@ -32,7 +32,7 @@ func TestAddCommand(t *testing.T) {
 	vault := filepath.Join(t.TempDir(), "new vault") // not there yet: add makes it
 	pdfPath := filepath.Join(t.TempDir(), "download (1).pdf")
 	corpustest.CopyFile(t, filepath.Join(corpus, "paxos-made-simple.pdf"), pdfPath)
-	cmd := exec.Command(binary, "add", vault, pdfPath, "--json")
+	cmd := exec.Command(binary, "add", vault, pdfPath, "--init", "--json")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())
 	out, err := cmd.Output()
 	if err != nil {

@@ -119,7 +119,7 @@ func (a *Agent) answer(ctx context.Context, s *session, question string, tc turn
 	if err := g.search(ctx, query, limit, near); err != nil {
 		return "", err
 	}
-	passages := g.passages(query)
+	passages := g.passages(query, questionParts(question))
 	if err := g.noText(ctx, tc.papers()); err != nil {
 		return "", err
 	}

@@ -479,3 +479,33 @@ func checkVerified(t *testing.T, v *testVault, a answer) {
 		}
 	}
 }
+
+// TestMultiPartQuestion: a question of two parts joined by "and" gets a
+// passage for each part, though the parts share few words; over the whole
+// corpus (the scanned paper in it), no passage comes from a paper the
+// agent could not read.
+func TestMultiPartQuestion(t *testing.T) {
+	v := corpus(t)
+	scan := corpustest.Ref(scanned(t))
+	all := []string{scan, raft, paxos, chubby, flp, bitcoin, peercoin, attention, resnet, zoo}
+	a := v.ask(t, mentioning(all...), "Why are transactions hashed in a Merkle tree, and how many bytes is a block header?")
+	parts := map[string]*regexp.Regexp{
+		"why a Merkle tree": regexp.MustCompile(`(?i)merkle`),
+		"how many bytes":    regexp.MustCompile(`(?i)80 bytes`),
+	}
+	for part, re := range parts {
+		found := false
+		for _, q := range a.quotes {
+			found = found || re.MatchString(q.text)
+		}
+		if !found {
+			t.Errorf("no passage answers %q:\n%s", part, a.text)
+		}
+	}
+	for _, q := range a.quotes {
+		if strings.HasPrefix(q.file, scan+"/") {
+			t.Errorf("quotes the paper it could not read: %s %q", q.uri, q.text)
+		}
+	}
+	checkQuotes(t, v, a, all)
+}

@@ -189,6 +189,12 @@ func (g *gatherer) card(ctx context.Context, c card, near map[string]bool) error
 		g.sources = append(g.sources, src)
 		return nil
 	}
+	if c.Page <= 0 {
+		// A card of the paper's metadata, not of a page: nothing of the
+		// paper itself was read (a scan without text is found this way),
+		// so it is neither quoted nor counted as read (noText says why).
+		return nil
+	}
 	g.seen[c.Ref] = true
 	for _, s := range g.sources {
 		if s.ref == c.Ref && s.page == c.Page {
@@ -240,7 +246,7 @@ func snippetSentences(snippet string) []sentence {
 // passages scores every sentence gathered against the question and picks
 // what the answer quotes: each selection widened to whole sentences, then
 // the best passage of each page, best first.
-func (g *gatherer) passages(query string) []passage {
+func (g *gatherer) passages(query string, parts []string) []passage {
 	var pool []string
 	for _, s := range g.sources {
 		for _, st := range s.sents {
@@ -301,7 +307,7 @@ func (g *gatherer) passages(query string) []passage {
 			out = append(out, p)
 		}
 	}
-	return out
+	return g.answerParts(out, parts, pool)
 }
 
 // window picks, among the sentences [from, to) of a selection, the

@@ -56,8 +56,23 @@ type IndexDoneEvent struct {
 	Removed   int `json:"removed"`
 }
 
-// LibraryChangedEvent tells the UI to reload the library list; it carries nothing.
-type LibraryChangedEvent struct{}
+// VaultOpened is sent when a later launch (--vault DIR) opened a vault in
+// the running app, or could not.
+const VaultOpened = "vault:opened"
+
+// VaultOpenedEvent says which vault a later launch opened, or why it could not.
+type VaultOpenedEvent struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// LibraryChangedEvent tells the UI to reload the library list. Paths are
+// the vault-relative paths that changed, when the sender knows them (none:
+// reload everything); a field of its own also makes the generated
+// bindings type the event (an empty struct would be any).
+type LibraryChangedEvent struct {
+	Paths []string `json:"paths,omitempty"`
+}
 
 // WatchStatusEvent says how the vault is followed: Mode is starting,
 // inotify, polling or off; Notice explains a fallback to the user.
@@ -259,6 +274,7 @@ type Payloads struct {
 	AgentCompleted  AgentCompletedEvent  `json:"agent:completed"`
 	AgentError      AgentErrorEvent      `json:"agent:error"`
 	AgentPermission AgentPermissionEvent `json:"agent:permission"`
+	VaultOpened     VaultOpenedEvent     `json:"vault:opened"`
 	// Error is what a bound method's promise rejects with; not an event.
 	Error Error `json:"error"`
 }

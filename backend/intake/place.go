@@ -41,6 +41,9 @@ type entry struct {
 	FromPDF bool
 	// Note is said of the entry in the report (other PDFs not copied).
 	Note string
+	// Notes is the source's notes on the paper as Markdown (Zotero's child
+	// notes), written to NOTES.md when the paper has none.
+	Notes string
 	// sha256 is the hash of the PDF an update copied in anew ("" = kept).
 	sha256 string
 	// Slug parts.
@@ -287,6 +290,10 @@ func (p *placer) create(ctx context.Context, e entry, src *os.File, sum string) 
 		os.RemoveAll(dir)
 		return "", fmt.Errorf("copy %s: %w", e.File, err)
 	}
+	if _, err := writeNotes(dir, e.Notes); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("write %s/%s: %w", ref, NotesFile, err)
+	}
 	p.pdfOf[ref] = path.Join(ref, "paper.pdf")
 	p.meta[ref] = metaFile{raw: raw, exists: true}
 	p.byHash[sum] = ref
@@ -331,10 +338,20 @@ func (p *placer) update(e entry, ref string) ([]string, error) {
 	if rec.File == "" {
 		rec.File = old.File
 	}
+	dir := filepath.Join(p.root, filepath.FromSlash(ref))
+	if e.Notes != "" {
+		// Notes written in the source since: a paper without notes gets them.
+		if _, err := vault.Resolve(p.root, ref); err == nil {
+			if wrote, err := writeNotes(dir, e.Notes); err != nil {
+				return nil, fmt.Errorf("write %s/%s: %w", ref, NotesFile, err)
+			} else if wrote {
+				changed = append(changed, "notes")
+			}
+		}
+	}
 	if len(changed) == 0 && metadata.ImportedOf(raw).Same(rec) {
 		return nil, nil
 	}
-	dir := filepath.Join(p.root, filepath.FromSlash(ref))
 	if _, err := vault.Resolve(p.root, ref); err != nil {
 		return nil, refuse("%s is not a folder Agentero may write in.", ref)
 	}

@@ -238,6 +238,7 @@ type zitem struct {
 	missing     string   // the PDF's path when it is not there
 	otherPDFs   []string // the item's other PDF attachments (not copied)
 	standalone  bool     // an attachment without a parent item
+	notes       []string // its child notes (Zotero's HTML), oldest first
 }
 
 func (z *zreader) has(ctx context.Context, table string) bool {
@@ -422,6 +423,17 @@ func (z *zreader) read(ctx context.Context) ([]entry, error) {
 	}
 	if err := z.attachments(ctx, items, notDeleted); err != nil {
 		return nil, err
+	}
+	if z.has(ctx, "itemNotes") {
+		// Child notes (not in the trash) go with their item, to NOTES.md.
+		if err := z.each(ctx, `SELECT n.parentItemID, n.note FROM itemNotes n JOIN items i ON i.itemID = n.itemID
+			WHERE n.parentItemID IS NOT NULL AND `+notDeleted+` ORDER BY n.itemID`, func(id int64, s []sql.NullString) {
+			if it := items[id]; it != nil && strings.TrimSpace(s[0].String) != "" {
+				it.notes = append(it.notes, s[0].String)
+			}
+		}, 1); err != nil {
+			return nil, err
+		}
 	}
 	if z.has(ctx, "deletedItems") {
 		// An item whose PDF is in the trash (while it is not) is told so.
@@ -769,7 +781,8 @@ func (it *zitem) entry() entry {
 		"zotero_library": it.library, "other_pdfs": it.otherPDFs, "citation_key": citeKey,
 		"venue": firstOf(f["publicationTitle"], f["proceedingsTitle"], f["conferenceName"], f["bookTitle"]),
 	}
-	e := entry{From: "zotero", Key: key, File: it.pdf, Folder: folder, Title: title, Authors: authors, Year: year, Values: values}
+	e := entry{From: "zotero", Key: key, File: it.pdf, Folder: folder, Title: title, Authors: authors, Year: year, Values: values,
+		Notes: zoteroNotes(it.notes)}
 	if it.standalone {
 		// A PDF without a parent item has no metadata but its title: the
 		// rest is read from the PDF, and so is the title when Zotero's is

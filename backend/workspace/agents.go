@@ -7,8 +7,55 @@ import (
 	"github.com/agentero/agentero/backend/settings"
 )
 
-// Agents reads the configured agents.
-func (w *Workspace) Agents() (*acp.Agents, error) { return w.cfg.Agents() }
+// Agents reads the configured agents; the vault's turns use them from now
+// on (an agents.json changed by hand is taken up when it is asked for).
+func (w *Workspace) Agents() (*acp.Agents, error) {
+	w.reloadAgents()
+	return w.cfg.Agents()
+}
+
+// agentsFile is what the workspace last took from agents.json, so that a
+// turn started after the file changed (by hand, by another window) runs
+// with it without a restart.
+type agentsFile struct {
+	read  bool
+	stamp FileStamp
+	added []acp.Agent // AddAgent's, never saved: kept across reloads
+}
+
+// reloadAgents reads agents.json again when it changed since the
+// workspace last read it, and hands it to the host; a file that cannot be
+// used stops the turns with its error (errNoAgents) until it is fixed. It
+// runs before each turn starts and when Settings lists the agents.
+func (w *Workspace) reloadAgents() {
+	stamp, err := w.cfg.AgentsStamp()
+	if err != nil {
+		return // the folder is refused: Agents says why
+	}
+	w.mu.Lock()
+	same := w.agentsFile.read && w.agentsFile.stamp == stamp
+	w.mu.Unlock()
+	if same {
+		return
+	}
+	a, err := w.cfg.Agents()
+	w.mu.Lock()
+	w.agentsFile.read, w.agentsFile.stamp = true, stamp
+	added := w.agentsFile.added
+	if err != nil {
+		w.agentsErr = err
+		w.mu.Unlock()
+		w.log.Warn("agents file changed and cannot be used", "err", err)
+		return
+	}
+	w.mu.Unlock()
+	for _, ag := range added {
+		if a.Find(ag.Name) == nil {
+			a.List = append(a.List, ag)
+		}
+	}
+	w.useAgents(a, nil)
+}
 
 // SaveAgent adds or changes an agent (and optionally makes it the default)
 // as Config.SaveAgent does; the vault's next turns use it.
@@ -31,6 +78,7 @@ func (w *Workspace) DeleteAgent(name string) (*acp.Agents, error) {
 func (w *Workspace) AddAgent(ag acp.Agent) {
 	w.mu.Lock()
 	agents := &acp.Agents{Default: w.agents.Default, List: append(w.agents.List[:len(w.agents.List):len(w.agents.List)], ag)}
+	w.agentsFile.added = append(w.agentsFile.added, ag)
 	w.mu.Unlock()
 	w.useAgents(agents, nil)
 }

@@ -2,6 +2,7 @@ package workspace_test
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"os"
 	"os/exec"
@@ -208,5 +209,68 @@ func TestPresetOnPATH(t *testing.T) {
 	a, _ := cfg.Agents()
 	if got := a.Find(gemini.Name); got == nil || got.Command != gemini.Path {
 		t.Errorf("saved %+v, want the command %s", got, gemini.Path)
+	}
+}
+
+// An agent written into agents.json by hand while the vault is open
+// answers the next turn, with no restart; a file broken by hand stops the
+// turns with its error until it is fixed; an agent added for the session
+// only (the command line's --agent-cmd) survives the reloads.
+func TestAgentsFileChangedWhileOpen(t *testing.T) {
+	f := open(t, t.TempDir(), workspace.Options{PoolSize: -1})
+	session, _ := peer(t, "session-only", "")
+	f.ws.AddAgent(session)
+	ended := func(conv string) (events.AgentCompletedEvent, events.AgentErrorEvent, bool) {
+		for _, e := range f.rec.all(events.AgentCompleted) {
+			if c, _ := as[events.AgentCompletedEvent](e); c.ConversationID == conv {
+				return c, events.AgentErrorEvent{}, true
+			}
+		}
+		for _, e := range f.rec.all(events.AgentError) {
+			if c, _ := as[events.AgentErrorEvent](e); c.ConversationID == conv {
+				return events.AgentCompletedEvent{}, c, true
+			}
+		}
+		return events.AgentCompletedEvent{}, events.AgentErrorEvent{}, false
+	}
+	ask := func(conv, agent string) (events.AgentCompletedEvent, events.AgentErrorEvent) {
+		t.Helper()
+		q := workspace.AskRequest{ConversationID: conv, Agent: agent, Request: workspace.QuickChat(), Question: "Are you there?"}
+		if err := f.ws.Ask(q); err != nil {
+			t.Fatalf("Ask %s: %v", conv, err)
+		}
+		f.rec.wait(t, conv+" ended", func() bool { _, _, ok := ended(conv); return ok })
+		c, e, _ := ended(conv)
+		return c, e
+	}
+
+	if _, e := ask("c1", "late"); e.Code != events.CodeNotConfigured {
+		t.Fatalf("before agents.json names it: %+v, want not-configured", e)
+	}
+	late, rec := peer(t, "late", "")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	late.Command = node
+	data, _ := json.Marshal(acp.Agents{Default: "builtin", List: []acp.Agent{late}})
+	path := filepath.Join(f.cfg.Dir(), "agents.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, e := ask("c2", "late"); e.Code != "" || c.StopReason != "end_turn" {
+		t.Fatalf("after agents.json named it: completed %+v, error %+v; want an answer", c, e)
+	}
+	received(t, rec, "session/prompt")
+	if c, e := ask("c3", "session-only"); e.Code != "" || c.StopReason != "end_turn" {
+		t.Errorf("the session's own agent after a reload: completed %+v, error %+v", c, e)
+	}
+
+	if err := os.WriteFile(path, []byte(`{"agents": [`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	q := workspace.AskRequest{ConversationID: "c4", Agent: "late", Request: workspace.QuickChat(), Question: "Still there?"}
+	if err := f.ws.Ask(q); workspace.Code(err) != events.CodeNotConfigured || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("Ask with a broken agents.json = %v (code %q), want not-configured naming the file", err, workspace.Code(err))
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/atomicfile"
@@ -87,6 +89,30 @@ func (c *Config) Agents() (*acp.Agents, error) {
 		return nil, notConfigured(err)
 	}
 	return a, nil
+}
+
+// FileStamp tells one version of a configuration file from another: its
+// size and modification time (zero when the file is missing).
+type FileStamp struct {
+	Size    int64
+	ModTime time.Time
+}
+
+// AgentsStamp is the agents file's current stamp, for a workspace to see
+// that it changed.
+func (c *Config) AgentsStamp() (FileStamp, error) {
+	p, err := c.file("agents.json")
+	if err != nil {
+		return FileStamp{}, err
+	}
+	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return FileStamp{}, nil
+	}
+	if err != nil {
+		return FileStamp{}, err
+	}
+	return FileStamp{Size: fi.Size(), ModTime: fi.ModTime()}, nil
 }
 
 // edit changes the agents under the lock and saves them.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/export"
@@ -88,16 +89,22 @@ func exportTitle(c *conversation.Conversation) string {
 	return "Conversation"
 }
 
-// exportFileName makes a file name of a title.
+// exportFileName makes a file name of a title: its words (letters and
+// digits), joined by single spaces, at most 60 characters; no "…", quotes
+// or other punctuation a file manager shows escaped.
 func exportFileName(title string) string {
-	f := strings.Map(func(r rune) rune {
-		switch {
-		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|' || r < 0x20:
-			return '-'
+	words := strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' })
+	f := ""
+	for _, w := range words {
+		w = strings.Trim(w, "-_")
+		if w == "" {
+			continue
 		}
-		return r
-	}, title)
-	f = strings.Trim(f, " .-")
+		if len([]rune(f))+1+len([]rune(w)) > 60 {
+			break
+		}
+		f = strings.TrimSpace(f + " " + w)
+	}
 	if f == "" {
 		return "conversation"
 	}

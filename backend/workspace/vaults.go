@@ -151,3 +151,14 @@ func CreateVault(dir string) error {
 	}
 	return nil
 }
+
+// EnsurePapersFolder makes dir's papers/ when it has none, as a folder the
+// user chose to use as a vault gets it (SPEC §1: papers live under
+// papers/); an existing papers/ is left as it is.
+func EnsurePapersFolder(dir string) error {
+	err := os.Mkdir(filepath.Join(dir, vault.PapersDir), 0o755)
+	if err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("could not make %s/papers: %w", dir, err)
+	}
+	return nil
+}

@@ -62,14 +62,15 @@ type Workspace struct {
 
 	// mu guards the fields below. Nothing blocks while holding it except
 	// tasks.start (which only takes tasks.mu).
-	mu        sync.Mutex
-	agents    *acp.Agents
-	agentsErr error // why agents.json could not be used; turns fail with it
-	budget    grant.Budget
-	turns     map[string]*turn // running turns by conversation id
-	indexing  bool             // a Reindex is running
-	started   bool             // Start ran: the app's vault, which looks papers up after an import
-	again     bool             // Reindex was asked for while one ran
+	mu         sync.Mutex
+	agents     *acp.Agents
+	agentsErr  error      // why agents.json could not be used; turns fail with it
+	agentsFile agentsFile // agents.json as last read (reloadAgents)
+	budget     grant.Budget
+	turns      map[string]*turn // running turns by conversation id
+	indexing   bool             // a Reindex is running
+	started    bool             // Start ran: the app's vault, which looks papers up after an import
+	again      bool             // Reindex was asked for while one ran
 
 	online onlineState // metadata lookups (metadata.go)
 
@@ -234,6 +235,7 @@ func (w *Workspace) defaultAgent() string {
 
 // errNoAgents is why turns cannot run, if agents.json could not be used.
 func (w *Workspace) errNoAgents() error {
+	w.reloadAgents()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.agentsErr

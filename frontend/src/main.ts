@@ -58,7 +58,15 @@ startTheme();
 const viewer = new Viewer(slot("viewer"));
 const progressView = mountProgress(slot("progress"), (ref) => library.papers.find((p) => p.ref === ref)?.title ?? "");
 // F2 or a row's Edit opens the details editor (metadata/view.ts) on that paper.
-const libraryView = mountLibrary(slot("library"), openPaper, { editMetadata: (paper) => metadataEditor.open(paper) });
+const libraryView = mountLibrary(slot("library"), openPaper, {
+  editMetadata: (paper) => metadataEditor.open(paper),
+  start: {
+    open: () => void chooseVault(),
+    create: () => void switchVault(backend.newVault),
+    example: backend.exampleVault,
+    openExample: () => void switchVault(backend.openExampleVault),
+  },
+});
 const vaultMenu = createVaultMenu({
   recent: backend.recentVaults,
   openRecent: (path) => switchVault(() => backend.openVault(path).then(() => path)),
@@ -130,6 +138,10 @@ mountLayout(document.querySelector<HTMLElement>(".app")!, { load: backend.layout
 const agentView = mountAgentView(slotAfter("settings", "agent-view"), {
   whatAgentSees: backend.whatAgentSees,
   copy: backend.copyText,
+  lastTurn: (id) => {
+    const last = chats.chats()[id]?.messages.filter((m) => m.role === "assistant").at(-1);
+    return { decisions: last?.permissions ?? [], ended: last?.status !== "streaming" };
+  },
 });
 
 let library: LibraryState = initialLibrary;

@@ -160,6 +160,18 @@ func (l *Lib) Stored(parent int64, key, name, from string) int64 {
 	return id
 }
 
+// Note adds a note (Zotero's HTML) as a child of parent (0: a standalone
+// note) and returns its id.
+func (l *Lib) Note(parent int64, key, html string) int64 {
+	id := l.Exec(`INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 1, ?)`, ItemTypes["note"], key)
+	var p any
+	if parent != 0 {
+		p = parent
+	}
+	l.Exec(`INSERT INTO itemNotes (itemID, parentItemID, note, title) VALUES (?, ?, ?, '')`, id, p, html)
+	return id
+}
+
 // Collection adds a collection under parent (0: at the top).
 func (l *Lib) Collection(name, key string, parent int64) int64 {
 	var p any

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -54,6 +55,25 @@ func (s Sources) Layout() ([]File, error) {
 					Src: filepath.Join(s.PDFium, "licenses", e.Name()), Mode: 0o644})
 			}
 		}
+	}
+	// The example vault, which the first screen copies into the user's
+	// home and opens ("Open the example vault"); never its .agentero.
+	example := filepath.Join(s.Root, "examples", "vault")
+	err := filepath.WalkDir(example, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".agentero" {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			rel, _ := filepath.Rel(example, path)
+			files = append(files, File{Dst: "/usr/share/agentero/examples/vault/" + filepath.ToSlash(rel), Src: path, Mode: 0o644})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the example vault: %w", err)
 	}
 	for _, f := range files {
 		if f.Src == "" {

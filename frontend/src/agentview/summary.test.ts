@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CompactionResult } from "../lib/backend";
-import { compactionLine, compactionParts, historyHeadline, turnDetail, turnRanges } from "./summary";
+import { compactionLine, compactionParts, historyHeadline, turnDetail, turnRanges, toolStatusWord } from "./summary";
 
 function result(over: Partial<CompactionResult>): CompactionResult {
   return {
@@ -82,5 +82,24 @@ describe("compaction summary", () => {
   it("an unknown window is left out rather than shown as zero", () => {
     const h = result({ whole: [1], tokensBefore: 10, tokensAfter: 10, window: 0, limit: 0 });
     expect(compactionParts(h)[2].value).toBe("about 10 → 10");
+  });
+});
+
+describe("a tool call of the last turn", () => {
+  const options = [
+    { id: "allow", kind: "allow_once" },
+    { id: "reject", kind: "reject_once" },
+  ];
+  it("whose edit was rejected is not pending", () => {
+    const rejected = [{ toolCallId: "t1", outcome: "selected", optionId: "reject", options }];
+    expect(toolStatusWord({ toolCallId: "t1", status: "pending" }, rejected, true)).toBe("rejected by you (not run)");
+    expect(toolStatusWord({ toolCallId: "t2", status: "completed" }, rejected, true)).toBe("completed");
+  });
+  it("allowed keeps the agent's status; unfinished when the turn ended is stopped", () => {
+    const allowed = [{ toolCallId: "t1", outcome: "selected", optionId: "allow", options }];
+    expect(toolStatusWord({ toolCallId: "t1", status: "completed" }, allowed, true)).toBe("completed");
+    expect(toolStatusWord({ toolCallId: "t1", status: "in_progress" }, allowed, false)).toBe("in_progress");
+    expect(toolStatusWord({ toolCallId: "t1", status: "pending" }, [], true)).toBe("stopped when the turn ended");
+    expect(toolStatusWord({ toolCallId: "t1", status: "pending" }, [{ ...allowed[0], outcome: "cancelled" }], true)).toBe("not run (cancelled before you answered)");
   });
 });

@@ -87,3 +87,26 @@ export function historyHeadline(h: CompactionResult): string {
   if (h.tiers.length === 0) return `${turnCount(n)}, sent whole`;
   return `${turnCount(n)}, compacted`;
 }
+
+/** Decision is how a permission request of the turn was decided (the chat's PermissionRequest, in part). */
+export interface Decision {
+  toolCallId: string;
+  outcome: string;
+  optionId: string;
+  options: readonly { id: string; kind: string }[];
+}
+
+/**
+ * toolStatusWord says how a tool call of the last turn ended: a call whose
+ * permission was rejected (or whose turn was cancelled while it waited)
+ * never ran, whatever status the agent last sent; a call the turn left
+ * unfinished was stopped, not pending.
+ */
+export function toolStatusWord(tool: { toolCallId: string; status?: string }, decisions: readonly Decision[], turnEnded: boolean): string {
+  const d = decisions.find((x) => x.toolCallId !== "" && x.toolCallId === tool.toolCallId && x.outcome !== "");
+  if (d?.outcome === "cancelled") return "not run (cancelled before you answered)";
+  if (d && (d.options.find((o) => o.id === d.optionId)?.kind ?? "").startsWith("reject")) return "rejected by you (not run)";
+  const status = tool.status || "?";
+  if (turnEnded && (status === "pending" || status === "in_progress")) return "stopped when the turn ended";
+  return status;
+}

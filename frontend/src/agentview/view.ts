@@ -11,11 +11,13 @@
 import { errorText, type AgentView } from "../lib/backend";
 import { h } from "../lib/dom";
 import "./agentview.css";
-import { compactionLine, historyHeadline, historyTurns, turnDetail } from "./summary";
+import { compactionLine, historyHeadline, historyTurns, toolStatusWord, turnDetail, type Decision } from "./summary";
 
 export interface AgentViewDeps {
   whatAgentSees(conversationId: string): Promise<AgentView>;
   copy(text: string): Promise<void>;
+  /** lastTurn is how the conversation's last turn stands in the window: its permission decisions, and whether it ended. */
+  lastTurn?(conversationId: string): { decisions: Decision[]; ended: boolean };
 }
 
 export interface AgentViewDialog {
@@ -115,6 +117,7 @@ export function mountAgentView(host: HTMLElement, deps: AgentViewDeps): AgentVie
       );
     }
     const tools = v.lastTools ?? [];
+    const turn = deps.lastTurn?.(current) ?? { decisions: [], ended: true };
     return h(
       "section",
       { class: "agent-view-section", "data-testid": "agent-view-last-turn" },
@@ -141,7 +144,7 @@ export function mountAgentView(host: HTMLElement, deps: AgentViewDeps): AgentVie
               h(
                 "li",
                 { "data-testid": "last-turn-tool" },
-                h("details", {}, h("summary", {}, `${t.title || "a tool"} · ${t.status || "?"}`),
+                h("details", {}, h("summary", {}, `${t.title || "a tool"} · ${toolStatusWord(t, turn.decisions, turn.ended)}`),
                   t.input ? h("pre", { class: "agent-view-text", tabIndex: 0 }, `input: ${t.input}`) : null,
                   ...(t.content ?? []).map((c) => h("pre", { class: "agent-view-text", tabIndex: 0 }, c.type === "diff" ? `diff of ${c.path}` : c.text || "")),
                 ),

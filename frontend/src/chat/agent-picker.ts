@@ -69,6 +69,8 @@ export function createAgentPicker(surface: "sidebar" | "quickChat", agents: () =
     store(key, remembered);
     say("");
   });
+  // An agent added while the app runs (agents.json edited by hand) is listed when the picker is opened.
+  select.addEventListener("focus", () => void refresh());
   render("");
   void refresh();
 

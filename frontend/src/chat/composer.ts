@@ -5,7 +5,7 @@
 
 import { errorText, type Completion, type ContextPlan, type Mention, type SlashCommand } from "../lib/backend";
 import { h } from "../lib/dom";
-import { previewText } from "./context";
+import { preview as planPreview } from "./context";
 import { addMention, kindWord, literalMentions, mentionAt, mentionLabel, removeMention, removeToken, vaultOffered, VaultMention, type MentionToken } from "./mentions";
 
 const CompleteDebounceMs = 120;
@@ -44,6 +44,12 @@ export function builtinCommand(text: string, commands: readonly SlashCommand[]):
   return m && commands.some((c) => c.builtin && c.name === m[1]) ? m[1] : "";
 }
 
+/** typedInFull reports whether the box holds exactly one of the listed commands ("/compact"), one that needs no argument. */
+export function typedInFull(text: string, listed: readonly SlashCommand[]): boolean {
+  const m = /^\/([\w-]+)$/.exec(text.trim());
+  return m !== null && listed.some((c) => c.name === m[1] && (c.builtin || !c.hint));
+}
+
 export interface Composer {
   el: HTMLElement;
   focus(): void;
@@ -72,7 +78,11 @@ export function createComposer(deps: ComposerDeps): Composer {
   });
   const completions = h("ul", { id: `${id}-completions`, class: "completions", role: "listbox", "aria-label": "Mention suggestions", hidden: true, "data-testid": "completions" });
   const chips = h("ul", { class: "chips", "aria-label": "Mentioned", "data-testid": "mention-chips" });
-  const preview = h("p", { class: "composer-context", role: "status", "data-testid": "context-preview" });
+  // The preview: one line, and behind "show all" the sources it only counts (capped in height).
+  const previewLine = h("span", { class: "composer-context-line" });
+  const previewMore = h("button", { type: "button", class: "quiet composer-context-more", "aria-expanded": "false", hidden: true, "data-testid": "context-preview-more" }, "show all");
+  const previewList = h("ul", { class: "composer-context-all", hidden: true, "data-testid": "context-preview-all" });
+  const preview = h("div", { class: "composer-context empty", role: "status", "data-testid": "context-preview" }, previewLine, previewMore, previewList);
   const notice = h("p", { class: "composer-notice", role: "alert", hidden: true });
   const status = h("p", { class: "composer-command", role: "status", hidden: true, "data-testid": "command-result" });
   const send = h("button", { type: "button", class: "primary", title: "Send (Enter; Shift+Enter for a new line)", "data-testid": "send" }, "Send");
@@ -104,6 +114,21 @@ export function createComposer(deps: ComposerDeps): Composer {
   let enabled = true;
   let disabledReason = "";
   let sending = false;
+
+  function setPreview(line: string, more: readonly string[] = []) {
+    previewLine.textContent = line;
+    preview.classList.toggle("empty", line === "");
+    previewMore.hidden = more.length === 0;
+    previewList.replaceChildren(...more.map((m) => h("li", {}, m)));
+    if (more.length === 0) showAll(false);
+  }
+
+  function showAll(on: boolean) {
+    previewList.hidden = !on;
+    previewMore.setAttribute("aria-expanded", String(on));
+    previewMore.textContent = on ? "hide" : `show all ${previewList.childElementCount}`;
+  }
+  previewMore.addEventListener("click", () => showAll(previewList.hidden));
 
   function setNotice(text: string) {
     notice.textContent = text;
@@ -294,7 +319,8 @@ export function createComposer(deps: ComposerDeps): Composer {
       try {
         const plan = await deps.preview(mentions);
         if (mine !== previewSeq || !enabled) return;
-        preview.textContent = previewText(plan, deps.titleOfRef);
+        const p = planPreview(plan, deps.titleOfRef);
+        setPreview(p.line, p.more);
         preview.classList.toggle("prompt-only", plan.mode !== "mcp" || plan.allowed.length === 0);
         preview.dataset.mode = plan.mode;
         preview.dataset.allowed = plan.allowed.map((a) => a.ref).join(" ");
@@ -303,7 +329,7 @@ export function createComposer(deps: ComposerDeps): Composer {
         }
       } catch (err) {
         if (mine !== previewSeq) return;
-        preview.textContent = `Couldn’t work out what this turn may read: ${errorText(err)}`;
+        setPreview(`Couldn’t work out what this turn may read: ${errorText(err)}`);
         preview.classList.add("prompt-only");
         delete preview.dataset.mode;
       }
@@ -359,6 +385,8 @@ export function createComposer(deps: ComposerDeps): Composer {
       if (await deps.send(question, mentions)) {
         input.value = "";
         autosize();
+        // @vault is for one turn: its chip goes with the question.
+        if (mentions.some((m) => m.kind === "vault")) setMentions(mentions.filter((m) => m.kind !== "vault"));
       }
     } catch (err) {
       setNotice(errorText(err));
@@ -382,6 +410,13 @@ export function createComposer(deps: ComposerDeps): Composer {
         e.preventDefault();
         active = (active + (e.key === "ArrowDown" ? 1 : -1) + options.length) % options.length;
         markActive();
+        return;
+      }
+      // A command typed in full runs on Enter; nothing is left to complete.
+      if (e.key === "Enter" && slash && typedInFull(input.value, slash)) {
+        e.preventDefault();
+        closeCompletion();
+        void submit();
         return;
       }
       if (e.key === "Enter" || e.key === "Tab") {
@@ -424,7 +459,7 @@ export function createComposer(deps: ComposerDeps): Composer {
       input.disabled = !on;
       if (!on) {
         previewSeq++;
-        preview.textContent = reason;
+        setPreview(reason);
         preview.classList.remove("prompt-only");
         delete preview.dataset.mode;
       } else {

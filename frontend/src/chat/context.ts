@@ -43,13 +43,29 @@ function itemLabel(s: GrantSource, titleOf: (ref: string) => string): string {
   return s.kind === "directory" ? `${s.ref}/` : s.ref;
 }
 
-/** previewText is the line shown under the question box before sending. */
-export function previewText(plan: ContextPlan, titleOf: (ref: string) => string): string {
+/** PreviewListed is how many sources the preview line names; beyond it, the line is a count and the names sit behind "show all". */
+export const PreviewListed = 3;
+
+/** Preview is what the box says before sending: one line, and the names behind "show all" when there are many. */
+export interface Preview {
+  line: string;
+  /** more lists every source when the line only counts them (empty otherwise). */
+  more: string[];
+}
+
+/** preview is the line shown under the question box before sending, kept short so the thread keeps its room (@vault grants every paper). */
+export function preview(plan: ContextPlan, titleOf: (ref: string) => string): Preview {
   const s = summarize(plan.mode, plan.allowed, titleOf);
   if (s.promptOnly) {
-    return "Prompt only: nothing is pointed at, so the agent can’t read your vault. Open a paper, select text or @-mention what it should read.";
+    return { line: "Prompt only: nothing is pointed at, so the agent can’t read your vault. Open a paper, select text or @-mention what it should read.", more: [] };
   }
-  return `${s.headline}: ${s.items.map((i) => i.label).join(", ")}`;
+  if (s.items.length > PreviewListed) return { line: s.headline, more: s.items.map((i) => i.label) };
+  return { line: `${s.headline}: ${s.items.map((i) => i.label).join(", ")}`, more: [] };
+}
+
+/** previewText is the preview's line alone. */
+export function previewText(plan: ContextPlan, titleOf: (ref: string) => string): string {
+  return preview(plan, titleOf).line;
 }
 
 /** sessionText says how the turn's session was obtained, and why a new one was started. */

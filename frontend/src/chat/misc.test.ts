@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { previewText, sessionText, summarize, grantChanged } from "./context";
+import { preview, previewText, sessionText, summarize, grantChanged } from "./context";
 import { errorCode, type ErrorCode } from "../lib/events";
 import { describeError } from "./errors";
 import { paperConversationId, quickConversationId } from "./ids";
@@ -81,6 +81,16 @@ describe("context summary", () => {
     expect(summarize("prompt-only", [], title).promptOnly).toBe(true);
     const text = previewText({ surface: "quickChat", mode: "prompt-only", fingerprint: "", tools: [], allowed: [], budget, evidence: [], refused: [] }, title);
     expect(text).toMatch(/^Prompt only/);
+  });
+
+  it("a large grant is counted on the line and listed behind show all", () => {
+    const budget = { searchCards: 8, cardsPerPaper: 3, excerptChars: 1500, fullChars: 12000, dirEntries: 200, turnChars: 60000 };
+    const allowed = Array.from({ length: 59 }, (_, i) => ({ kind: "paper" as const, ref: `papers/p${i}` }));
+    const p = preview({ surface: "quickChat", mode: "mcp", fingerprint: "", tools: [], allowed: [...allowed, { kind: "directory", ref: "notes" }], budget, evidence: [], refused: [] }, () => "");
+    expect(p.line).toBe("Can read 59 papers, 1 folder");
+    expect(p.more).toHaveLength(60);
+    const few = preview({ surface: "quickChat", mode: "mcp", fingerprint: "", tools: [], allowed: allowed.slice(0, 2), budget, evidence: [], refused: [] }, () => "");
+    expect(few).toEqual({ line: "Can read 2 papers: papers/p0, papers/p1", more: [] });
   });
 
   it("session text and grant change", () => {

@@ -14,10 +14,15 @@ describe("the option a card focuses", () => {
     expect(preferredOption({ inVault: true, options: claude })).toBe("reject");
     expect(preferredOption({ inVault: true, options: [claude[0], { id: "never", name: "Never", kind: "reject_always" }] })).toBe("never");
   });
-  it("is allow once otherwise, never allow always", () => {
-    expect(preferredOption({ inVault: false, options: claude })).toBe("allow");
-    expect(preferredOption({ inVault: false, options: [claude[0], claude[2]] })).toBe("allow_always");
-    expect(preferredOption({ inVault: false, options: [] })).toBe("");
+  it("is Reject for an edit, a command or a kind not known to be read-only", () => {
+    expect(preferredOption({ inVault: false, kind: "edit", options: claude })).toBe("reject");
+    expect(preferredOption({ inVault: false, kind: "execute", options: claude })).toBe("reject");
+    expect(preferredOption({ inVault: false, kind: "", options: claude })).toBe("reject");
+  });
+  it("is allow once for a read, never allow always", () => {
+    expect(preferredOption({ inVault: false, kind: "read", options: claude })).toBe("allow");
+    expect(preferredOption({ inVault: false, kind: "search", options: [claude[0], claude[2]] })).toBe("allow_always");
+    expect(preferredOption({ inVault: false, kind: "fetch", options: [] })).toBe("");
   });
 });
 

@@ -112,14 +112,18 @@ function moveFocus(e: KeyboardEvent, buttons: HTMLButtonElement[]): void {
   buttons[next].focus();
 }
 
+/** readOnlyKinds are the tool kinds (ACP ToolKind) that change nothing: only for them is "allow once" focused. */
+const readOnlyKinds = new Set(["read", "search", "fetch", "think"]);
+
 /**
  * preferredOption is the option focused when a card appears: Reject when the
- * request reaches outside the grant, else "allow once" (never "always" by
- * a stray Enter), else the agent's first.
+ * request reaches outside the grant or would change something (an edit, a
+ * command, a kind not known to be read-only), so a stray Enter never allows
+ * it; else "allow once" (never "always"), else the agent's first.
  */
-export function preferredOption(p: Pick<PermissionRequest, "inVault" | "options">): string {
+export function preferredOption(p: Pick<PermissionRequest, "inVault" | "options"> & { kind?: string }): string {
   const find = (test: (o: PermissionOption) => boolean) => p.options.find(test)?.id;
-  if (p.inVault) return find((o) => o.kind === "reject_once") ?? find((o) => o.kind.startsWith("reject")) ?? p.options[0]?.id ?? "";
+  if (p.inVault || !readOnlyKinds.has(p.kind ?? "")) return find((o) => o.kind === "reject_once") ?? find((o) => o.kind.startsWith("reject")) ?? p.options[0]?.id ?? "";
   return find((o) => o.kind === "allow_once") ?? p.options[0]?.id ?? "";
 }
 

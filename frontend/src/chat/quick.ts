@@ -179,6 +179,8 @@ export function mountQuickChat(host: HTMLElement, deps: ChatDeps, dock?: QuickDo
   store.subscribe(render);
 
   function switchTo(conv: string) {
+    // Mentions belong to the conversation they were made for.
+    if (conv !== currentId) composer.clearMentions();
     currentId = conv;
     const n = quickNumber(conv);
     if (n > count) {

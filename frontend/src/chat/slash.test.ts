@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CompactionResult } from "../lib/backend";
-import { builtinCommand, slashQuery } from "./composer";
+import { builtinCommand, slashQuery, typedInFull } from "./composer";
 import { compactedText } from "./slash";
 
 const cmds = [
@@ -22,6 +22,14 @@ describe("slash commands", () => {
     expect(builtinCommand("/review this", cmds)).toBe("");
     expect(builtinCommand("/review", cmds)).toBe("");
     expect(builtinCommand("/compact please", cmds)).toBe("");
+  });
+  it("a command typed in full runs on Enter; a partial name or one that takes an argument completes", () => {
+    const listed = [...cmds, { name: "search", description: "", hint: "query", builtin: false }];
+    expect(typedInFull("/compact", listed)).toBe(true);
+    expect(typedInFull("/review", listed)).toBe(true);
+    expect(typedInFull("/comp", listed)).toBe(false);
+    expect(typedInFull("/search", listed)).toBe(false);
+    expect(typedInFull("/compact now", listed)).toBe(false);
   });
   it("says what /compact kept", () => {
     const r = { tiers: ["prune", "summarize"], whole: [5], pruned: [], summarized: [1, 2, 3, 4], tokensAfter: 1200, window: 4000 } as unknown as CompactionResult;

@@ -16,7 +16,8 @@
 // longer be answered and reads as cancelled.
 
 import { readable } from "../lib/sentence";
-import type { CitationCheck, ContextRequest, Conversation, Failure } from "../lib/backend";
+import type { CitationCheck, ContextRequest, Conversation, Data, Failure } from "../lib/backend";
+import type { events } from "../../wailsjs/go/models";
 import {
   errorCode,
   type AgentChunkEvent,
@@ -75,12 +76,11 @@ export interface PermissionRequest {
 
 export type PlanStatus = "pending" | "in_progress" | "completed";
 
-/** PlanEntry is one step of the agent's plan for a turn (ACP plan entries). */
-export interface PlanEntry {
-  content: string;
+/** PlanEntry is one step of the agent's plan for a turn (the generated events.PlanEntry, its priority and status read into their values). */
+export type PlanEntry = Omit<Required<Data<events.PlanEntry>>, "priority" | "status"> & {
   priority: "high" | "medium" | "low";
   status: PlanStatus;
-}
+};
 
 /** TurnContext is what a turn could read and how its session was obtained (from agent:status). */
 export interface TurnContext {

@@ -476,9 +476,14 @@ describe("permission cards", () => {
     expect(answerEl().querySelector(".msg-progress")?.textContent).toBe("Waiting for your answer…");
   });
 
-  it("a request that stays outside the vault has Allow focused, never Always", () => {
+  it("an edit outside the vault still has Reject focused: Enter never approves a change", () => {
     show(sent, edit({ inVault: false, locations: [] }));
     expect(all('[data-testid="permission-outside"]')).toHaveLength(0);
+    expect((document.activeElement as HTMLElement).dataset.optionId).toBe("reject");
+  });
+
+  it("a read that stays outside the vault has Allow focused, never Always", () => {
+    show(sent, edit({ inVault: false, kind: "read", title: "Read /tmp/x", locations: [] }));
     expect((document.activeElement as HTMLElement).dataset.optionId).toBe("once");
   });
 

@@ -257,7 +257,7 @@ function answer(m: ChatMessage, t: Thread, retry: boolean, d: Drawn, deps: Threa
   if (m.agent) top.push(h("p", { class: "msg-agent" }, h("span", { "data-testid": "msg-agent" }, agentLabel(m.agent)), sandboxBadge(m)));
   if (m.context) top.push(contextIndicator(m, d.opened, deps));
   top.push(toolActivity(m.tools, m.permissions, d.opened, { openLocation }));
-  if (m.plan.length > 0) top.push(planList(m.plan));
+  if (m.plan.length > 0) top.push(planList(m.plan, m.status !== "streaming"));
   if (m.thought) {
     top.push(disclosure(d.opened, "thought", { class: "msg-thought" }, ["Thinking"], () => [h("div", { class: "msg-text" }, m.thought)]));
   }
@@ -365,8 +365,11 @@ function kindIcon(kind: string): string {
   return kind === "paper" ? "Paper" : kind === "directory" ? "Folder" : "File";
 }
 
-function planList(plan: PlanEntry[]): HTMLElement {
-  const { done, total } = planProgress(plan);
+// planList draws the agent's plan; once the turn has ended, a step it left
+// unfinished says so rather than "in progress".
+function planList(entries: PlanEntry[], ended: boolean): HTMLElement {
+  const plan: ShownPlanEntry[] = ended ? entries.map((e) => (e.status === "completed" ? e : { ...e, status: "unfinished" })) : entries;
+  const { done, total } = planProgress(entries);
   return h(
     "div",
     { class: "msg-plan", "data-testid": "plan" },
@@ -392,8 +395,9 @@ function planList(plan: PlanEntry[]): HTMLElement {
   );
 }
 
-const planIcon: Record<PlanStatus, string> = { pending: "○", in_progress: "◐", completed: "✓" };
-const planWord: Record<PlanStatus, string> = { pending: "to do", in_progress: "in progress", completed: "done" };
+type ShownPlanEntry = Omit<PlanEntry, "status"> & { status: PlanStatus | "unfinished" };
+const planIcon: Record<ShownPlanEntry["status"], string> = { pending: "○", in_progress: "◐", completed: "✓", unfinished: "–" };
+const planWord: Record<ShownPlanEntry["status"], string> = { pending: "to do", in_progress: "in progress", completed: "done", unfinished: "not done when the turn ended" };
 
 function problem(code: ErrorCode, error: string): HTMLElement {
   const p = describeError(code);

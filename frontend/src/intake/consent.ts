@@ -25,8 +25,9 @@ export function needsAsking(s: AppSettings): boolean {
 
 export function createConsent(dialogs: HTMLElement, deps: ConsentDeps): Consent {
   const problem = h("p", { class: "intake-status error", role: "alert", hidden: true, "data-testid": "consent-problem" });
-  const offline = h("button", { type: "button", "data-testid": "consent-offline" }, "Stay offline");
-  const online = h("button", { type: "button", class: "primary", "data-testid": "consent-online" }, "Look up online");
+  // The focused answer is the primary one: Enter keeps everything on this computer.
+  const offline = h("button", { type: "button", class: "primary", "data-testid": "consent-offline" }, "Stay offline");
+  const online = h("button", { type: "button", "data-testid": "consent-online" }, "Look up online");
   const dialog = h(
     "dialog",
     { class: "intake-dialog", "aria-labelledby": "consent-title", "aria-describedby": "consent-what", "data-testid": "metadata-consent" },

@@ -45,7 +45,7 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
   // Short labels keep the three on one line above the library (its list
   // needs the height); the full name is the accessible name and the tooltip.
   const button = (label: string, name: string, title: string, testid: string, run: () => void) =>
-    h("button", { type: "button", class: "quiet", title, "aria-label": name, "data-testid": testid, onClick: run }, label);
+    h("button", { type: "button", class: "quiet", title, "aria-label": name, "data-testid": testid, "data-title": title, onClick: run }, label);
   const buttons = [
     button("Add…", "Add papers…", "Add PDFs to this vault (or drop them on the window)", "add-papers", () => void start("add", deps.addPapers)),
     button("Zotero…", "Import from Zotero…", "Import a Zotero library: its PDFs, metadata and collections (Zotero’s files are only read)", "import-zotero", () =>
@@ -110,7 +110,11 @@ export function mountIntake(bar: HTMLElement, dialogs: HTMLElement, deps: Intake
   let queued: string[] = [];
 
   function render(): void {
-    for (const b of buttons) b.disabled = !vaultOpen || running !== null;
+    for (const b of buttons) {
+      b.disabled = !vaultOpen || running !== null;
+      // A disabled button says why.
+      b.title = vaultOpen ? (b.dataset.title ?? "") : "Open or make a vault first: papers are brought into an open vault";
+    }
   }
 
   async function start(kind: IntakeKind, run: () => Promise<IntakeReport | null>): Promise<void> {

@@ -5,8 +5,8 @@ const viewer = (e: { library: number; chat: number }, width: number) => width - 
 
 describe("pane layout", () => {
   it("fits a 1024-pixel window with room for the PDF, and a wide one with wider panes", () => {
-    expect(effective(initial, 1024)).toEqual({ library: 220, chat: 300 });
-    expect(viewer(effective(initial, 1024), 1024)).toBe(492);
+    expect(effective(initial, 1024)).toEqual({ library: 240, chat: 300 });
+    expect(viewer(effective(initial, 1024), 1024)).toBe(472);
     expect(effective(initial, 1600)).toEqual({ library: 280, chat: 360 });
   });
 
@@ -25,11 +25,11 @@ describe("pane layout", () => {
     expect(effective(l, 1024).library).toBe(0);
     const back = onKey(l, "library", "Enter", false, 1024)!;
     expect(back.collapsed.library).toBe(false);
-    expect(effective(back, 1024).library).toBe(220);
+    expect(effective(back, 1024).library).toBe(240);
   });
 
   it("moves separators with the keyboard", () => {
-    expect(onKey(initial, "library", "ArrowRight", false, 1024)!.library).toBe(244);
+    expect(onKey(initial, "library", "ArrowRight", false, 1024)!.library).toBe(264);
     expect(onKey(initial, "library", "ArrowLeft", true, 1024)!.library).toBe(MinLibrary);
     // The chat's separator is on its left: moving it left widens the chat.
     expect(onKey(initial, "chat", "ArrowLeft", false, 1024)!.chat).toBe(324);

@@ -29,7 +29,7 @@ export const BigStep = 96;
 /** defaultSize fits the window: narrower side panes on a laptop-sized one. */
 export function defaultSize(side: Side, width: number): number {
   const narrow = width < 1200;
-  if (side === "library") return narrow ? 220 : 280;
+  if (side === "library") return narrow ? 240 : 280;
   return narrow ? 300 : 360;
 }
 

@@ -5,15 +5,14 @@
 // and the error codes are repeated here.
 
 import type { events } from "../../wailsjs/go/models";
-import type { Data, Wire } from "./backend";
+import type { Data, Wire } from "./wire";
 
 /**
  * EventPayloads maps each event name to its payload as it arrives: Go's nil
- * slices come as null. library:changed carries nothing (the generator types
- * an empty struct as any, so it is named here).
+ * slices come as null.
  */
 export type EventPayloads = {
-  [K in keyof Omit<Data<events.Payloads>, "error">]: K extends "library:changed" ? Wire<events.LibraryChangedEvent> : Wire<events.Payloads[K]>;
+  [K in keyof Omit<Data<events.Payloads>, "error">]: Wire<events.Payloads[K]>;
 };
 
 export type EventName = keyof EventPayloads;
@@ -31,6 +30,7 @@ export const AgentPlan = "agent:plan" satisfies EventName;
 export const AgentCompleted = "agent:completed" satisfies EventName;
 export const AgentError = "agent:error" satisfies EventName;
 export const AgentPermission = "agent:permission" satisfies EventName;
+export const VaultOpened = "vault:opened" satisfies EventName;
 
 export type IndexProgressEvent = EventPayloads[typeof IndexProgress];
 export type IndexDoneEvent = EventPayloads[typeof IndexDone];

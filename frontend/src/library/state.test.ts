@@ -41,6 +41,15 @@ describe("reduceLibrary", () => {
     expect(run({ type: "vault-failed", error: "/d is not a vault yet: it holds 2 PDFs but no papers/ folder", notVault: true }).status).toBe("not-vault");
     expect(run({ type: "vault-failed", error: "open vault: permission denied" }).status).toBe("error");
   });
+  it("a folder that is not a vault yet shows no library error behind its dialog", () => {
+    const s = run(
+      { type: "vault-failed", error: "/d is not a vault yet", notVault: true },
+      { type: "request", seq: 1 },
+      { type: "failed", seq: 1, error: "not a vault" },
+    );
+    expect(s.status).toBe("not-vault");
+    expect(s.error).toBe("/d is not a vault yet");
+  });
   it("starts loading and becomes ready with the list", () => {
     const papers = [paper("papers/raft")];
     const got = run({ type: "vault", vault: vault("/v") }, { type: "request", seq: 1 }, { type: "loaded", seq: 1, papers });

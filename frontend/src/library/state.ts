@@ -51,6 +51,8 @@ export function reduceLibrary(state: LibraryState, event: LibraryEvent): Library
       return { ...state, papers: event.papers, status: "ready", error: "" };
     case "failed":
       if (event.seq < state.requested) return state;
+      // A folder that is not a vault yet has no library to read: its dialog says what to do, not an error behind it.
+      if (state.status === "not-vault") return state;
       // A failed reload keeps the list the user is looking at.
       return state.status === "ready"
         ? { ...state, error: event.error }

@@ -24,6 +24,17 @@ export interface LibraryOptions {
    * caller's.
    */
   editMetadata?(paper: PaperSummary): void;
+  /** start is the way forward when no vault is open: the first screen's buttons. */
+  start?: FirstScreen;
+}
+
+/** FirstScreen is what the library offers when no vault is open. */
+export interface FirstScreen {
+  open(): void;
+  create(): void;
+  /** example resolves to where the example vault is copied to, "" when none ships with the app. */
+  example(): Promise<string>;
+  openExample(): void;
 }
 
 export function mountLibrary(host: HTMLElement, onOpen: (paper: PaperSummary) => void, options: LibraryOptions = {}): LibraryView {
@@ -58,6 +69,9 @@ export function mountLibrary(host: HTMLElement, onOpen: (paper: PaperSummary) =>
   let shown: PaperSummary[] = [];
   let renderedSelected: string | null = null;
   let renderedKey = "";
+  // Whether an example ships is asked once: the message is drawn again on every change.
+  let example: Promise<string> | null = null;
+  const start: FirstScreen | undefined = options.start && { ...options.start, example: () => (example ??= options.start!.example()) };
   // The row the list's tab stop is on.
   let active: string | null = null;
 
@@ -136,7 +150,7 @@ export function mountLibrary(host: HTMLElement, onOpen: (paper: PaperSummary) =>
 
   function draw(next: LibraryState, force = false) {
     state = next;
-    message.replaceChildren(...messageFor(next));
+    message.replaceChildren(...messageFor(next, start));
     message.hidden = message.childElementCount === 0;
     const key = `${sort.value}\u0000${filter.value}`;
     if (!force && next.papers === rendered && next.selected === renderedSelected && key === renderedKey) return;
@@ -201,7 +215,37 @@ function row(p: PaperSummary, editable: boolean): HTMLElement {
   );
 }
 
-function messageFor(state: LibraryState): Node[] {
+// firstScreen is the way forward with no vault open: Open vault…, New
+// vault…, and the example vault when one ships with the app.
+function firstScreen(start: FirstScreen | undefined): Node[] {
+  const intro = h("p", {}, "No vault is open. A vault is a folder of papers: open one, make a new one, or try the example.");
+  if (!start) return [intro];
+  const example = h(
+    "button",
+    { type: "button", hidden: true, "data-testid": "start-example", onClick: () => start.openExample() },
+    "Open the example vault",
+  );
+  void start.example().then(
+    (path) => {
+      example.hidden = path === "";
+      example.title = path ? `A copy of the example, in ${path}` : "";
+    },
+    () => {},
+  );
+  return [
+    intro,
+    h(
+      "div",
+      { class: "first-screen", "data-testid": "first-screen" },
+      h("button", { type: "button", class: "primary", "data-testid": "start-open", title: "Choose the folder that holds your papers", onClick: () => start.open() }, "Open vault…"),
+      h("button", { type: "button", "data-testid": "start-new", title: "Choose an empty folder: papers/ and .agentero/ are made in it", onClick: () => start.create() }, "New vault…"),
+      example,
+    ),
+    h("p", { class: "detail" }, "Add, Zotero and BibTeX bring papers into an open vault: they wait until one is open."),
+  ];
+}
+
+function messageFor(state: LibraryState, start?: FirstScreen): Node[] {
   if (state.status === "loading") return [h("p", {}, "Opening your library…")];
   if (state.status === "not-vault") {
     return [
@@ -218,7 +262,7 @@ function messageFor(state: LibraryState): Node[] {
     if (state.vault?.indexing) {
       notes.push(h("p", {}, "Indexing your papers… they will appear here as they are read."));
     } else if (!state.vault?.path) {
-      notes.push(h("p", {}, "No vault is open. Choose the folder that holds your papers."));
+      notes.push(...firstScreen(start));
     } else {
       notes.push(
         h("p", {}, "No papers in this vault yet."),

@@ -4,6 +4,8 @@
 // the changed fields as the user's in metadata.json, so that importers and
 // online lookups never overwrite them.
 
+import type { MetadataValues, PaperSummary } from "../lib/backend";
+
 /** Field is a metadata.json key the editor writes. */
 export type Field = "title" | "authors" | "year" | "doi" | "arxiv_id" | "tags";
 
@@ -21,26 +23,11 @@ export const labels: Record<Field, string> = {
 /** Form is what the editor's inputs hold: authors one per line, tags separated by commas. */
 export type Form = Record<Field, string>;
 
-/** Values is what SaveMetadata takes (metadata.Values). */
-export interface Values {
-  title: string;
-  authors: string[];
-  year: number;
-  doi: string;
-  arxivId: string;
-  tags: string[];
-  /** abstract is not edited here (online lookups write it); it is never among the saved fields. */
-  abstract: string;
-}
+/** Values is what SaveMetadata takes (the generated metadata.Values); abstract is not edited here (online lookups write it). */
+export type Values = MetadataValues;
 
-/** Shown is what the library shows of a paper, for the fields metadata.json leaves empty. */
-export interface Shown {
-  title: string;
-  authors: string[];
-  year: number;
-  doi: string;
-  arxivId: string;
-}
+/** Shown is what the library shows of a paper (index.Paper), for the fields metadata.json leaves empty. */
+export type Shown = Pick<PaperSummary, "title" | "authors" | "year" | "doi" | "arxivId">;
 
 /** formOf fills the form: metadata.json's values, else what the library shows (derived from the PDF). */
 export function formOf(saved: Omit<Values, "abstract">, shown: Shown): Form {

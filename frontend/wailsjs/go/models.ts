@@ -985,6 +985,32 @@ export namespace events {
 	        this.current = source["current"];
 	    }
 	}
+	export class LibraryChangedEvent {
+	    paths?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LibraryChangedEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.paths = source["paths"];
+	    }
+	}
+	export class VaultOpenedEvent {
+	    path: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new VaultOpenedEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.error = source["error"];
+	    }
+	}
 	export class WatchStatusEvent {
 	    mode: string;
 	    notice: string;
@@ -999,23 +1025,10 @@ export namespace events {
 	        this.notice = source["notice"];
 	    }
 	}
-	export class LibraryChangedEvent {
-	
-	
-	    static createFrom(source: any = {}) {
-	        return new LibraryChangedEvent(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	
-	    }
-	}
 	export class Payloads {
 	    "index:progress": IndexProgressEvent;
 	    "index:done": IndexDoneEvent;
-	    // Go type: LibraryChangedEvent
-	    "library:changed": any;
+	    "library:changed": LibraryChangedEvent;
 	    "watch:status": WatchStatusEvent;
 	    "intake:progress": IntakeProgressEvent;
 	    "agent:status": AgentStatusEvent;
@@ -1025,6 +1038,7 @@ export namespace events {
 	    "agent:completed": AgentCompletedEvent;
 	    "agent:error": AgentErrorEvent;
 	    "agent:permission": AgentPermissionEvent;
+	    "vault:opened": VaultOpenedEvent;
 	    error: Error;
 	
 	    static createFrom(source: any = {}) {
@@ -1035,7 +1049,7 @@ export namespace events {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this["index:progress"] = this.convertValues(source["index:progress"], IndexProgressEvent);
 	        this["index:done"] = this.convertValues(source["index:done"], IndexDoneEvent);
-	        this["library:changed"] = this.convertValues(source["library:changed"], null);
+	        this["library:changed"] = this.convertValues(source["library:changed"], LibraryChangedEvent);
 	        this["watch:status"] = this.convertValues(source["watch:status"], WatchStatusEvent);
 	        this["intake:progress"] = this.convertValues(source["intake:progress"], IntakeProgressEvent);
 	        this["agent:status"] = this.convertValues(source["agent:status"], AgentStatusEvent);
@@ -1045,6 +1059,7 @@ export namespace events {
 	        this["agent:completed"] = this.convertValues(source["agent:completed"], AgentCompletedEvent);
 	        this["agent:error"] = this.convertValues(source["agent:error"], AgentErrorEvent);
 	        this["agent:permission"] = this.convertValues(source["agent:permission"], AgentPermissionEvent);
+	        this["vault:opened"] = this.convertValues(source["vault:opened"], VaultOpenedEvent);
 	        this.error = this.convertValues(source["error"], Error);
 	    }
 	
@@ -1066,6 +1081,7 @@ export namespace events {
 		    return a;
 		}
 	}
+	
 	
 	
 	

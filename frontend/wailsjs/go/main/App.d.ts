@@ -59,6 +59,8 @@ export function DeleteConversation(arg1:string):Promise<void>;
 
 export function EventPayloads():Promise<events.Payloads>;
 
+export function ExampleVault():Promise<string>;
+
 export function ExportText(arg1:workspace.ExportRequest):Promise<string>;
 
 export function Figures(arg1:string):Promise<Array<index.Figure>>;
@@ -88,6 +90,8 @@ export function LoopbackStatus():Promise<workspace.LoopbackStatus>;
 export function MetadataLookup():Promise<workspace.OnlineReport>;
 
 export function NewVault():Promise<string>;
+
+export function OpenExampleVault():Promise<string>;
 
 export function OpenExternal(arg1:string):Promise<void>;
 

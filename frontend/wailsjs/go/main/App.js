@@ -94,6 +94,10 @@ export function EventPayloads() {
   return window['go']['main']['App']['EventPayloads']();
 }
 
+export function ExampleVault() {
+  return window['go']['main']['App']['ExampleVault']();
+}
+
 export function ExportText(arg1) {
   return window['go']['main']['App']['ExportText'](arg1);
 }
@@ -152,6 +156,10 @@ export function MetadataLookup() {
 
 export function NewVault() {
   return window['go']['main']['App']['NewVault']();
+}
+
+export function OpenExampleVault() {
+  return window['go']['main']['App']['OpenExampleVault']();
 }
 
 export function OpenExternal(arg1) {
