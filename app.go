@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/plan"
@@ -313,9 +314,9 @@ func (a *App) OpenExternal(link string) error {
 // does it and hands the change to its agents; with no vault open, the
 // configuration alone does.
 type preferences interface {
-	SaveAgent(ctx context.Context, req workspace.SaveAgentRequest) (*acp.Agents, error)
-	SetDefaultAgent(name string) (*acp.Agents, error)
-	DeleteAgent(name string) (*acp.Agents, error)
+	SaveAgent(ctx context.Context, req workspace.SaveAgentRequest) (*agentconf.Agents, error)
+	SetDefaultAgent(name string) (*agentconf.Agents, error)
+	DeleteAgent(name string) (*agentconf.Agents, error)
 	SaveSettings(s settings.Settings) error
 }
 
@@ -327,7 +328,7 @@ func (a *App) prefs() preferences {
 }
 
 // Agents lists the configured agents and the default.
-func (a *App) Agents() (*acp.Agents, error) { return a.cfg.Agents() }
+func (a *App) Agents() (*agentconf.Agents, error) { return a.cfg.Agents() }
 
 // SaveAgent adds or changes an agent and optionally makes it the default.
 // Its command is stored as an absolute path. Unless req.force, it is
@@ -353,12 +354,12 @@ func (a *App) DeleteAgent(name string) error {
 
 // AgentPresets lists the agents Settings offers (Claude Code, Gemini CLI,
 // Codex, OpenCode, goose), each with whether its command is on PATH.
-func (a *App) AgentPresets() []acp.Preset { return a.cfg.AgentPresets() }
+func (a *App) AgentPresets() []agentconf.Preset { return a.cfg.AgentPresets() }
 
 // TestAgent is Test connection: it starts the agent, runs initialize and
 // session/new, stops it and reports what it is and can do. testID names the
 // run, for CancelTestAgent.
-func (a *App) TestAgent(testID string, ag acp.Agent) (*acp.Report, error) {
+func (a *App) TestAgent(testID string, ag agentconf.Agent) (*acp.Report, error) {
 	return a.cfg.TestAgent(a.ctx, testID, ag, a.log)
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/workspace"
 )
@@ -66,7 +67,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 		}
 		// Started from the shell, it is configured by the shell's
 		// environment (confined, it still gets nothing of the session).
-		ag := acp.Agent{Name: "command-line", Command: command, Args: agentCommand[1:], ShellEnv: true}
+		ag := agentconf.Agent{Name: "command-line", Command: command, Args: agentCommand[1:], ShellEnv: true}
 		ws.AddAgent(ag)
 		q.Agent = ag.Name
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/workspace"
 	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/google/go-cmp/cmp"
@@ -31,7 +31,7 @@ func TestAskReportsPermissions(t *testing.T) {
 	os.WriteFile(notes, []byte("Proof-of-stake could replace proof-of-work.\n"), 0o644)
 	rec := filepath.Join(t.TempDir(), "peer.jsonl")
 	e := env(t)
-	if _, err := e.Workspace.Config.SaveAgent(t.Context(), workspace.SaveAgentRequest{Force: true, Agent: acp.Agent{Name: "claude", Command: "node",
+	if _, err := e.Workspace.Config.SaveAgent(t.Context(), workspace.SaveAgentRequest{Force: true, Agent: agentconf.Agent{Name: "claude", Command: "node",
 		Args: []string{script}, Env: map[string]string{"PEER_STYLE": "claude", "PEER_EDIT": "1", "PEER_QUERY": "proof-of-work chain", "PEER_RECORD": rec,
 			"PEER_VAULT": root}}}); err != nil {
 		t.Fatal(err)

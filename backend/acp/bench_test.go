@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
@@ -34,8 +35,8 @@ func firstChunk(b *testing.B, h *acp.Host, conv string, req plan.Request) (time.
 // initialize included) against one served from the warm pool.
 func BenchmarkTurn(b *testing.B) {
 	root, db := benchVault(b)
-	cfg := func() *acp.Agents {
-		return &acp.Agents{Default: acp.BuiltinName, List: []acp.Agent{acp.Builtin(binary)}}
+	cfg := func() *agentconf.Agents {
+		return &agentconf.Agents{Default: agentconf.BuiltinName, List: []agentconf.Agent{agentconf.Builtin(binary)}}
 	}
 	var mcpTurn, coldFirst, warmFirst time.Duration
 	for i := 0; i < b.N; i++ {
@@ -47,7 +48,7 @@ func BenchmarkTurn(b *testing.B) {
 		h.Close()
 
 		w := acp.NewHost(root, binary, db, cfg(), acp.HostOptions{CacheDir: b.TempDir(), PoolSize: 1})
-		w.Warm(acp.BuiltinName)
+		w.Warm(agentconf.BuiltinName)
 		waitWarm(b, w)
 		wf, _ := firstChunk(b, w, fmt.Sprintf("warm-%d", i), plan.Request{Surface: "quickChat"})
 		warmFirst += wf
@@ -67,7 +68,7 @@ func benchVault(b *testing.B) (string, *index.DB) {
 // waitWarm waits until the pool holds a session (a turn would then be warm).
 func waitWarm(b *testing.B, h *acp.Host) {
 	deadline := time.Now().Add(20 * time.Second)
-	for !h.PoolReady(acp.BuiltinName) {
+	for !h.PoolReady(agentconf.BuiltinName) {
 		if time.Now().After(deadline) {
 			b.Fatal("the warm pool never filled")
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/conversation"
 )
@@ -23,7 +24,7 @@ func TestKeptServerBudgetPerTurn(t *testing.T) {
 	ag, rec := styled(t, "claude", nil)
 	b := grant.DefaultBudget()
 	b.TurnChars = 9000
-	cfg := &acp.Agents{Default: acp.BuiltinName, List: []acp.Agent{acp.Builtin(binary), ag}}
+	cfg := &agentconf.Agents{Default: agentconf.BuiltinName, List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: -1, Budget: b})
 	t.Cleanup(h.Close)
 

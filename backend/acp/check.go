@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentero/agentero/backend/agentconf"
 )
 
 // Report is what Test connection found out about an agent that started,
@@ -57,7 +59,7 @@ const authRequired = -32000
 // initialize and session/new have opts.Timeout each, and ctx cancels the
 // whole. A failure is told in the user's words, is its domain error for
 // ErrorCode, and leaves nothing of the agent running.
-func Check(ctx context.Context, ag Agent, opts StartOptions) (*Report, error) {
+func Check(ctx context.Context, ag agentconf.Agent, opts StartOptions) (*Report, error) {
 	began := time.Now()
 	p, err := Start(ctx, ag, opts)
 	if err != nil {
@@ -88,7 +90,7 @@ func Check(ctx context.Context, ag Agent, opts StartOptions) (*Report, error) {
 
 // runError says why the agent's command, found at path, could not be run.
 // The system's own words go to the log.
-func runError(ag Agent, path string, err error, log *slog.Logger) error {
+func runError(ag agentconf.Agent, path string, err error, log *slog.Logger) error {
 	msg := fmt.Sprintf("the command %q could not be run", path)
 	switch {
 	case errors.Is(err, syscall.ENOEXEC):
@@ -106,7 +108,7 @@ func runError(ag Agent, path string, err error, log *slog.Logger) error {
 // first; it did not answer in time; it answered with an error (it wants a
 // login first, or it is not an ACP agent).
 func (p *Process) startError(err error, allowed time.Duration) error {
-	label := p.agent.label()
+	label := p.agent.Label()
 	junk := p.out.firstJunk()
 	var re *sdk.RequestError
 	switch {
@@ -131,7 +133,7 @@ func (p *Process) startError(err error, allowed time.Duration) error {
 // was given): cancelled, no answer in time, the agent stopped, it needs a
 // login, or it refused.
 func (p *Process) sessionError(err error, allowed time.Duration) error {
-	label := p.agent.label()
+	label := p.agent.Label()
 	var re *sdk.RequestError
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -153,14 +155,14 @@ func (p *Process) refusal(re *sdk.RequestError) error {
 	if re.Code == authRequired {
 		return p.needsLogin()
 	}
-	return fail(fmt.Sprintf("%s refused a new session: %s", p.agent.label(), rpcText(re)), ErrRefused, re)
+	return fail(fmt.Sprintf("%s refused a new session: %s", p.agent.Label(), rpcText(re)), ErrRefused, re)
 }
 
 // needsLogin says that the agent wants a login: the ways it offers, and
 // how to log in.
 func (p *Process) needsLogin() error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s needs you to log in", p.agent.label())
+	fmt.Fprintf(&b, "%s needs you to log in", p.agent.Label())
 	var ways []string
 	for _, m := range p.init.auth {
 		ways = append(ways, m.describe())
@@ -189,8 +191,8 @@ func (m AuthMethod) describe() string {
 
 // loginHint says how to log in to ag: its preset's words when it is a
 // known agent, else what its login methods ask for.
-func loginHint(ag Agent, methods []AuthMethod) string {
-	if pr := presetOf(ag); pr != nil {
+func loginHint(ag agentconf.Agent, methods []AuthMethod) string {
+	if pr := agentconf.PresetOf(ag); pr != nil {
 		return pr.Login
 	}
 	for _, m := range methods {

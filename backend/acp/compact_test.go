@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/plan"
 )
 
@@ -59,7 +59,7 @@ func TestHandoverIsCompacted(t *testing.T) {
 	}
 
 	// The real handover: a new session because the grant changed.
-	cfg := &acp.Agents{Default: acp.BuiltinName, List: []acp.Agent{acp.Builtin(binary)}}
+	cfg := &agentconf.Agents{Default: agentconf.BuiltinName, List: []agentconf.Agent{agentconf.Builtin(binary)}}
 	// A window the history alone would fill: the tiers are taken against
 	// the whole window, with the rest of the prompt counted.
 	cfg.List[0].ContextWindow = res.TokensBefore

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/google/go-cmp/cmp"
@@ -102,7 +103,7 @@ func TestFirstTurnRacesRefill(t *testing.T) {
 			ag, rec := peer(t, "peer", "resume,close", "")
 			ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 			before := goroutines()
-			cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
+			cfg := &agentconf.Agents{Default: "peer", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 2, TurnTimeout: 20 * time.Second})
 			var wg sync.WaitGroup
 			errs := make(chan error, 4)
@@ -190,7 +191,7 @@ func TestCancelledTurnReturns(t *testing.T) {
 	ag, rec := peer(t, "peer", "resume", "hang")
 	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 	before := goroutines()
-	cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
+	cfg := &agentconf.Agents{Default: "peer", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: -1, TurnTimeout: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
 	type outcome struct {
@@ -230,7 +231,7 @@ func TestCloseStopsATurnsAgent(t *testing.T) {
 	ag, rec := peer(t, "peer", "", "hang")
 	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 	before := goroutines()
-	cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
+	cfg := &agentconf.Agents{Default: "peer", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 1, TurnTimeout: time.Hour})
 	var code string
 	emit := func(name string, payload any) {
@@ -274,7 +275,7 @@ func TestCloseDuringWarmStart(t *testing.T) {
 			ag, rec := peer(t, "peer", "close", "")
 			ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
 			before := goroutines()
-			cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
+			cfg := &agentconf.Agents{Default: "peer", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 1})
 			h.Warm("peer")
 			if stage != "spawn" {
@@ -307,7 +308,7 @@ func TestCompactionOnlyHost(t *testing.T) {
 	firstPIDs := pids(t, rec, "initialize")
 
 	before := goroutines()
-	cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
+	cfg := &agentconf.Agents{Default: "peer", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 	c := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: -1})
 	// goroutines of the first host that are still ending may go away
 	// meanwhile: what counts is one that was not there before

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/sandbox"
 	"github.com/agentero/agentero/backend/subprocess"
 	"github.com/agentero/agentero/backend/userdir"
@@ -50,8 +51,8 @@ func (p *Process) SandboxReport() sandbox.Report {
 // own environment names, its scratch home and the conversations' working
 // folders. Nothing inside the vault, and nothing that holds the vault or
 // the whole home folder, is ever let in.
-func (h *Host) jailFor(ag Agent, path string) (*jail, error) {
-	if ag.Name == BuiltinName {
+func (h *Host) jailFor(ag agentconf.Agent, path string) (*jail, error) {
+	if ag.Name == agentconf.BuiltinName {
 		return nil, nil
 	}
 	report := sandbox.Choose(ag.Sandbox)
@@ -208,7 +209,7 @@ func packageRoot(file string) string {
 
 // configPaths are the home-relative configuration (and package cache)
 // paths of the kind of agent ag is, by its command and arguments.
-func configPaths(ag Agent, path string) []string {
+func configPaths(ag agentconf.Agent, path string) []string {
 	words := strings.ToLower(filepath.Base(path) + " " + strings.Join(ag.Args, " "))
 	var out []string
 	add := func(key string, paths ...string) {

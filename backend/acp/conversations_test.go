@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/conversation"
 )
 
@@ -35,7 +35,7 @@ func TestConversationsListRenameSearchDelete(t *testing.T) {
 	}
 	paper := byID["paper.papers_bitcoin"]
 	if paper.Title != "How does proof-of-work stop double spending?" || paper.Surface != "sidebar" || paper.Paper != "papers/bitcoin" ||
-		paper.Agent != acp.BuiltinName || paper.Messages != 2 || paper.UpdatedAt.IsZero() || paper.Named {
+		paper.Agent != agentconf.BuiltinName || paper.Messages != 2 || paper.UpdatedAt.IsZero() || paper.Named {
 		t.Errorf("paper conversation listed as %+v", paper)
 	}
 	if q := byID["quick.1"]; q.Surface != "quickChat" || q.Title != "What is a timestamp server?" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
@@ -32,15 +33,11 @@ var (
 	// ErrClosed means the host was closed: it starts nothing any more.
 	ErrClosed = errors.New("the agent host is closed")
 
-	// ErrInvalidAgent means an agent the form cannot save as it is: no
-	// name, the built-in agent's name, or no command.
-	ErrInvalidAgent = errors.New("invalid agent")
-	// ErrCommandNotFound means the agent's command is not a program that
-	// can be run: not on PATH, or not at the absolute path given.
-	ErrCommandNotFound = errors.New("the agent's command was not found")
-	// ErrRelativeCommand means the agent's command is a relative path,
-	// which would depend on the folder the agent starts in.
-	ErrRelativeCommand = errors.New("the agent's command is a relative path")
+	// ErrInvalidAgent, ErrCommandNotFound and ErrRelativeCommand are the
+	// agent configuration's (package agentconf).
+	ErrInvalidAgent    = agentconf.ErrInvalidAgent
+	ErrCommandNotFound = agentconf.ErrCommandNotFound
+	ErrRelativeCommand = agentconf.ErrRelativeCommand
 	// ErrNotACP means the program does not speak ACP: it answered
 	// initialize with an error, or printed something that is not ACP.
 	ErrNotACP = errors.New("the program is not an ACP agent")

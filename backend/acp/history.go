@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/history"
 	"github.com/agentero/agentero/backend/conversation"
@@ -94,7 +95,7 @@ func (h *Host) compaction(ctx context.Context, conversationID, agentName string,
 // the agent offers session/close) and ends with its process otherwise.
 type summarizer struct {
 	h     *Host
-	agent Agent
+	agent agentconf.Agent
 }
 
 func (s *summarizer) Summarize(ctx context.Context, prompt string) (string, error) {

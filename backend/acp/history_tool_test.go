@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/conversation"
 )
@@ -44,7 +44,7 @@ func TestPrunedTurnReadBack(t *testing.T) {
 	if slices.Contains(dry.Whole, 1) || dry.TokensAfter > 1500 {
 		t.Fatalf("turn 1 is sent whole or the history is over the window: %+v", dry)
 	}
-	cfg := &acp.Agents{Default: acp.BuiltinName, List: []acp.Agent{acp.Builtin(binary)}}
+	cfg := &agentconf.Agents{Default: agentconf.BuiltinName, List: []agentconf.Agent{agentconf.Builtin(binary)}}
 	cfg.List[0].ContextWindow = 1500
 	h.SetAgents(cfg)
 	wider := req

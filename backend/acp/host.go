@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/claim"
 	"github.com/agentero/agentero/backend/context/grant"
@@ -73,7 +74,7 @@ type Host struct {
 	// itself to while it runs. It is held only to read or swap them.
 	mu       sync.Mutex
 	resolver *plan.Resolver
-	agents   *Agents
+	agents   *agentconf.Agents
 	asks     map[string]*asking // the running turns' permission requests, by conversation
 	// approves holds the user's approvals of write calls in memory, served
 	// to the turns' agentero-context servers; nil until a grant offers a
@@ -84,7 +85,7 @@ type Host struct {
 // NewHost returns a Host for the vault at vaultRoot whose index is idx.
 // It starts nothing: agents are started by the first turn that needs them,
 // by Warm, or by a Compaction that has to summarize.
-func NewHost(vaultRoot, exe string, idx Index, agents *Agents, opts HostOptions) *Host {
+func NewHost(vaultRoot, exe string, idx Index, agents *agentconf.Agents, opts HostOptions) *Host {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -123,27 +124,27 @@ func (h *Host) planResolver() *plan.Resolver {
 }
 
 // SetAgents replaces the agent configuration; turns after this use it.
-func (h *Host) SetAgents(a *Agents) {
+func (h *Host) SetAgents(a *agentconf.Agents) {
 	h.mu.Lock()
 	h.agents = a
 	h.mu.Unlock()
 }
 
-func (h *Host) agentConfig() *Agents {
+func (h *Host) agentConfig() *agentconf.Agents {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.agents
 }
 
 // agent returns the configured agent of that name ("" = the default).
-func (h *Host) agent(name string) (Agent, error) {
+func (h *Host) agent(name string) (agentconf.Agent, error) {
 	agents := h.agentConfig()
 	if name == "" {
 		name = agents.Default
 	}
 	ag := agents.Find(name)
 	if ag == nil {
-		return Agent{}, fmt.Errorf("%w: %q", ErrUnknownAgent, name)
+		return agentconf.Agent{}, fmt.Errorf("%w: %q", ErrUnknownAgent, name)
 	}
 	return *ag, nil
 }
@@ -288,7 +289,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		return nil, err
 	}
 	resolver := *h.planResolver()
-	resolver.WriteDocs = ag.writes()
+	resolver.WriteDocs = ag.Writes()
 	p, err := resolver.Resolve(ctx, req.Request)
 	if err != nil {
 		return nil, err

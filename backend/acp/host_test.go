@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/conversation"
 	"github.com/google/go-cmp/cmp"
@@ -65,7 +66,7 @@ func vaultWithTB(t testing.TB, files ...string) (string, *index.DB) {
 }
 
 // peer is the scripted agent on the ACP TypeScript SDK.
-func peer(t *testing.T, name, caps, fault string) (acp.Agent, string) {
+func peer(t *testing.T, name, caps, fault string) (agentconf.Agent, string) {
 	t.Helper()
 	script, _ := filepath.Abs("../../test/peeragent/agent.mjs")
 	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules", "@agentclientprotocol", "sdk")); err != nil {
@@ -75,7 +76,7 @@ func peer(t *testing.T, name, caps, fault string) (acp.Agent, string) {
 		t.Skip("peer agent not installed (npm ci in test/peeragent)")
 	}
 	rec := filepath.Join(t.TempDir(), name+".jsonl")
-	return acp.Agent{Name: name, Command: "node", Args: []string{script},
+	return agentconf.Agent{Name: name, Command: "node", Args: []string{script},
 		Env: map[string]string{"PEER_RECORD": rec, "PEER_CAPS": caps, "PEER_FAULT": fault}}, rec
 }
 
@@ -113,9 +114,9 @@ func methods(rs []received) []string {
 	return out
 }
 
-func newHost(t *testing.T, root string, db *index.DB, agents ...acp.Agent) *acp.Host {
+func newHost(t *testing.T, root string, db *index.DB, agents ...agentconf.Agent) *acp.Host {
 	t.Helper()
-	cfg := &acp.Agents{Default: acp.BuiltinName, List: append([]acp.Agent{acp.Builtin(binary)}, agents...)}
+	cfg := &agentconf.Agents{Default: agentconf.BuiltinName, List: append([]agentconf.Agent{agentconf.Builtin(binary)}, agents...)}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 20 * time.Second, PoolSize: -1})
 	t.Cleanup(h.Close)
 	return h
@@ -270,7 +271,7 @@ func jsonEqual(a, b any) bool {
 func TestWarmPool(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := peer(t, "peer", "resume", "")
-	cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), ag}}
+	cfg := &agentconf.Agents{Default: "peer", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: 1})
 	defer h.Close()
 	h.Warm("peer")
@@ -335,7 +336,7 @@ func TestFaults(t *testing.T) {
 				bad.Command, bad.Args = "sleep", []string{"600"}
 			}
 			good, _ := peer(t, "good", "resume", "")
-			cfg := &acp.Agents{Default: "bad", List: []acp.Agent{acp.Builtin(binary), bad, good}}
+			cfg := &agentconf.Agents{Default: "bad", List: []agentconf.Agent{agentconf.Builtin(binary), bad, good}}
 			// Long enough for a start (in a sandbox) on a machine loaded by -race runs.
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 20 * time.Second, PoolSize: -1})
 			defer h.Close()

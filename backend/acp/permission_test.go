@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/google/go-cmp/cmp"
@@ -20,7 +21,7 @@ import (
 
 // styled is the peer agent behaving like a real agent (PEER_STYLE), with
 // more of its options.
-func styled(t *testing.T, style string, env map[string]string) (acp.Agent, string) {
+func styled(t *testing.T, style string, env map[string]string) (agentconf.Agent, string) {
 	t.Helper()
 	ag, rec := peer(t, style, "", "")
 	ag.Env["PEER_STYLE"] = style
@@ -302,7 +303,7 @@ func TestPermissionWaitsForTheUser(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ag, rec := styled(t, "claude", map[string]string{"PEER_EDIT": "1", "PEER_VAULT": root})
-			cfg := &acp.Agents{Default: "claude", List: []acp.Agent{acp.Builtin(binary), ag}}
+			cfg := &agentconf.Agents{Default: "claude", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 			timeout := 20 * time.Second
 			if tt.wait > 0 {
 				// Shorter than the user's wait, long enough for the agent to

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentero/agentero/backend/agentconf"
 )
 
 // How long the pool may take to make one warm session, and to close one.
@@ -75,7 +77,7 @@ func (p *pool) take(agent string, proc *Process) (sdk.SessionId, bool) {
 
 // refill starts the agent's worker, unless one runs, the pool is full and
 // has nothing to close, or the pool is closed. It does not wait.
-func (p *pool) refill(ag Agent) {
+func (p *pool) refill(ag agentconf.Agent) {
 	if p.h.opts.PoolSize < 0 {
 		return
 	}
@@ -99,7 +101,7 @@ func (p *pool) hasWork(agent string) bool {
 // work is an agent's worker: it closes expired sessions and adds warm ones
 // until there is nothing left to do, a session cannot be made (the next
 // refill tries again), or ctx is cancelled by close.
-func (p *pool) work(ctx context.Context, ag Agent) {
+func (p *pool) work(ctx context.Context, ag agentconf.Agent) {
 	defer p.wg.Done()
 	for {
 		p.mu.Lock()
@@ -143,7 +145,7 @@ func (p *pool) stopWorker(agent string) {
 }
 
 // warm makes one warm session of the agent.
-func (p *pool) warm(ctx context.Context, ag Agent) (slot, error) {
+func (p *pool) warm(ctx context.Context, ag agentconf.Agent) (slot, error) {
 	ctx, cancel := context.WithTimeout(ctx, warmTimeout)
 	defer cancel()
 	proc, err := p.h.procs.process(ctx, ag)

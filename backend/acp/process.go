@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/sandbox"
 	"github.com/agentero/agentero/backend/subprocess"
 	sdk "github.com/coder/acp-go-sdk"
@@ -71,7 +72,7 @@ func (o StartOptions) timeout() time.Duration {
 // cannot keep anything waiting — and closes exited. Stop and Kill return
 // only after that.
 type Process struct {
-	agent      Agent
+	agent      agentconf.Agent
 	jail       *jail // how it is confined; nil for the built-in agent
 	cmd        *exec.Cmd
 	stdin      *os.File // our end of the agent's input
@@ -117,7 +118,7 @@ type initialized struct {
 // since a turn may only read through its grant. A failure is told in the
 // user's words (see startError) and leaves nothing running. The caller owns
 // the process and ends it with Stop or Kill.
-func Start(ctx context.Context, ag Agent, opts StartOptions) (*Process, error) {
+func Start(ctx context.Context, ag agentconf.Agent, opts StartOptions) (*Process, error) {
 	p, err := spawn(ag, opts.Logger, nil)
 	if err != nil {
 		return nil, err
@@ -133,24 +134,24 @@ func Start(ctx context.Context, ag Agent, opts StartOptions) (*Process, error) {
 // connects to it, without a request. The command is resolved first
 // (ResolveCommand), so that one not found is reported as such. confine,
 // when given, decides how the agent is confined (Host.jailFor).
-func spawn(ag Agent, log *slog.Logger, confine func(Agent, string) (*jail, error)) (*Process, error) {
+func spawn(ag agentconf.Agent, log *slog.Logger, confine func(agentconf.Agent, string) (*jail, error)) (*Process, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	path, err := ResolveCommand(ag.Command, ag.Env)
+	path, err := agentconf.ResolveCommand(ag.Command, ag.Env)
 	if err != nil {
 		return nil, fail(err.Error(), ErrNotStarted, err)
 	}
 	var j *jail
 	if confine != nil {
 		if j, err = confine(ag, path); err != nil {
-			return nil, fail(fmt.Sprintf("%s could not be started: %v", ag.label(), err), ErrNotStarted, err)
+			return nil, fail(fmt.Sprintf("%s could not be started: %v", ag.Label(), err), ErrNotStarted, err)
 		}
 	}
 	var cmd *exec.Cmd
 	if j.confined() {
 		if cmd, err = sandbox.Command(j.report.Kind, j.spec, j.self, path, ag.Args); err != nil {
-			return nil, fail(fmt.Sprintf("%s could not be started: %v", ag.label(), err), ErrNotStarted, err)
+			return nil, fail(fmt.Sprintf("%s could not be started: %v", ag.Label(), err), ErrNotStarted, err)
 		}
 		log.Debug("agent confined", "agent", ag.Name, "sandbox", j.report.Kind, "read", j.spec.Read, "write", j.spec.Write)
 	} else {
@@ -171,7 +172,7 @@ func spawn(ag Agent, log *slog.Logger, confine func(Agent, string) (*jail, error
 				p[1].Close()
 			}
 			log.Error("make a pipe for an agent", "agent", ag.Name, "err", err)
-			return nil, fail(fmt.Sprintf("%s could not be started: the system refused a pipe", ag.label()), ErrNotStarted, err)
+			return nil, fail(fmt.Sprintf("%s could not be started: the system refused a pipe", ag.Label()), ErrNotStarted, err)
 		}
 		pipes[i] = [2]*os.File{r, w}
 	}
@@ -251,7 +252,7 @@ func (p *Process) initialize(ctx context.Context, timeout time.Duration) error {
 	p.out.stop()
 	if int(resp.ProtocolVersion) > sdk.ProtocolVersionNumber {
 		return fail(fmt.Sprintf("%s speaks version %d of ACP, and Agentero version %d: update Agentero, or use an older version of the agent",
-			p.agent.label(), resp.ProtocolVersion, sdk.ProtocolVersionNumber), ErrNotStarted, ErrNotACP)
+			p.agent.Label(), resp.ProtocolVersion, sdk.ProtocolVersionNumber), ErrNotStarted, ErrNotACP)
 	}
 	ac := resp.AgentCapabilities
 	p.init = initialized{
@@ -329,7 +330,7 @@ func (w stdinWriter) Write(b []byte) (int, error) {
 func (p *Process) Capabilities() Capabilities { return p.init.caps }
 
 // Agent is the configuration the process was started from.
-func (p *Process) Agent() Agent { return p.agent }
+func (p *Process) Agent() agentconf.Agent { return p.agent }
 
 // Exited reports whether the agent process has ended.
 func (p *Process) Exited() bool {

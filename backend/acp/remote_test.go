@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 )
 
 // TestRemoteAgentsGetNoSensitiveDocuments: every agent but the built-in
@@ -28,7 +28,7 @@ func TestRemoteAgentsGetNoSensitiveDocuments(t *testing.T) {
 		agent     string
 		sensitive bool // the sensitive body is in the prompt
 	}{
-		{acp.BuiltinName, true},
+		{agentconf.BuiltinName, true},
 		{"cloud", false},
 		{"local", true},
 	}
@@ -49,7 +49,7 @@ func TestRemoteAgentsGetNoSensitiveDocuments(t *testing.T) {
 			}
 		})
 	}
-	if (acp.Agent{Name: "anything"}).Remote() != true || (acp.Agent{Name: "anything", Local: true}).Remote() || acp.Builtin("/bin/agentero").Remote() {
+	if (agentconf.Agent{Name: "anything"}).Remote() != true || (agentconf.Agent{Name: "anything", Local: true}).Remote() || agentconf.Builtin("/bin/agentero").Remote() {
 		t.Error("Remote: every agent but the built-in one, unless marked local")
 	}
 }

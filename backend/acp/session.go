@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/compact"
 	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/context/plan"
@@ -31,7 +32,7 @@ type session struct {
 // session/load, with the same MCP servers. Otherwise, or when continuing
 // fails: drop the old id and open a new session — from the warm pool when
 // the turn needs no MCP — handing over the conversation shown so far.
-func (h *Host) session(ctx context.Context, conv *conversation.Conversation, ag Agent, p *plan.Plan, question string) (*session, error) {
+func (h *Host) session(ctx context.Context, conv *conversation.Conversation, ag agentconf.Agent, p *plan.Plan, question string) (*session, error) {
 	proc, err := h.procs.process(ctx, ag)
 	if err != nil {
 		return nil, err

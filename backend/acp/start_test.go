@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/internal/corpustest"
 	"github.com/agentero/agentero/internal/proctest"
@@ -37,7 +38,7 @@ const startBound = 10 * time.Second
 // wrapped is the peer agent started through a shell wrapper that stays its
 // parent, as npx stays the parent of the adapter it runs. env is added to
 // the peer's; the pid file names the agent's process group once it runs.
-func wrapped(t *testing.T, name, caps, fault string, env map[string]string, extra ...string) (ag acp.Agent, rec, pidFile string) {
+func wrapped(t *testing.T, name, caps, fault string, env map[string]string, extra ...string) (ag agentconf.Agent, rec, pidFile string) {
 	t.Helper()
 	ag, rec = peer(t, name, caps, fault)
 	node, err := exec.LookPath("node")
@@ -80,7 +81,7 @@ func inGroup(t *testing.T, pidFile, rec string) {
 
 // check runs Test connection with a deadline of timeout for each step (0 =
 // the default), and says how long it took.
-func check(ctx context.Context, ag acp.Agent, timeout time.Duration) (*acp.Report, time.Duration, error) {
+func check(ctx context.Context, ag agentconf.Agent, timeout time.Duration) (*acp.Report, time.Duration, error) {
 	began := time.Now()
 	rep, err := acp.Check(ctx, ag, acp.StartOptions{Timeout: timeout})
 	return rep, time.Since(began), err
@@ -131,8 +132,8 @@ func TestStartErrors(t *testing.T) {
 	os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644)
 	tests := []struct {
 		name  string
-		agent func(t *testing.T) (acp.Agent, string, string) // the agent, its wrapper's pid file and its record ("" = nothing starts)
-		want  []string                                       // in the message
+		agent func(t *testing.T) (agentconf.Agent, string, string) // the agent, its wrapper's pid file and its record ("" = nothing starts)
+		want  []string                                             // in the message
 		is    error
 		code  string
 	}{
@@ -195,13 +196,15 @@ func TestStartErrors(t *testing.T) {
 }
 
 // plain is an agent with command and no process behind it.
-func plain(command string) func(*testing.T) (acp.Agent, string, string) {
-	return func(*testing.T) (acp.Agent, string, string) { return acp.Agent{Name: "bad", Command: command}, "", "" }
+func plain(command string) func(*testing.T) (agentconf.Agent, string, string) {
+	return func(*testing.T) (agentconf.Agent, string, string) {
+		return agentconf.Agent{Name: "bad", Command: command}, "", ""
+	}
 }
 
 // started is the wrapped peer agent starting the way start says (PEER_START).
-func started(start string) func(*testing.T) (acp.Agent, string, string) {
-	return func(t *testing.T) (acp.Agent, string, string) {
+func started(start string) func(*testing.T) (agentconf.Agent, string, string) {
+	return func(t *testing.T) (agentconf.Agent, string, string) {
 		ag, rec, pidFile := wrapped(t, "bad", "", "", map[string]string{"PEER_START": start, "PEER_STUBBORN": "1"})
 		return ag, pidFile, rec
 	}
@@ -275,7 +278,7 @@ func TestPresets(t *testing.T) {
 	os.Mkdir(filepath.Join(other, "opencode"), 0o755)                         // a folder
 	os.WriteFile(filepath.Join(other, "npx"), []byte("#!/bin/sh\n"), 0o755)
 	t.Chdir(other)
-	presets := acp.Presets(strings.Join([]string{".", "", bin, filepath.Join(other, "missing")}, string(os.PathListSeparator)))
+	presets := agentconf.Presets(strings.Join([]string{".", "", bin, filepath.Join(other, "missing")}, string(os.PathListSeparator)))
 	got := map[string]string{}
 	var ids []string
 	for _, p := range presets {
@@ -296,7 +299,7 @@ func TestPresets(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{"gemini": filepath.Join(bin, "gemini")}, got); diff != "" {
 		t.Errorf("found on PATH (-want +got):\n%s", diff)
 	}
-	byID := map[string]acp.Preset{}
+	byID := map[string]agentconf.Preset{}
 	for _, p := range presets {
 		byID[p.ID] = p
 	}
@@ -331,17 +334,17 @@ func TestResolveCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := acp.ResolveCommand(tt.command, tt.env)
+			got, err := agentconf.ResolveCommand(tt.command, tt.env)
 			if got != tt.want || !errors.Is(err, tt.is) || (tt.is == nil) != (err == nil) {
 				t.Errorf("ResolveCommand(%q) = %q, %v; want %q, %v", tt.command, got, err, tt.want, tt.is)
 			}
 		})
 	}
-	ag, err := acp.Prepare(acp.Agent{Name: "  mine ", Command: "my-agent"})
+	ag, err := agentconf.Prepare(agentconf.Agent{Name: "  mine ", Command: "my-agent"})
 	if err != nil || ag.Name != "mine" || ag.Command != agent || ag.Args == nil {
 		t.Errorf("Prepare = %+v, %v; want the name trimmed and the command %s", ag, err, agent)
 	}
-	if _, err := acp.Prepare(acp.Agent{Name: "", Command: "my-agent"}); acp.ErrorCode(err) != events.CodeInvalid {
+	if _, err := agentconf.Prepare(agentconf.Agent{Name: "", Command: "my-agent"}); acp.ErrorCode(err) != events.CodeInvalid {
 		t.Errorf("Prepare without a name: %v (code %q)", err, acp.ErrorCode(err))
 	}
 }
@@ -359,7 +362,7 @@ func TestTurnThroughWrapper(t *testing.T) {
 	hang, hangRec, hangPID := wrapped(t, "hang", "", "hang", stubborn)
 	slow, slowRec, slowPID := wrapped(t, "slow", "", "", map[string]string{"PEER_START": "hang", "PEER_STUBBORN": "1"})
 	const turnTimeout = 15 * time.Second // for a start under a loaded -race run
-	cfg := &acp.Agents{Default: "good", List: []acp.Agent{acp.Builtin(binary), good, hang, slow}}
+	cfg := &agentconf.Agents{Default: "good", List: []agentconf.Agent{agentconf.Builtin(binary), good, hang, slow}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: -1, TurnTimeout: turnTimeout})
 	defer h.Close()
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/transcript"
 	"github.com/google/go-cmp/cmp"
@@ -142,7 +143,7 @@ func TestPlantedStateTurn(t *testing.T) {
 				t.Fatal(err)
 			}
 			cache := t.TempDir()
-			cfg := &acp.Agents{Default: "peer", List: []acp.Agent{acp.Builtin(binary), pa}}
+			cfg := &agentconf.Agents{Default: "peer", List: []agentconf.Agent{agentconf.Builtin(binary), pa}}
 			h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: cache, PoolSize: -1})
 			defer h.Close()
 			ask(t, h, id, "peer", wider, "What is proof-of-work?")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+
+	"github.com/agentero/agentero/backend/agentconf"
 )
 
 // supervisor owns a host's agent processes: at most one live process per
@@ -19,7 +21,7 @@ import (
 // different agents do not wait for each other.
 type supervisor struct {
 	log     *slog.Logger
-	confine func(Agent, string) (*jail, error) // how an agent runs (Host.jailFor); nil = unconfined
+	confine func(agentconf.Agent, string) (*jail, error) // how an agent runs (Host.jailFor); nil = unconfined
 
 	// mu guards the fields below. It is held only to read or update them,
 	// never while a process starts, answers or stops.
@@ -41,7 +43,7 @@ func newSupervisor(log *slog.Logger) *supervisor {
 // process returns the agent's running process, starting it if there is
 // none or the last one died. A caller that waits for another's start gives
 // up when its ctx ends. The process is shared: the caller must not stop it.
-func (s *supervisor) process(ctx context.Context, ag Agent) (*Process, error) {
+func (s *supervisor) process(ctx context.Context, ag agentconf.Agent) (*Process, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

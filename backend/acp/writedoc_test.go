@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
 )
 
@@ -22,7 +23,7 @@ func TestWriteDocEveryCallApproved(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := styled(t, "claude", map[string]string{"PEER_WRITE_DOC": "---\ndescription: Peer notes\n---\nWritten by the agent"})
 	ag.WriteDocs = true // the user allowed this agent to write context documents
-	cfg := &acp.Agents{Default: "claude", List: []acp.Agent{acp.Builtin(binary), ag}}
+	cfg := &agentconf.Agents{Default: "claude", List: []agentconf.Agent{agentconf.Builtin(binary), ag}}
 	h := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), TurnTimeout: 30 * time.Second, PoolSize: -1})
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -100,7 +101,7 @@ func TestWriteToolOnlyForAgentsAllowedToWrite(t *testing.T) {
 	for _, tt := range []struct {
 		agent string
 		write bool
-	}{{"claude", false}, {"writer", true}, {acp.BuiltinName, false}} {
+	}{{"claude", false}, {"writer", true}, {agentconf.BuiltinName, false}} {
 		r := ask(t, h, "grant-"+tt.agent, tt.agent, sidebar, "How is the chain secured?")
 		if slices.Contains(r.Plan.Tools, "context_write_doc") != tt.write || len(r.Plan.Tools) == 0 {
 			t.Errorf("%s's grant offers %v; the write tool wanted: %v", tt.agent, r.Plan.Tools, tt.write)

@@ -3,13 +3,13 @@ package workspace
 import (
 	"context"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/settings"
 )
 
 // Agents reads the configured agents; the vault's turns use them from now
 // on (an agents.json changed by hand is taken up when it is asked for).
-func (w *Workspace) Agents() (*acp.Agents, error) {
+func (w *Workspace) Agents() (*agentconf.Agents, error) {
 	w.reloadAgents()
 	return w.cfg.Agents()
 }
@@ -20,7 +20,7 @@ func (w *Workspace) Agents() (*acp.Agents, error) {
 type agentsFile struct {
 	read  bool
 	stamp FileStamp
-	added []acp.Agent // AddAgent's, never saved: kept across reloads
+	added []agentconf.Agent // AddAgent's, never saved: kept across reloads
 }
 
 // reloadAgents reads agents.json again when it changed since the
@@ -59,25 +59,25 @@ func (w *Workspace) reloadAgents() {
 
 // SaveAgent adds or changes an agent (and optionally makes it the default)
 // as Config.SaveAgent does; the vault's next turns use it.
-func (w *Workspace) SaveAgent(ctx context.Context, req SaveAgentRequest) (*acp.Agents, error) {
+func (w *Workspace) SaveAgent(ctx context.Context, req SaveAgentRequest) (*agentconf.Agents, error) {
 	return w.useAgents(w.cfg.SaveAgent(ctx, req))
 }
 
 // SetDefaultAgent makes a configured agent the default.
-func (w *Workspace) SetDefaultAgent(name string) (*acp.Agents, error) {
+func (w *Workspace) SetDefaultAgent(name string) (*agentconf.Agents, error) {
 	return w.useAgents(w.cfg.SetDefaultAgent(name))
 }
 
 // DeleteAgent removes an agent (never the built-in one).
-func (w *Workspace) DeleteAgent(name string) (*acp.Agents, error) {
+func (w *Workspace) DeleteAgent(name string) (*agentconf.Agents, error) {
 	return w.useAgents(w.cfg.DeleteAgent(name))
 }
 
 // AddAgent makes ag available to this workspace's turns without saving it
 // (the command line's --agent-cmd).
-func (w *Workspace) AddAgent(ag acp.Agent) {
+func (w *Workspace) AddAgent(ag agentconf.Agent) {
 	w.mu.Lock()
-	agents := &acp.Agents{Default: w.agents.Default, List: append(w.agents.List[:len(w.agents.List):len(w.agents.List)], ag)}
+	agents := &agentconf.Agents{Default: w.agents.Default, List: append(w.agents.List[:len(w.agents.List):len(w.agents.List)], ag)}
 	w.agentsFile.added = append(w.agentsFile.added, ag)
 	w.mu.Unlock()
 	w.useAgents(agents, nil)
@@ -85,7 +85,7 @@ func (w *Workspace) AddAgent(ag acp.Agent) {
 
 // Agent returns the agent a turn would use for name ("" = the default), or
 // nil.
-func (w *Workspace) Agent(name string) *acp.Agent {
+func (w *Workspace) Agent(name string) *agentconf.Agent {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if name == "" {
@@ -95,7 +95,7 @@ func (w *Workspace) Agent(name string) *acp.Agent {
 }
 
 // useAgents hands a saved configuration to the host: turns after this use it.
-func (w *Workspace) useAgents(a *acp.Agents, err error) (*acp.Agents, error) {
+func (w *Workspace) useAgents(a *agentconf.Agents, err error) (*agentconf.Agents, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/workspace"
 	"github.com/agentero/agentero/internal/corpustest"
@@ -21,7 +21,7 @@ import (
 // wrappedPeer is the peer agent started through a shell wrapper that stays
 // its parent, as npx stays the parent of the adapter it runs; env is added
 // to the peer's. The pid file names the agent's process group.
-func wrappedPeer(t *testing.T, name string, env map[string]string) (ag acp.Agent, rec, pidFile string) {
+func wrappedPeer(t *testing.T, name string, env map[string]string) (ag agentconf.Agent, rec, pidFile string) {
 	t.Helper()
 	ag, rec = peer(t, name, "")
 	node, err := exec.LookPath("node")
@@ -48,7 +48,7 @@ func initializes(rec string) int {
 func TestTestAgentCancel(t *testing.T) {
 	cfg := workspace.NewConfig(t.TempDir(), binary)
 	hangs := map[string]string{"PEER_START": "hang", "PEER_STUBBORN": "1"}
-	run := func(id string, ag acp.Agent) chan error {
+	run := func(id string, ag agentconf.Agent) chan error {
 		done := make(chan error, 1)
 		go func() {
 			_, err := cfg.TestAgent(background(), id, ag, nil)
@@ -108,11 +108,11 @@ func TestTestAgentCancel(t *testing.T) {
 // that passed, or an agent saved before as it is, is not checked again.
 func TestSaveAgent(t *testing.T) {
 	cfg := workspace.NewConfig(t.TempDir(), binary)
-	save := func(ag acp.Agent, force bool) error {
+	save := func(ag agentconf.Agent, force bool) error {
 		_, err := cfg.SaveAgent(background(), workspace.SaveAgentRequest{Agent: ag, Force: force, CheckID: "form"})
 		return err
 	}
-	saved := func(name string) *acp.Agent {
+	saved := func(name string) *agentconf.Agent {
 		a, err := cfg.Agents()
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +131,7 @@ func TestSaveAgent(t *testing.T) {
 	}
 	for _, tt := range refused {
 		for _, force := range []bool{false, true} {
-			err := save(acp.Agent{Name: tt.name, Command: tt.command}, force)
+			err := save(agentconf.Agent{Name: tt.name, Command: tt.command}, force)
 			if workspace.Code(err) != tt.code || !strings.Contains(err.Error(), tt.says) {
 				t.Errorf("save %s (force %v): %v (code %q); want %q saying %q", tt.name, force, err, workspace.Code(err), tt.code, tt.says)
 			}
@@ -192,7 +192,7 @@ func TestPresetOnPATH(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cfg := workspace.NewConfig(t.TempDir(), binary)
-	var gemini *acp.Preset
+	var gemini *agentconf.Preset
 	for _, p := range cfg.AgentPresets() {
 		if p.ID == "gemini" {
 			gemini = &p
@@ -201,7 +201,7 @@ func TestPresetOnPATH(t *testing.T) {
 	if gemini == nil || !gemini.Found || gemini.Path != filepath.Join(bin, "gemini") {
 		t.Fatalf("gemini preset = %+v, want it found in %s", gemini, bin)
 	}
-	preset := acp.Agent{Name: gemini.Name, Command: gemini.Command, Args: gemini.Args, Env: ag.Env}
+	preset := agentconf.Agent{Name: gemini.Name, Command: gemini.Command, Args: gemini.Args, Env: ag.Env}
 	if _, err := cfg.SaveAgent(context.Background(), workspace.SaveAgentRequest{Agent: preset}); err != nil {
 		t.Fatalf("save the preset: %v", err)
 	}
@@ -253,7 +253,7 @@ func TestAgentsFileChangedWhileOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	late.Command = node
-	data, _ := json.Marshal(acp.Agents{Default: "builtin", List: []acp.Agent{late}})
+	data, _ := json.Marshal(agentconf.Agents{Default: "builtin", List: []agentconf.Agent{late}})
 	path := filepath.Join(f.cfg.Dir(), "agents.json")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
 )
 
@@ -29,7 +30,7 @@ const passFor = 10 * time.Minute
 // same id cancels the first. A test that passes is remembered for a while,
 // so that saving the same agent right after runs no second check. After
 // Close it fails with acp.ErrClosed.
-func (c *Config) TestAgent(ctx context.Context, id string, ag acp.Agent, log *slog.Logger) (*acp.Report, error) {
+func (c *Config) TestAgent(ctx context.Context, id string, ag agentconf.Agent, log *slog.Logger) (*acp.Report, error) {
 	ctx, done, err := c.checks.start(ctx, id)
 	if err != nil {
 		return nil, err
@@ -58,12 +59,12 @@ func (c *Config) Close() { c.checks.close() }
 // settings passed a test lately or are those it is saved with already (the
 // user was warned then, if it failed), else Test connection under id. A
 // failure other than a cancellation is ErrUnverified.
-func (c *Config) verify(ctx context.Context, id string, ag acp.Agent) error {
+func (c *Config) verify(ctx context.Context, id string, ag agentconf.Agent) error {
 	if c.checks.passedLately(ag, time.Now()) {
 		return nil
 	}
 	if a, err := c.Agents(); err == nil {
-		if old := a.Find(ag.Name); old != nil && acp.SameLaunch(*old, ag) {
+		if old := a.Find(ag.Name); old != nil && agentconf.SameLaunch(*old, ag) {
 			return nil
 		}
 	}
@@ -134,7 +135,7 @@ func (cs *checks) close() { cs.tasks.close() }
 
 // pass records that ag's launch settings passed a check at now, and forgets
 // passes older than passFor.
-func (cs *checks) pass(ag acp.Agent, now time.Time) {
+func (cs *checks) pass(ag agentconf.Agent, now time.Time) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	for k, at := range cs.passed {
@@ -145,7 +146,7 @@ func (cs *checks) pass(ag acp.Agent, now time.Time) {
 	cs.passed[launchKey(ag)] = now
 }
 
-func (cs *checks) passedLately(ag acp.Agent, now time.Time) bool {
+func (cs *checks) passedLately(ag agentconf.Agent, now time.Time) bool {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	at, ok := cs.passed[launchKey(ag)]
@@ -153,7 +154,7 @@ func (cs *checks) passedLately(ag acp.Agent, now time.Time) bool {
 }
 
 // launchKey identifies how an agent is started: command, args and env.
-func launchKey(ag acp.Agent) string {
+func launchKey(ag agentconf.Agent) string {
 	if len(ag.Args) == 0 {
 		ag.Args = nil
 	}

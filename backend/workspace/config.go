@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/atomicfile"
 	"github.com/agentero/agentero/backend/settings"
 	"github.com/agentero/agentero/backend/userdir"
@@ -79,12 +80,12 @@ func (c *Config) file(name string) (string, error) {
 }
 
 // Agents reads the configured agents; the built-in one is always there.
-func (c *Config) Agents() (*acp.Agents, error) {
+func (c *Config) Agents() (*agentconf.Agents, error) {
 	p, err := c.file("agents.json")
 	if err != nil {
 		return nil, notConfigured(err)
 	}
-	a, err := acp.LoadAgents(p, c.exe)
+	a, err := agentconf.LoadAgents(p, c.exe)
 	if err != nil {
 		return nil, notConfigured(err)
 	}
@@ -116,7 +117,7 @@ func (c *Config) AgentsStamp() (FileStamp, error) {
 }
 
 // edit changes the agents under the lock and saves them.
-func (c *Config) edit(change func(a *acp.Agents) error) (*acp.Agents, error) {
+func (c *Config) edit(change func(a *agentconf.Agents) error) (*agentconf.Agents, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a, err := c.Agents()
@@ -138,8 +139,8 @@ func (c *Config) edit(change func(a *acp.Agents) error) (*acp.Agents, error) {
 
 // SaveAgentRequest is the Settings form's Save.
 type SaveAgentRequest struct {
-	Agent       acp.Agent `json:"agent"`
-	MakeDefault bool      `json:"makeDefault"`
+	Agent       agentconf.Agent `json:"agent"`
+	MakeDefault bool            `json:"makeDefault"`
 	// Force saves the agent without its check, or after the check failed:
 	// the user saw the warning and chose "Save anyway".
 	Force bool `json:"force"`
@@ -150,12 +151,12 @@ type SaveAgentRequest struct {
 
 // SaveAgent adds or changes an agent and optionally makes it the default;
 // it returns the configuration saved. The command is stored as an absolute
-// path (acp.Prepare): one not found is refused. Unless req.Force, the agent
+// path (agentconf.Prepare): one not found is refused. Unless req.Force, the agent
 // is checked first as Test connection does (see verify), and one that
 // fails is not saved: the error is ErrUnverified, with the check's own
 // message, and the UI offers "Save anyway".
-func (c *Config) SaveAgent(ctx context.Context, req SaveAgentRequest) (*acp.Agents, error) {
-	ag, err := acp.Prepare(req.Agent)
+func (c *Config) SaveAgent(ctx context.Context, req SaveAgentRequest) (*agentconf.Agents, error) {
+	ag, err := agentconf.Prepare(req.Agent)
 	switch {
 	case errors.Is(err, acp.ErrInvalidAgent), errors.Is(err, acp.ErrRelativeCommand):
 		return nil, invalid(err)
@@ -167,7 +168,7 @@ func (c *Config) SaveAgent(ctx context.Context, req SaveAgentRequest) (*acp.Agen
 			return nil, err
 		}
 	}
-	return c.edit(func(a *acp.Agents) error {
+	return c.edit(func(a *agentconf.Agents) error {
 		if err := a.Put(ag); err != nil {
 			return invalid(err)
 		}
@@ -179,8 +180,8 @@ func (c *Config) SaveAgent(ctx context.Context, req SaveAgentRequest) (*acp.Agen
 }
 
 // SetDefaultAgent makes a configured agent the default.
-func (c *Config) SetDefaultAgent(name string) (*acp.Agents, error) {
-	return c.edit(func(a *acp.Agents) error {
+func (c *Config) SetDefaultAgent(name string) (*agentconf.Agents, error) {
+	return c.edit(func(a *agentconf.Agents) error {
 		if a.Find(name) == nil {
 			return notFound(fmt.Errorf("no agent named %q", name))
 		}
@@ -191,11 +192,11 @@ func (c *Config) SetDefaultAgent(name string) (*acp.Agents, error) {
 
 // DeleteAgent removes an agent (never the built-in one); the built-in agent
 // becomes the default if the removed one was.
-func (c *Config) DeleteAgent(name string) (*acp.Agents, error) {
-	if name == acp.BuiltinName {
+func (c *Config) DeleteAgent(name string) (*agentconf.Agents, error) {
+	if name == agentconf.BuiltinName {
 		return nil, invalid(errors.New("the built-in agent cannot be removed"))
 	}
-	return c.edit(func(a *acp.Agents) error {
+	return c.edit(func(a *agentconf.Agents) error {
 		kept := a.List[:0]
 		for _, ag := range a.List {
 			if ag.Name != name {
@@ -204,7 +205,7 @@ func (c *Config) DeleteAgent(name string) (*acp.Agents, error) {
 		}
 		a.List = kept
 		if a.Default == name {
-			a.Default = acp.BuiltinName
+			a.Default = agentconf.BuiltinName
 		}
 		return nil
 	})
@@ -212,7 +213,7 @@ func (c *Config) DeleteAgent(name string) (*acp.Agents, error) {
 
 // AgentPresets lists the agents Settings offers, each with whether its
 // command is found on this program's PATH.
-func (c *Config) AgentPresets() []acp.Preset { return acp.Presets(os.Getenv("PATH")) }
+func (c *Config) AgentPresets() []agentconf.Preset { return agentconf.Presets(os.Getenv("PATH")) }
 
 // Settings reads the user's settings. A file that cannot be used is an
 // error, returned with the defaults, which are then in force.

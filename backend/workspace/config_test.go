@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/settings"
 	"github.com/agentero/agentero/backend/workspace"
@@ -17,13 +17,13 @@ import (
 func TestAgentsAndSettings(t *testing.T) {
 	f := open(t, t.TempDir(), workspace.Options{PoolSize: -1})
 	agents, err := f.ws.Agents()
-	if err != nil || agents.Default != acp.BuiltinName || agents.Find(acp.BuiltinName).Command != binary {
+	if err != nil || agents.Default != agentconf.BuiltinName || agents.Find(agentconf.BuiltinName).Command != binary {
 		t.Fatalf("fresh agents = %+v, %v", agents, err)
 	}
-	if _, err := f.ws.SaveAgent(background(), workspace.SaveAgentRequest{Agent: acp.Agent{Name: "", Command: "x"}}); workspace.Code(err) != events.CodeInvalid {
+	if _, err := f.ws.SaveAgent(background(), workspace.SaveAgentRequest{Agent: agentconf.Agent{Name: "", Command: "x"}}); workspace.Code(err) != events.CodeInvalid {
 		t.Errorf("nameless agent: %v", err)
 	}
-	if _, err := f.ws.DeleteAgent(acp.BuiltinName); workspace.Code(err) != events.CodeInvalid {
+	if _, err := f.ws.DeleteAgent(agentconf.BuiltinName); workspace.Code(err) != events.CodeInvalid {
 		t.Errorf("delete the built-in agent: %v", err)
 	}
 	if _, err := f.ws.SetDefaultAgent("nobody"); workspace.Code(err) != events.CodeNotFound {
@@ -43,7 +43,7 @@ func TestAgentsAndSettings(t *testing.T) {
 		t.Fatalf("turn after SaveAgent = %+v, %v", res, err)
 	}
 	received(t, rec, "session/prompt")
-	if agents, _ := f.ws.DeleteAgent("peer"); agents.Default != acp.BuiltinName {
+	if agents, _ := f.ws.DeleteAgent("peer"); agents.Default != agentconf.BuiltinName {
 		t.Errorf("deleting the default leaves default %q, want the built-in agent", agents.Default)
 	}
 

@@ -17,7 +17,7 @@ import (
 
 	"log/slog"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/pdf"
 	"github.com/agentero/agentero/backend/workspace"
 )
@@ -151,7 +151,7 @@ type fixture struct {
 // open opens a workspace on root with a config folder of the test's own;
 // opts may set more options. The test closes it (Close is idempotent, so
 // the cleanup is only a guard).
-func open(t *testing.T, root string, opts workspace.Options, agents ...acp.Agent) *fixture {
+func open(t *testing.T, root string, opts workspace.Options, agents ...agentconf.Agent) *fixture {
 	t.Helper()
 	f := &fixture{root: root, cfg: workspace.NewConfig(t.TempDir(), binary), rec: newRecorder(), log: &logBuffer{},
 		before: map[string]bool{}}
@@ -186,7 +186,7 @@ func open(t *testing.T, root string, opts workspace.Options, agents ...acp.Agent
 // peer is the scripted ACP agent on the official TypeScript SDK
 // (test/peeragent), with a fault to play; rec is the file it records what
 // it received in.
-func peer(t *testing.T, name, fault string) (ag acp.Agent, rec string) {
+func peer(t *testing.T, name, fault string) (ag agentconf.Agent, rec string) {
 	t.Helper()
 	script, _ := filepath.Abs("../../test/peeragent/agent.mjs")
 	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules", "@agentclientprotocol", "sdk")); err != nil {
@@ -196,7 +196,7 @@ func peer(t *testing.T, name, fault string) (ag acp.Agent, rec string) {
 		t.Skip("peer agent not installed (npm ci in test/peeragent)")
 	}
 	rec = filepath.Join(t.TempDir(), name+".jsonl")
-	return acp.Agent{Name: name, Command: "node", Args: []string{script},
+	return agentconf.Agent{Name: name, Command: "node", Args: []string{script},
 		Env: map[string]string{"PEER_RECORD": rec, "PEER_FAULT": fault}}, rec
 }
 

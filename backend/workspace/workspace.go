@@ -9,6 +9,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/metadata"
 	"log/slog"
 	"path/filepath"
@@ -63,7 +64,7 @@ type Workspace struct {
 	// mu guards the fields below. Nothing blocks while holding it except
 	// tasks.start (which only takes tasks.mu).
 	mu         sync.Mutex
-	agents     *acp.Agents
+	agents     *agentconf.Agents
 	agentsErr  error      // why agents.json could not be used; turns fail with it
 	agentsFile agentsFile // agents.json as last read (reloadAgents)
 	budget     grant.Budget
@@ -116,7 +117,7 @@ func Open(dir string, opts Options) (*Workspace, error) {
 	w.agents, w.agentsErr = opts.Config.Agents()
 	if w.agentsErr != nil {
 		opts.Logger.Warn("agents not loaded; only the built-in agent is available", "err", w.agentsErr)
-		w.agents = &acp.Agents{Default: acp.BuiltinName, List: []acp.Agent{acp.Builtin(opts.Config.Executable())}}
+		w.agents = &agentconf.Agents{Default: agentconf.BuiltinName, List: []agentconf.Agent{agentconf.Builtin(opts.Config.Executable())}}
 	}
 	prefs, err := opts.Config.Settings()
 	if err != nil {

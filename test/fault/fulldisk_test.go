@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/agentero/agentero/backend/acp"
+	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/settings"
@@ -75,7 +75,7 @@ func TestFullDisk(t *testing.T) {
 	if err := ask("a", "", "What is proof-of-work?"); err != nil {
 		t.Fatal(err)
 	}
-	ws.AddAgent(acp.Agent{Name: "broken", Command: "/bin/false"})
+	ws.AddAgent(agentconf.Agent{Name: "broken", Command: "/bin/false"})
 	if err := ask("b", "broken", "What is proof-of-work?"); err == nil {
 		t.Fatal("a turn with an agent that cannot start succeeded")
 	}
@@ -84,7 +84,7 @@ func TestFullDisk(t *testing.T) {
 	if err := cfg.SaveSettings(prefs); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cfg.SaveAgent(ctx, workspace.SaveAgentRequest{Force: true, Agent: acp.Agent{Name: "other", Command: "/bin/true"}}); err != nil {
+	if _, err := cfg.SaveAgent(ctx, workspace.SaveAgentRequest{Force: true, Agent: agentconf.Agent{Name: "other", Command: "/bin/true"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := cfg.RememberVault(root); err != nil {
@@ -97,7 +97,7 @@ func TestFullDisk(t *testing.T) {
 	t.Run("turn ending on a full disk", func(t *testing.T) {
 		agentCmd, rec := peerCommand(t)
 		node, script, _ := strings.Cut(agentCmd, " ")
-		ws.AddAgent(acp.Agent{Name: "peer-hangs", Command: node, Args: []string{script},
+		ws.AddAgent(agentconf.Agent{Name: "peer-hangs", Command: node, Args: []string{script},
 			Env: map[string]string{"PEER_RECORD": rec, "PEER_FAULT": "hang-mid-answer"}})
 		if err := ask("c", "", "What is proof-of-work?"); err != nil {
 			t.Fatal(err)
@@ -158,7 +158,7 @@ func TestFullDisk(t *testing.T) {
 		d.isFull(t, cfg.SaveSettings(prefs))
 	})
 	t.Run("save an agent", func(t *testing.T) {
-		_, err := cfg.SaveAgent(ctx, workspace.SaveAgentRequest{Force: true, Agent: acp.Agent{Name: "another", Command: "/bin/true"}})
+		_, err := cfg.SaveAgent(ctx, workspace.SaveAgentRequest{Force: true, Agent: agentconf.Agent{Name: "another", Command: "/bin/true"}})
 		d.isFull(t, err)
 	})
 	t.Run("remember the vault", func(t *testing.T) {

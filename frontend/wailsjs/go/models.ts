@@ -1,65 +1,5 @@
 export namespace acp {
 	
-	export class Agent {
-	    name: string;
-	    command: string;
-	    args: string[];
-	    env?: Record<string, string>;
-	    contextWindow?: number;
-	    sandbox?: string;
-	    paths?: string[];
-	    writeDocs?: boolean;
-	    local?: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Agent(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.command = source["command"];
-	        this.args = source["args"];
-	        this.env = source["env"];
-	        this.contextWindow = source["contextWindow"];
-	        this.sandbox = source["sandbox"];
-	        this.paths = source["paths"];
-	        this.writeDocs = source["writeDocs"];
-	        this.local = source["local"];
-	    }
-	}
-	export class Agents {
-	    default: string;
-	    agents: Agent[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Agents(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.default = source["default"];
-	        this.agents = this.convertValues(source["agents"], Agent);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class AuthMethod {
 	    id: string;
 	    name: string;
@@ -124,34 +64,6 @@ export namespace acp {
 	        this.builtin = source["builtin"];
 	    }
 	}
-	export class Preset {
-	    id: string;
-	    name: string;
-	    command: string;
-	    args: string[];
-	    install: string;
-	    login: string;
-	    website: string;
-	    path: string;
-	    found: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Preset(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.command = source["command"];
-	        this.args = source["args"];
-	        this.install = source["install"];
-	        this.login = source["login"];
-	        this.website = source["website"];
-	        this.path = source["path"];
-	        this.found = source["found"];
-	    }
-	}
 	export class Report {
 	    command: string;
 	    name: string;
@@ -195,6 +107,99 @@ export namespace acp {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace agentconf {
+	
+	export class Agent {
+	    name: string;
+	    command: string;
+	    args: string[];
+	    env?: Record<string, string>;
+	    contextWindow?: number;
+	    sandbox?: string;
+	    paths?: string[];
+	    writeDocs?: boolean;
+	    local?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Agent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.contextWindow = source["contextWindow"];
+	        this.sandbox = source["sandbox"];
+	        this.paths = source["paths"];
+	        this.writeDocs = source["writeDocs"];
+	        this.local = source["local"];
+	    }
+	}
+	export class Agents {
+	    default: string;
+	    agents: Agent[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Agents(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.default = source["default"];
+	        this.agents = this.convertValues(source["agents"], Agent);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Preset {
+	    id: string;
+	    name: string;
+	    command: string;
+	    args: string[];
+	    install: string;
+	    login: string;
+	    website: string;
+	    path: string;
+	    found: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.install = source["install"];
+	        this.login = source["login"];
+	        this.website = source["website"];
+	        this.path = source["path"];
+	        this.found = source["found"];
+	    }
 	}
 
 }
@@ -2210,7 +2215,7 @@ export namespace workspace {
 		}
 	}
 	export class SaveAgentRequest {
-	    agent: acp.Agent;
+	    agent: agentconf.Agent;
 	    makeDefault: boolean;
 	    force: boolean;
 	    checkId: string;
@@ -2221,7 +2226,7 @@ export namespace workspace {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = this.convertValues(source["agent"], acp.Agent);
+	        this.agent = this.convertValues(source["agent"], agentconf.Agent);
 	        this.makeDefault = source["makeDefault"];
 	        this.force = source["force"];
 	        this.checkId = source["checkId"];

@@ -1,5 +1,5 @@
 import * as App from "../../../wailsjs/go/main/App";
-import type { acp, conversation as conversationModels, citation, index, plan, workspace } from "../../../wailsjs/go/models";
+import type { acp, agentconf, conversation as conversationModels, citation, index, plan, workspace } from "../../../wailsjs/go/models";
 import { type Data, type Wire, asGo } from "../wire";
 
 // --- chat ---------------------------------------------------------------------
@@ -25,13 +25,13 @@ export type StoredMessage = Required<Data<conversationModels.Message>>;
 /** Conversation is a stored conversation as the thread reads it: everything Go stored, lists never null. */
 export type Conversation = Omit<Data<conversationModels.Conversation>, "messages"> & { messages: StoredMessage[] };
 
-export type AgentConfig = Data<acp.Agent>;
-export type AgentList = Data<acp.Agents>;
+export type AgentConfig = Data<agentconf.Agent>;
+export type AgentList = Data<agentconf.Agents>;
 export type AgentCapabilities = Data<acp.Capabilities>;
 /** AgentReport is what Test connection found: agentInfo, capabilities and login methods. */
 export type AgentReport = Data<acp.Report>;
 /** AgentPreset is a known agent Settings offers, with whether its command is on PATH. */
-export type AgentPreset = Data<acp.Preset>;
+export type AgentPreset = Data<agentconf.Preset>;
 
 /** ask starts a turn; it resolves at once and the answer streams as agent:* events. */
 export async function ask(conversationId: string, agent: string, request: ContextRequest, question: string): Promise<void> {
@@ -101,7 +101,7 @@ export async function sourceExists(uri: string): Promise<boolean> {
 }
 
 export async function agents(): Promise<AgentList> {
-  const a: Wire<acp.Agents> = await App.Agents();
+  const a: Wire<agentconf.Agents> = await App.Agents();
   return { ...a, agents: (a.agents ?? []).map((ag) => ({ ...ag, args: ag.args ?? [], env: ag.env ?? {}, paths: ag.paths ?? [] })) };
 }
 
@@ -124,7 +124,7 @@ export async function deleteAgent(name: string): Promise<void> {
 
 /** testAgent is Test connection: start, initialize, session/new, stop; testId names the run for cancelTestAgent. */
 export async function testAgent(agent: AgentConfig, testId = "settings"): Promise<AgentReport> {
-  const r: Wire<acp.Report> = await App.TestAgent(testId, asGo<acp.Agent>(agent));
+  const r: Wire<acp.Report> = await App.TestAgent(testId, asGo<agentconf.Agent>(agent));
   return { ...r, authMethods: (r.authMethods ?? []).map((m) => ({ ...m, vars: m.vars ?? [] })) };
 }
 
@@ -135,6 +135,6 @@ export async function cancelTestAgent(testId = "settings"): Promise<void> {
 
 /** agentPresets lists the agents Settings offers. */
 export async function agentPresets(): Promise<AgentPreset[]> {
-  const list: Wire<acp.Preset>[] = (await App.AgentPresets()) ?? [];
+  const list: Wire<agentconf.Preset>[] = (await App.AgentPresets()) ?? [];
   return list.map((p) => ({ ...p, args: p.args ?? [] }));
 }

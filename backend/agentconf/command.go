@@ -1,6 +1,7 @@
-package acp
+package agentconf
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,38 +24,38 @@ func ResolveCommand(command string, env map[string]string) (string, error) {
 	case command == "":
 		return "", fail("an agent needs a command", ErrCommandNotFound)
 	case filepath.IsAbs(command):
-		if err := executable(command); err != nil {
+		if err := Executable(command); err != nil {
 			return "", fail(fmt.Sprintf("the command %q %s", command, err), ErrCommandNotFound)
 		}
 		return filepath.Clean(command), nil
 	case strings.ContainsRune(command, '/') || strings.ContainsRune(command, filepath.Separator):
 		return "", fail(fmt.Sprintf("the command %q is a relative path: give its absolute path, or a command name found on PATH", command), ErrRelativeCommand)
 	}
-	if found := lookPath(command, path); found != "" {
+	if found := LookPath(command, path); found != "" {
 		return found, nil
 	}
 	return "", fail(fmt.Sprintf("the command %q was not found: it must be on PATH or given as an absolute path", command), ErrCommandNotFound)
 }
 
-// lookPath finds an executable file named name in the folders of the PATH
+// LookPath finds an executable file named name in the folders of the PATH
 // list pathList, like exec.LookPath but against any PATH. Relative folders
 // (".", "") are skipped: a command must never depend on the working folder.
-func lookPath(name, pathList string) string {
+func LookPath(name, pathList string) string {
 	for _, dir := range filepath.SplitList(pathList) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		if executable(p) == nil {
+		if Executable(p) == nil {
 			return p
 		}
 	}
 	return ""
 }
 
-// executable says why the file at path cannot be run as a command, in
+// Executable says why the file at path cannot be run as a command, in
 // words that follow the command's name, or returns nil.
-func executable(path string) error {
+func Executable(path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -66,3 +67,30 @@ func executable(path string) error {
 	}
 	return nil
 }
+
+// The configuration's errors, each told in the user's words by the error
+// that wraps it (package acp classifies them for the UI).
+var (
+	// ErrInvalidAgent means an agent the form cannot save as it is: no
+	// name, the built-in agent's name, or no command.
+	ErrInvalidAgent = errors.New("invalid agent")
+	// ErrCommandNotFound means the agent's command is not a program that
+	// can be run: not on PATH, or not at the absolute path given.
+	ErrCommandNotFound = errors.New("the agent's command was not found")
+	// ErrRelativeCommand means the agent's command is a relative path,
+	// which would depend on the folder the agent starts in.
+	ErrRelativeCommand = errors.New("the agent's command is a relative path")
+)
+
+// userError is a failure told in the user's words that is kind for
+// errors.Is; its own message is not repeated.
+type userError struct {
+	msg  string
+	kind error
+}
+
+func (e *userError) Error() string { return e.msg }
+func (e *userError) Unwrap() error { return e.kind }
+
+// fail returns an error that reads msg and is kind.
+func fail(msg string, kind error) error { return &userError{msg: msg, kind: kind} }

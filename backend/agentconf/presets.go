@@ -1,4 +1,4 @@
-package acp
+package agentconf
 
 import (
 	"path/filepath"
@@ -75,16 +75,16 @@ func Presets(path string) []Preset {
 	out := make([]Preset, len(presets))
 	for i, p := range presets {
 		p.Args = slices.Clone(p.Args)
-		p.Path = lookPath(p.Command, path)
+		p.Path = LookPath(p.Command, path)
 		p.Found = p.Path != ""
 		out[i] = p
 	}
 	return out
 }
 
-// presetOf is the preset ag was made from, or looks like: one of its marks
+// PresetOf is the preset ag was made from, or looks like: one of its marks
 // is in the name of its command or of an argument. Nil when none.
-func presetOf(ag Agent) *Preset {
+func PresetOf(ag Agent) *Preset {
 	words := []string{filepath.Base(ag.Command)}
 	for _, a := range ag.Args {
 		words = append(words, filepath.Base(a))

@@ -1,9 +1,8 @@
-// Package acp is Agentero's side of the Agent Client Protocol (SPEC §6): it
-// runs agents, keeps one conversation per sidebar paper or Quick Chat
-// thread, decides each turn whether to continue a session or start a new
-// one, passes the turn's agentero-context MCP server, and streams answers
-// that end with the sources the tools actually returned.
-package acp
+// Package agentconf is the user's agent configuration (agents.json in the
+// user's config folder): how to start each ACP agent, which one is the
+// default, the presets Settings offers, and how an agent's command is
+// found. Package acp starts and confines the agents it describes.
+package agentconf
 
 import (
 	"encoding/json"
@@ -60,13 +59,13 @@ type Agent struct {
 // local.
 func (ag Agent) Remote() bool { return ag.Name != BuiltinName && !ag.Local }
 
-// writes reports whether the agent's grants offer the write tool: never
+// Writes reports whether the agent's grants offer the write tool: never
 // the built-in agent's.
-func (ag Agent) writes() bool { return ag.Name != BuiltinName && ag.WriteDocs }
+func (ag Agent) Writes() bool { return ag.Name != BuiltinName && ag.WriteDocs }
 
-// label names the agent in messages: its name, or its command's when it
+// Label names the agent in messages: its name, or its command's when it
 // has none yet (a form being tested).
-func (ag Agent) label() string {
+func (ag Agent) Label() string {
 	if name := strings.TrimSpace(ag.Name); name != "" {
 		return strconv.Quote(name)
 	}
@@ -155,7 +154,7 @@ func (a *Agents) Find(name string) *Agent {
 // Put adds or replaces an agent after checking it.
 func (a *Agents) Put(ag Agent) error {
 	ag.Name = strings.TrimSpace(ag.Name)
-	if err := ag.valid(); err != nil {
+	if err := ag.Valid(); err != nil {
 		return err
 	}
 	if ag.Args == nil {
@@ -179,7 +178,7 @@ func (a *Agents) Put(ag Agent) error {
 // found or relative fails as ResolveCommand says.
 func Prepare(ag Agent) (Agent, error) {
 	ag.Name = strings.TrimSpace(ag.Name)
-	if err := ag.valid(); err != nil {
+	if err := ag.Valid(); err != nil {
 		return Agent{}, err
 	}
 	path, err := ResolveCommand(ag.Command, ag.Env)
@@ -193,8 +192,8 @@ func Prepare(ag Agent) (Agent, error) {
 	return ag, nil
 }
 
-// valid checks what every saved agent needs; the name is trimmed already.
-func (ag Agent) valid() error {
+// Valid checks what every saved agent needs; the name is trimmed already.
+func (ag Agent) Valid() error {
 	switch {
 	case ag.Name == "":
 		return fail("an agent needs a name", ErrInvalidAgent)
