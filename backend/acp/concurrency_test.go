@@ -312,14 +312,14 @@ func TestCompactionOnlyHost(t *testing.T) {
 	c := acp.NewHost(root, binary, db, cfg, acp.HostOptions{CacheDir: t.TempDir(), PoolSize: -1})
 	// goroutines of the first host that are still ending may go away
 	// meanwhile: what counts is one that was not there before
-	var started []string
+	var fresh []string
 	for id, g := range goroutines() {
 		if _, ok := before[id]; !ok {
-			started = append(started, g)
+			fresh = append(fresh, g)
 		}
 	}
-	if len(started) != 0 {
-		t.Errorf("NewHost started %d goroutines:\n\n%s", len(started), strings.Join(started, "\n\n"))
+	if len(fresh) != 0 {
+		t.Errorf("NewHost started %d goroutines:\n\n%s", len(fresh), strings.Join(fresh, "\n\n"))
 	}
 	res, err := c.Compaction(context.Background(), "long", "", 0, false)
 	if err != nil || len(res.Tiers) != 0 {
