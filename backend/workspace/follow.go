@@ -83,14 +83,12 @@ func (w *Workspace) linkedPaper(ctx context.Context, l applink.Link, wait time.D
 	defer timeout.Stop()
 	for {
 		changed := w.changes.next() // taken before looking: a change after the look wakes us
-		papers, err := w.lib.DB().Papers(ctx)
-		if err != nil {
-			return index.Paper{}, err
+		p, err := w.lib.DB().Paper(ctx, l.Ref)
+		if err == nil {
+			return p, nil
 		}
-		for _, p := range papers {
-			if p.Ref == l.Ref {
-				return p, nil
-			}
+		if !errors.Is(err, index.ErrNotFound) {
+			return index.Paper{}, err
 		}
 		dir, err := vault.Resolve(w.Root(), l.Ref)
 		if errors.Is(err, fs.ErrNotExist) {
