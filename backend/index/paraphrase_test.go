@@ -20,8 +20,8 @@ type paraphrase struct {
 }
 
 // paraphrases reads the labelled set. Every third question is held out:
-// the weights of query.go were tuned on the others only, so the held-out
-// figures are the honest ones.
+// ranking weights may be tuned on the others only, so that the held-out
+// figures stay the honest ones (the weights of query.go predate the set).
 func paraphrases(t testing.TB) []paraphrase {
 	t.Helper()
 	f, err := os.Open("testdata/paraphrases.csv")
