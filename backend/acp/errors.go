@@ -27,8 +27,9 @@ var (
 	ErrNotStarted = errors.New("the agent could not be started")
 	// ErrRefused means the agent answered session/new with an error.
 	ErrRefused = errors.New("the agent refused a new session")
-	// ErrBusy means the conversation is running another turn.
-	ErrBusy = conversation.ErrBusy
+	// ErrBusy means a turn holds the conversation (or a /compact, /clear,
+	// rename or delete of it): it is used by one at a time (Begin).
+	ErrBusy = errors.New("this conversation is still answering; cancel it or wait")
 	// ErrEmptyQuestion means a turn was asked with no question.
 	ErrEmptyQuestion = errors.New("the question is empty")
 	// ErrClosed means the host was closed: it starts nothing any more.
