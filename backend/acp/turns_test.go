@@ -20,10 +20,10 @@ func TestNextTurnFromCompleted(t *testing.T) {
 	ag, rec := peer(t, "peer", "resume", "")
 	h := newHost(t, root, db, ag)
 	var (
-		mu     sync.Mutex
-		next   error
-		ran    bool
-		seen   []string
+		mu   sync.Mutex
+		next error
+		ran  bool
+		seen []string
 	)
 	var emit events.Emitter
 	emit = func(name string, payload any) {
