@@ -13,8 +13,7 @@ import (
 
 // A handler of agent:completed may start the conversation's next turn at
 // once: the conversation is free when the event is sent, and the next
-// turn, which continues the same session (and so the same grant), reads
-// with its grant open.
+// turn is answered in the same session (session/resume).
 func TestNextTurnFromCompleted(t *testing.T) {
 	root, db := vaultWith(t, "bitcoin.pdf")
 	ag, rec := peer(t, "peer", "resume", "")
