@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -75,10 +76,15 @@ func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
 	if _, err := rs.Seek(0, io.SeekStart); err != nil {
 		return nil, false
 	}
-	data, err := io.ReadAll(rs)
-	if err != nil {
+	buf := scanBuffers.get(int(size))
+	defer scanBuffers.put(buf)
+	// The file as it is now: one that shrank since Seek is read to its
+	// end, one that grew to size.
+	n, err := io.ReadFull(rs, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, false
 	}
+	data := buf[:n]
 	var found []byte
 	for rest := data; ; {
 		start := bytes.Index(rest, []byte("<?xpacket begin"))
@@ -99,6 +105,9 @@ func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
 		}
 		found = p
 	}
+	if found != nil {
+		found = bytes.Clone(found) // buf is reused
+	}
 	if found == nil {
 		// Without object streams every dictionary is plain text: no
 		// /Metadata key anywhere means no metadata stream to read.
@@ -106,6 +115,46 @@ func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
 		return nil, none
 	}
 	return found, true
+}
+
+// scanBuffers keeps the buffer plainXMP reads a file into for the next
+// file: a worker reads one file after another, and a fresh buffer the
+// size of each (cleared, then given back to the system) costs more than
+// scanning it.
+var scanBuffers reusedBuffer
+
+// maxReusedBuffer is the largest buffer kept between files.
+const maxReusedBuffer = 16 << 20
+
+// reusedBuffer is one byte buffer handed to one user at a time; a user
+// who finds it taken gets a new one.
+type reusedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// get returns a buffer of n bytes.
+func (r *reusedBuffer) get(n int) []byte {
+	r.mu.Lock()
+	b := r.buf
+	r.buf = nil
+	r.mu.Unlock()
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// put keeps b for the next get, unless it is too large to keep.
+func (r *reusedBuffer) put(b []byte) {
+	if cap(b) > maxReusedBuffer {
+		return
+	}
+	r.mu.Lock()
+	if cap(b) > cap(r.buf) {
+		r.buf = b
+	}
+	r.mu.Unlock()
 }
 
 // xmpPacket returns the decoded /Metadata stream of the catalog, or nil when

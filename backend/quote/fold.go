@@ -76,4 +76,22 @@ func fold(src string) folded {
 
 // Fold is the folded form of s that quotes are compared in: two texts
 // hold the same passage when their folded forms are equal.
-func Fold(s string) string { return fold(s).s }
+// It is fold's s, without the positions fold keeps for each byte.
+func Fold(s string) string {
+	r := []rune(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	var buf []rune
+	for i, c := range r {
+		if c == '\n' || !keep(r, i) {
+			continue
+		}
+		buf = text.AppendFold(buf[:0], c)
+		for _, fc := range buf {
+			if text.IsWordRune(fc) || fc == '.' {
+				b.WriteRune(fc)
+			}
+		}
+	}
+	return b.String()
+}
