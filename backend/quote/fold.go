@@ -78,6 +78,9 @@ func fold(src string) folded {
 // hold the same passage when their folded forms are equal.
 // It is fold's s, without the positions fold keeps for each byte.
 func Fold(s string) string {
+	if ascii(s) {
+		return foldASCII(s)
+	}
 	r := []rune(s)
 	var b strings.Builder
 	b.Grow(len(s))
@@ -95,3 +98,32 @@ func Fold(s string) string {
 	}
 	return b.String()
 }
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// foldASCII is Fold of an ASCII s: its letters in lower case, its digits,
+// and a period between two digits.
+func foldASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			b = append(b, c)
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c == '.' && i > 0 && i+1 < len(s) && isDigit(s[i-1]) && isDigit(s[i+1]):
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
