@@ -29,7 +29,7 @@ const (
 // words, and how many such tokens s has.
 func wordShare(s string) (float64, int) {
 	tokens, words := 0, 0
-	for _, tok := range strings.Fields(s) {
+	for tok := range strings.FieldsSeq(s) {
 		if strings.IndexFunc(tok, unicode.IsLetter) < 0 {
 			continue
 		}

@@ -86,7 +86,19 @@ func Fold(s string) string {
 	b.Grow(len(s))
 	var buf []rune
 	for i, c := range r {
-		if c == '\n' || !keep(r, i) {
+		if c < 0x80 {
+			// as keep and text.AppendFold take an ASCII rune
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(byte(c))
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(byte(c + 'a' - 'A'))
+			case c == '.' && keep(r, i):
+				b.WriteByte('.')
+			}
+			continue
+		}
+		if !keep(r, i) {
 			continue
 		}
 		buf = text.AppendFold(buf[:0], c)
