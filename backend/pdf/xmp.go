@@ -64,8 +64,9 @@ const maxPlainScan = 64 << 20
 // XMP is meant to be found: producers store the catalog's metadata stream
 // uncompressed. It counts only when exactly one packet in the file declares
 // the PDF schema (pdf:Producer and the like): the document's packet does,
-// the XMP of embedded images does not. A file without object streams and
-// without a /Metadata key has none (ok, nil packet). Otherwise ok is false
+// the XMP of embedded images does not. A file without a /Metadata name
+// has none (ok, nil packet) when it has no object streams either, or no
+// /XML name (see below). Otherwise ok is false
 // and the catalog's stream must be read properly: pdfcpu parses the whole
 // file for it, a large part of the cost of a file read with native PDFium.
 func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
@@ -110,8 +111,13 @@ func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
 	}
 	if found == nil {
 		// Without object streams every dictionary is plain text: no
-		// /Metadata key anywhere means no metadata stream to read.
-		none := !bytes.Contains(data, []byte("/Metadata")) && !bytes.Contains(data, []byte("/ObjStm"))
+		// /Metadata key anywhere means no metadata stream to read. With
+		// them, the catalog's /Metadata key may be compressed, but the
+		// stream it names is not (a stream is never in an object
+		// stream), and a metadata stream's dictionary says /Type
+		// /Metadata /Subtype /XML: neither name anywhere, no stream.
+		meta := bytes.Contains(data, []byte("/Metadata"))
+		none := !meta && (!bytes.Contains(data, []byte("/ObjStm")) || !bytes.Contains(data, []byte("/XML")))
 		return nil, none
 	}
 	return found, true
