@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"github.com/agentero/agentero/backend/metadata"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -186,13 +188,13 @@ func (ix *Indexer) Sync(ctx context.Context, snap *vault.Snapshot) (Stats, error
 	var jobs []job
 	var stats Stats
 	seen := map[string]bool{}
-	canOCR := ix.canOCR()
+	probe := ocrProbe{ocr: ix.opts.OCR}
 	for _, p := range snap.Papers {
 		seen[p.Ref] = true
 		old, ok := rows[p.Ref]
 		if ok && old.pdfPath == p.PDF && old.size == p.Size && old.mtime == p.ModTime.UnixNano() &&
 			old.version == pdf.ExtractorVersion && old.status != StatusPending {
-			if old.needsOCR() && canOCR() {
+			if old.needsOCR() && probe.canOCR() {
 				jobs = append(jobs, job{p: p, old: old, reOCR: true})
 				continue
 			}
@@ -269,9 +271,13 @@ func (ix *Indexer) run(ctx context.Context, root string, jobs []job, removed map
 	g, gctx := errgroup.WithContext(ctx)
 	in := make(chan job)
 	out := make(chan result, ix.opts.Workers)
+	// The largest files first: the last to finish is then a small one,
+	// and no worker idles long at the end while another reads a big one.
+	order := slices.Clone(jobs)
+	slices.SortStableFunc(order, func(a, b job) int { return cmp.Compare(b.p.Size, a.p.Size) })
 	g.Go(func() error {
 		defer close(in)
-		for _, j := range jobs {
+		for _, j := range order {
 			select {
 			case in <- j:
 			case <-gctx.Done():

@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentero/agentero/backend/metadata"
 	"github.com/agentero/agentero/backend/pdf"
@@ -30,18 +29,19 @@ type OCRProbe interface {
 	CanOCR() bool
 }
 
-// canOCR returns whether the sync's OCR can read now, asking at the first
-// call only.
-func (ix *Indexer) canOCR() func() bool {
-	var once sync.Once
-	can := false
-	return func() bool {
-		once.Do(func() {
-			probe, ok := ix.opts.OCR.(OCRProbe)
-			can = ok && probe.CanOCR()
-		})
-		return can
+// ocrProbe tells whether a sync's OCR can read now, asking its OCRProbe
+// at the first question only. One sync's goroutine asks it: no lock.
+type ocrProbe struct {
+	ocr        OCRReader
+	asked, can bool
+}
+
+func (p *ocrProbe) canOCR() bool {
+	if !p.asked {
+		probe, ok := p.ocr.(OCRProbe)
+		p.can, p.asked = ok && probe.CanOCR(), true
 	}
+	return p.can
 }
 
 // needsOCR reports a paper whose pages were left unread because OCR was

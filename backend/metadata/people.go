@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentero/agentero/backend/pdf"
 )
@@ -128,15 +129,29 @@ var affLine = regexp.MustCompile(`(?:^|[;•·]\s*)(\p{Ll})\s?\p{Lu}\p{L}`)
 func affLetters(lines []pdf.Line) map[rune]bool {
 	out := map[rune]bool{}
 	for _, l := range lines {
-		if !affiliation.MatchString(l.Text) {
+		// affLine first, and only where it can match: affiliation's
+		// many words cost far more to look for in every line.
+		if !mayStartAff(l.Text) {
 			continue
 		}
 		// several in one line too: "aDepartment of …; bRocky Mountain …"
-		for _, m := range affLine.FindAllStringSubmatch(l.Text, -1) {
+		ms := affLine.FindAllStringSubmatch(l.Text, -1)
+		if len(ms) == 0 || !affiliation.MatchString(l.Text) {
+			continue
+		}
+		for _, m := range ms {
 			out[[]rune(m[1])[0]] = true
 		}
 	}
 	return out
+}
+
+// mayStartAff reports whether affLine can match s: s starts with a
+// lower-case letter, or holds one of the separators after which an
+// affiliation may start.
+func mayStartAff(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r) || strings.ContainsAny(s, ";•·")
 }
 
 // withoutAffLetter takes the affiliation letters (those in letters) off

@@ -29,7 +29,7 @@ const (
 // words, and how many such tokens s has.
 func wordShare(s string) (float64, int) {
 	tokens, words := 0, 0
-	for _, tok := range strings.Fields(s) {
+	for tok := range strings.FieldsSeq(s) {
 		if strings.IndexFunc(tok, unicode.IsLetter) < 0 {
 			continue
 		}
@@ -80,7 +80,7 @@ func wordLike(tok string) bool {
 			lr := unicode.ToLower(r)
 			if lr < 0x250 {
 				latin++
-				if strings.ContainsRune("aeiouyàáâãäåèéêëìíîïòóôõöùúûüýÿæœøı", lr) {
+				if isVowel(lr) {
 					vowels++
 					run = 0
 				} else {
@@ -103,6 +103,15 @@ func wordLike(tok string) bool {
 	return true
 }
 
+// isVowel reports a lower-case vowel of the Latin script.
+func isVowel(r rune) bool {
+	switch r {
+	case 'a', 'e', 'i', 'o', 'u', 'y':
+		return true
+	}
+	return r >= 0x80 && strings.ContainsRune("àáâãäåèéêëìíîïòóôõöùúûüýÿæœøı", r)
+}
+
 // isMark is a footnote mark or a superscript digit set after a word.
 func isMark(r rune) bool {
 	return strings.ContainsRune(footnoteMarks+"¹²³⁴⁵⁶⁷⁸⁹⁰", r)
@@ -114,20 +123,27 @@ func isMark(r rune) bool {
 func GarbledPages(pages []pdf.Page) []int {
 	var out []int
 	judged := 0
-	for _, pg := range pages {
-		if _, n := wordShare(pg.Text); n >= minTokens {
+	type score struct {
+		share  float64
+		tokens int
+	}
+	scores := make([]score, len(pages))
+	for i, pg := range pages {
+		share, n := wordShare(pg.Text)
+		scores[i] = score{share, n}
+		if n >= minTokens {
 			judged++
-		}
-		if garbagePage(pg.Text) {
-			out = append(out, pg.Number)
+			if share < minWordShare { // garbagePage
+				out = append(out, pg.Number)
+			}
 		}
 	}
 	if judged == 0 || len(out)*2 < judged {
 		return out
 	}
 	out = out[:0]
-	for _, pg := range pages {
-		if garbageText(pg.Text) {
+	for i, pg := range pages {
+		if s := scores[i]; s.tokens > 0 && s.share < minWordShare { // garbageText
 			out = append(out, pg.Number)
 		}
 	}

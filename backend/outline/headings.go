@@ -96,7 +96,7 @@ func Detect(pages []pdf.Page) []Section {
 func classify(l pdf.Line, body float64, afterRefs bool, lastRoman int) (candidate, bool) {
 	text := strings.TrimSpace(l.Text)
 	c := candidate{Section: Section{Title: text, Level: 1}}
-	if text == "" || len([]rune(text)) > maxTitle || caption.MatchString(text) || tocLine.MatchString(text) {
+	if text == "" || len([]rune(text)) > maxTitle || caption.MatchString(text) || mayBeTOC(text) && tocLine.MatchString(text) {
 		return c, false
 	}
 	c.large = body > 0 && l.Size >= body*1.08
@@ -162,6 +162,12 @@ var (
 	// "A.", "A.1".
 	numberPrefix = regexp.MustCompile(`^(?:([0-9]{1,2}(?:\.[0-9]{1,2}){0,3})\.?|([IVX]{1,5})\.|([A-H])(?:\.([0-9]{1,2}(?:\.[0-9]{1,2}){0,2}))?(\.?))\s+(\S.*)$`)
 )
+
+// mayBeTOC reports whether tocLine can match s: it needs four dots, or a
+// digit at the end.
+func mayBeTOC(s string) bool {
+	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9' || strings.Count(s, ".") >= 4
+}
 
 // splitNumber splits a heading's numbering from its title. A bare letter
 // ("A Protocol for …") counts as numbering only with a dot or after the

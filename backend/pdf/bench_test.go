@@ -3,6 +3,8 @@ package pdf
 import (
 	"context"
 	"io"
+	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -86,4 +88,37 @@ func inParallel(b *testing.B, files []string, fn func(context.Context, string) e
 	}
 	close(work)
 	wg.Wait()
+}
+
+// BenchmarkReadNativeInProcess reads the corpus with the native PDFium in
+// this process, one file at a time, without a worker: what one core of a
+// worker spends on a file (PDFium, normalising, lines, captions), and
+// what `-cpuprofile` sees of it (the workers are other processes).
+func BenchmarkReadNativeInProcess(b *testing.B) {
+	lib := NativePDFium()
+	if lib == "" {
+		b.Skip("no native libpdfium (set " + PDFiumEnv + ")")
+	}
+	if err := loadNative(lib); err != nil {
+		b.Fatal(err)
+	}
+	rows := readManifest(b)
+	pages := 0
+	for _, r := range rows {
+		pages += r.pages
+	}
+	log := slog.New(slog.DiscardHandler)
+	for b.Loop() {
+		for _, r := range rows {
+			f, err := os.Open(filepath.Join(corpusDir, r.file))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := extractFile(nil, f, false, log); err != nil {
+				b.Errorf("%s: %v", r.file, err)
+			}
+			f.Close()
+		}
+	}
+	b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
 }

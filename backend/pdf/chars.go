@@ -109,7 +109,8 @@ func pageChars(n int, raw rawChars) PageChars {
 // character is the text's (a character outside the Basic Multilingual
 // Plane, two units, takes the box of both).
 func charsOf(units []uint16, width, height float64, at func(t int) (rune, [4]float64, bool)) rawChars {
-	raw := rawChars{width: width, height: height}
+	n := min(len(units), MaxPageText)
+	raw := rawChars{width: width, height: height, runes: make([]rune, 0, n), boxes: make([][4]float64, 0, n)}
 	for t := 0; t < len(units) && len(raw.runes) < MaxPageText; t++ {
 		r := rune(units[t])
 		var box [4]float64

@@ -109,6 +109,8 @@ func normalize(runes []rune, track bool) (string, []int) {
 			continue
 		}
 		switch {
+		case ' ' <= r && r < 0x7F: // printable ASCII, most of a page
+			put(r, i)
 		case r == hyphenMarker || r == textHyphenMarker || r == softHyphen:
 			// A break marker followed (after optional spaces) by a line end
 			// joins the word with the next line; anywhere else it is dropped.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -63,8 +64,9 @@ const maxPlainScan = 64 << 20
 // XMP is meant to be found: producers store the catalog's metadata stream
 // uncompressed. It counts only when exactly one packet in the file declares
 // the PDF schema (pdf:Producer and the like): the document's packet does,
-// the XMP of embedded images does not. A file without object streams and
-// without a /Metadata key has none (ok, nil packet). Otherwise ok is false
+// the XMP of embedded images does not. A file without a /Metadata name
+// has none (ok, nil packet) when it has no object streams either, or no
+// /XML name (see below). Otherwise ok is false
 // and the catalog's stream must be read properly: pdfcpu parses the whole
 // file for it, a large part of the cost of a file read with native PDFium.
 func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
@@ -75,10 +77,15 @@ func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
 	if _, err := rs.Seek(0, io.SeekStart); err != nil {
 		return nil, false
 	}
-	data, err := io.ReadAll(rs)
-	if err != nil {
+	buf := scanBuffers.get(int(size))
+	defer scanBuffers.put(buf)
+	// The file as it is now: one that shrank since Seek is read to its
+	// end, one that grew to size.
+	n, err := io.ReadFull(rs, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, false
 	}
+	data := buf[:n]
 	var found []byte
 	for rest := data; ; {
 		start := bytes.Index(rest, []byte("<?xpacket begin"))
@@ -99,13 +106,61 @@ func plainXMP(rs io.ReadSeeker) (packet []byte, ok bool) {
 		}
 		found = p
 	}
+	if found != nil {
+		found = bytes.Clone(found) // buf is reused
+	}
 	if found == nil {
 		// Without object streams every dictionary is plain text: no
-		// /Metadata key anywhere means no metadata stream to read.
-		none := !bytes.Contains(data, []byte("/Metadata")) && !bytes.Contains(data, []byte("/ObjStm"))
+		// /Metadata key anywhere means no metadata stream to read. With
+		// them, the catalog's /Metadata key may be compressed, but the
+		// stream it names is not (a stream is never in an object
+		// stream), and a metadata stream's dictionary says /Type
+		// /Metadata /Subtype /XML: neither name anywhere, no stream.
+		meta := bytes.Contains(data, []byte("/Metadata"))
+		none := !meta && (!bytes.Contains(data, []byte("/ObjStm")) || !bytes.Contains(data, []byte("/XML")))
 		return nil, none
 	}
 	return found, true
+}
+
+// scanBuffers keeps the buffer plainXMP reads a file into for the next
+// file: a worker reads one file after another, and a fresh buffer the
+// size of each (cleared, then given back to the system) costs more than
+// scanning it.
+var scanBuffers reusedBuffer
+
+// maxReusedBuffer is the largest buffer kept between files.
+const maxReusedBuffer = 16 << 20
+
+// reusedBuffer is one byte buffer handed to one user at a time; a user
+// who finds it taken gets a new one.
+type reusedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// get returns a buffer of n bytes.
+func (r *reusedBuffer) get(n int) []byte {
+	r.mu.Lock()
+	b := r.buf
+	r.buf = nil
+	r.mu.Unlock()
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// put keeps b for the next get, unless it is too large to keep.
+func (r *reusedBuffer) put(b []byte) {
+	if cap(b) > maxReusedBuffer {
+		return
+	}
+	r.mu.Lock()
+	if cap(b) > cap(r.buf) {
+		r.buf = b
+	}
+	r.mu.Unlock()
 }
 
 // xmpPacket returns the decoded /Metadata stream of the catalog, or nil when

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -208,5 +209,27 @@ func TestPlainXMPAgreesWithPdfcpu(t *testing.T) {
 	t.Logf("settled without pdfcpu for %d of %d papers", taken, len(rows))
 	if taken == 0 {
 		t.Error("no paper's packet was found plain; the fast path never runs")
+	}
+}
+
+// TestPlainXMPWithoutMetadata checks when raw bytes settle that a file has
+// no metadata stream: without a /Metadata name, and either without object
+// streams (every dictionary is plain) or without /XML (the stream's own
+// dictionary, never compressed, would name one or the other).
+func TestPlainXMPWithoutMetadata(t *testing.T) {
+	for _, c := range []struct {
+		name, data string
+		ok         bool
+	}{
+		{"plain dictionaries", "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj", true},
+		{"object streams, no XML", "%PDF-1.5\n5 0 obj << /Type /ObjStm /N 3 /Filter /FlateDecode >> stream\nx\nendstream", true},
+		{"object streams, an XML stream", "%PDF-1.5\n5 0 obj << /Type /ObjStm >> stream\nx\nendstream\n7 0 obj << /Subtype /XML /Length 1 >> stream", false},
+		{"object streams, a metadata key", "%PDF-1.5\n5 0 obj << /Type /ObjStm >> stream\nx\nendstream /Metadata 7 0 R", false},
+		{"plain metadata key", "%PDF-1.4\n1 0 obj << /Type /Catalog /Metadata 7 0 R >> endobj", false},
+	} {
+		packet, ok := plainXMP(strings.NewReader(c.data))
+		if ok != c.ok || packet != nil {
+			t.Errorf("%s: plainXMP = %q, %v; want nil, %v", c.name, packet, ok, c.ok)
+		}
 	}
 }

@@ -76,4 +76,66 @@ func fold(src string) folded {
 
 // Fold is the folded form of s that quotes are compared in: two texts
 // hold the same passage when their folded forms are equal.
-func Fold(s string) string { return fold(s).s }
+// It is fold's s, without the positions fold keeps for each byte.
+func Fold(s string) string {
+	if ascii(s) {
+		return foldASCII(s)
+	}
+	r := []rune(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	var buf []rune
+	for i, c := range r {
+		if c < 0x80 {
+			// as keep and text.AppendFold take an ASCII rune
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(byte(c))
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(byte(c + 'a' - 'A'))
+			case c == '.' && keep(r, i):
+				b.WriteByte('.')
+			}
+			continue
+		}
+		if !keep(r, i) {
+			continue
+		}
+		buf = text.AppendFold(buf[:0], c)
+		for _, fc := range buf {
+			if text.IsWordRune(fc) || fc == '.' {
+				b.WriteRune(fc)
+			}
+		}
+	}
+	return b.String()
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// foldASCII is Fold of an ASCII s: its letters in lower case, its digits,
+// and a period between two digits.
+func foldASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			b = append(b, c)
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c == '.' && i > 0 && i+1 < len(s) && isDigit(s[i-1]) && isDigit(s[i+1]):
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -158,3 +158,26 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// TestFoldIsFoldsText checks that Fold, which skips the positions, folds
+// as fold does.
+func TestFoldIsFoldsText(t *testing.T) {
+	for _, s := range []string{
+		"", "\n", "Consensus", "con-\nsensus", "ﬁne ﬂow Æsop", "café naïve Ångström", "3.5 vs 3. 5 and .5 a.b",
+		"x = 3.14159\n2.\n7", "Straße ǅ Σίσυφος ‹HJI?KLGM›", "αβγ 日本語 ١٢٣", "e\u0301t\u0308e", "Vaswani∗ Peng1∗ ¹²",
+		"end.\nNext line 4.2 starts", "TABLE II: Results (%) — 12.5±0.3",
+	} {
+		if got, want := Fold(s), fold(s).s; got != want {
+			t.Errorf("Fold(%q) = %q, fold: %q", s, got, want)
+		}
+	}
+}
+
+func FuzzFold(f *testing.F) {
+	f.Add("ﬁne 3.5 con-\nsensus café")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Fold(s), fold(s).s; got != want {
+			t.Errorf("Fold(%q) = %q, fold: %q", s, got, want)
+		}
+	})
+}

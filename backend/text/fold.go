@@ -32,7 +32,12 @@ var ligatures = map[rune]string{
 
 // Ligature returns the letters a ligature stands for ("ﬁ" → "fi"), or ""
 // when r is not one.
-func Ligature(r rune) string { return ligatures[r] }
+func Ligature(r rune) string {
+	if r < '\uFB00' || r > '\uFB06' {
+		return ""
+	}
+	return ligatures[r]
+}
 
 // spelled are letters without a decomposition into a base letter and
 // marks, folded to the plain letters they are written as.
