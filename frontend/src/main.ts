@@ -17,7 +17,7 @@ import { createChatStore } from "./chat/store";
 import { formatCitation, parseCitation } from "./lib/citation";
 import { h } from "./lib/dom";
 import { AgentCompleted, AgentError, IndexDone, IndexProgress, IntakeProgress, LibraryChanged, WatchStatus } from "./lib/events";
-import { mountIntake } from "./intake/view";
+import { mountWindowIntake, takeDrops } from "./intake/window";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
 import { mountLayout } from "./layout/view";
@@ -90,19 +90,7 @@ const search = mountSearch(slot("search"), slot("search-results"), {
 
 const intakeBar = h("div", { id: "intake" });
 slot("library").before(intakeBar);
-const intake = mountIntake(intakeBar, slotAfter("settings", "intake-dialogs"), {
-  addPapers: backend.addPapers,
-  addPaths: backend.addPaths,
-  importZotero: backend.importZotero,
-  importBibliography: backend.importBibliography,
-  importZoteroWithBase: backend.importZoteroWithBase,
-  planArrangement: backend.planArrangement,
-  applyArrangement: backend.applyArrangement,
-  openFolder: backend.openFolder,
-  opened: () => void vaultSwitched(),
-  settings: backend.settings,
-  saveSettings: backend.saveSettings,
-});
+const intake = mountWindowIntake(intakeBar, slotAfter("settings", "intake-dialogs"), () => void vaultSwitched());
 
 const relations = mountRelations(slotAfter("library", "relations", "relations-host"), {
   load: backend.paperRelations,
@@ -519,7 +507,7 @@ function start(): void {
   backend.on(AgentError, turnEnded);
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
   backend.on(IntakeProgress, (p) => intake.progress(p));
-  backend.onFileDrop((paths) => intake.addPaths(paths));
+  takeDrops(intake);
   void loadVault()
     .then(loadLibrary)
     .then(() =>
