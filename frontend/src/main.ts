@@ -328,7 +328,11 @@ function openHit(hit: SearchHit): void {
   openCitation(formatCitation({ path: c.path, page: c.page, quote: hit.quote || c.quote }), hit.title);
 }
 
-/** openCitation follows a citation URI: a vault PDF opens in the viewer, doi.org / arxiv.org in the browser. */
+/**
+ * openCitation follows a citation URI: a vault PDF opens in the viewer (at
+ * its page, with its figure's region outlined or its quote marked),
+ * doi.org / arxiv.org in the browser.
+ */
 function openCitation(uri: string, title = ""): void {
   const c = parseCitation(uri);
   if (c === null) {
@@ -341,7 +345,7 @@ function openCitation(uri: string, title = ""): void {
   }
   const paper = library.papers.find((p) => p.pdfPath === c.path);
   dispatchLibrary({ type: "select", ref: paper?.ref ?? null });
-  void viewer.open(c.path, { page: c.page, locate: c.quote ? uri : "", title: title || paper?.title || c.path });
+  void viewer.open(c.path, { page: c.page, locate: c.quote ? uri : "", region: c.region, title: title || paper?.title || c.path });
 }
 
 /**

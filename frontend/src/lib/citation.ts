@@ -98,6 +98,16 @@ export function parseRegion(text: string): Region | null | undefined {
   return { x, y, width, height };
 }
 
+/**
+ * regionOnPage says whether a region lies on a page width × height points,
+ * give or take a point at its edges (a figure's stroke): one that does not
+ * is dropped, never drawn off its page (backend/citation.Region.Inside).
+ */
+export function regionOnPage(r: Region, width: number, height: number): boolean {
+  const slack = 1;
+  return r.width > 0 && r.height > 0 && r.x >= 0 && r.y >= 0 && r.x + r.width <= width + slack && r.y + r.height <= height + slack;
+}
+
 /** formatRegion writes a region as a citation carries it, each number to a tenth of a point. */
 export function formatRegion(r: Region): string {
   return [r.x, r.y, r.width, r.height].map((v) => String(Math.round(v * 10) / 10)).join(",");
