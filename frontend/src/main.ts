@@ -188,6 +188,7 @@ dock.add("conversations", "Conversations", conversations.el, () => conversations
 const settings = mountSettings(slot("settings"), {
   agents: backend.agents,
   saveAgent: backend.saveAgent,
+  addAgent: backend.addAgent,
   setDefaultAgent: backend.setDefaultAgent,
   deleteAgent: backend.deleteAgent,
   testAgent: backend.testAgent,
