@@ -521,7 +521,7 @@ function start(): void {
         onLinkFollowed: backend.onLinkFollowed,
         onVaultOpened: backend.onVaultOpened,
         vaultSwitched,
-        open: (path, page, quote, title) => openCitation(formatCitation({ path, page, quote }), title),
+        open: (path, page, quote, title, region) => openCitation(formatCitation({ path, page, quote, region }), title),
         alert: (text) => header.alert(text),
         confirm: (text) => window.confirm(text),
         openLinkVault: backend.openLinkVault,
