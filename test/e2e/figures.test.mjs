@@ -3,7 +3,8 @@
 // index found them; one clicked opens its page with the figure's region
 // outlined, where the backend says the figure is. And an answer of the
 // built-in agent about a figure has a source that is that figure: clicked,
-// it opens the figure's page with the same outline.
+// it opens the figure's page with the same outline; a source whose region
+// is not on its page opens the page without it, its quote marked.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -170,6 +171,35 @@ test("figures and tables", { timeout: 600_000 }, async (t) => {
       near(got, region, size.width, size.height, "the outline the source opens");
       assert.equal(await page.locator('[data-testid="viewer"] .quote-marks:not(.region)').count(), 0, "the figure is outlined, no quote marked over it");
       await shot(page, "figures-3-source-outlined");
+    }),
+  );
+
+  await t.test("a source whose region is not on its page: the region is dropped, the page opens with its quote marked", (st) =>
+    failShot(st, async () => {
+      // A turn played into the UI as the backend's events would bring it, citing page 6 with a region
+      // that runs off the page (Raft's pages are 612 × 792 points) and a quote that is on it.
+      const conversationId = "paper.papers_in-search-of-an-understandable-consensus-algorithm";
+      const uri = `${raftPdf}#page=6&region=400,600,300,250&quote=election+timeouts+are+chosen+randomly`;
+      const text = `Timeouts are random [${uri}].`;
+      await page.evaluate(
+        ({ conversationId, uri, text }) => {
+          const emit = window.runtime.EventsEmit;
+          const turn = "figures-off-page";
+          emit("agent:status", { conversationId, messageId: turn, action: "new", note: "", mode: "prompt-only", allowed: [], fingerprint: "" });
+          emit("agent:chunk", { conversationId, messageId: turn, kind: "message", text });
+          emit("agent:completed", { conversationId, turnId: turn, messageId: `${turn}.a`, content: text, sources: [uri], consulted: [], checks: [], stopReason: "end_turn", agent: "" });
+        },
+        { conversationId, uri, text },
+      );
+      const answer = page.locator(`${sidebar} [data-testid="msg-assistant"]`).last();
+      await page.waitForFunction((s) => document.querySelector(`${s} [data-testid="msg-assistant"]:last-child`)?.dataset.status === "done", sidebar);
+      await answer.locator('[data-testid="source"][data-region="true"]').click();
+      await atPage(6);
+      await page.waitForFunction(() => /not on p\. 6/.test(document.querySelector('[data-testid="viewer-notice"]')?.textContent ?? ""), null, { timeout: 20_000 });
+      assert.equal(await page.locator('[data-testid="viewer-notice"]').innerText(), "The figure this source names is not on p. 6; the page is shown without it.");
+      await page.locator('[data-testid="viewer"] [data-page="6"] .quote-marks:not(.region) .quote-mark').first().waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('[data-testid="viewer"] .quote-marks.region').count(), 0, "nothing is outlined off the page");
+      await shot(page, "figures-4-region-dropped");
     }),
   );
 });

@@ -39,7 +39,9 @@ const FitMargin = 32;
 // A target with a region outlines it once the page's size is known, if it
 // lies on the page; else the region is dropped and the quote, if any, is
 // located instead.
-type Target = { page: number; locate: string; region: Region | null; asked: boolean; located: QuoteLocation | null; failed: string; shown: boolean };
+// note is what the toolbar says of a dropped region, before what it says
+// of the quote.
+type Target = { page: number; locate: string; region: Region | null; note: string; asked: boolean; located: QuoteLocation | null; failed: string; shown: boolean };
 
 export class Viewer {
   private readonly toolbar: Toolbar;
@@ -116,7 +118,7 @@ export class Viewer {
     const same = path === this.path && this.destroyTask !== null;
     this.clearMarks();
     this.toolbar.setNotice("");
-    this.target = { page: target.page, locate: target.locate, region: target.region ?? null, asked: false, located: null, failed: "", shown: false };
+    this.target = { page: target.page, locate: target.locate, region: target.region ?? null, note: "", asked: false, located: null, failed: "", shown: false };
     if (same) {
       if (this.doc) this.navigate();
       return;
@@ -228,7 +230,8 @@ export class Viewer {
           return;
         }
         t.region = null;
-        this.toolbar.setNotice(`The figure this source names is not on p. ${t.page}; the page is shown without it.`);
+        t.note = `The figure this source names is not on p. ${t.page}; the page is shown without it.`;
+        this.toolbar.setNotice(t.note);
         if (t.locate) this.ask(t);
       },
       () => {
@@ -453,8 +456,9 @@ export class Viewer {
     if (!t || t.shown || t.region || !t.locate || this.pages.length === 0 || (!t.located && !t.failed)) return;
     t.shown = true;
     const loc = t.located;
+    const noted = (text: string) => [t.note, text].filter(Boolean).join(" ");
     if (!loc) {
-      this.toolbar.setNotice(`Couldn’t locate the quote: ${t.failed}`);
+      this.toolbar.setNotice(noted(`Couldn’t locate the quote: ${t.failed}`));
       return;
     }
     const drawn = this.drawLocation(loc);
@@ -462,7 +466,7 @@ export class Viewer {
     if (said.show > 0) {
       const p = said.show;
       this.toolbar.setNotice(
-        said.text,
+        noted(said.text),
         {
           label: `Show p. ${p}`,
           run: () => {
@@ -475,7 +479,7 @@ export class Viewer {
       );
       return;
     }
-    this.toolbar.setNotice(said.text, undefined, said.detail);
+    this.toolbar.setNotice(noted(said.text), undefined, said.detail);
     // Only pull the view to the quote if the reader has not scrolled away meanwhile.
     const first = drawn?.firstMark;
     if (first && loc.page === t.page && this.current === t.page) first.scrollIntoView({ block: "center" });
