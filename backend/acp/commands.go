@@ -86,11 +86,11 @@ func (h *Host) Commands(conversationID string) ([]Command, error) {
 // session is let go, so that the next turn starts a new session handed
 // exactly that. The transcript records it and is otherwise untouched.
 func (h *Host) CompactNow(ctx context.Context, conversationID string) (compact.Result, error) {
-	unlock, ok := h.store.TryLock(conversationID)
-	if !ok {
-		return compact.Result{}, ErrBusy
+	t, err := h.Begin(conversationID)
+	if err != nil {
+		return compact.Result{}, err
 	}
-	defer unlock()
+	defer t.End()
 	conv, err := h.store.Load(conversationID)
 	if err != nil {
 		return compact.Result{}, err
@@ -115,11 +115,11 @@ func (h *Host) CompactNow(ctx context.Context, conversationID string) (compact.R
 // an empty history. The messages stay on screen and in the transcript
 // (which records the clear); they are only no longer handed over.
 func (h *Host) Clear(conversationID string) error {
-	unlock, ok := h.store.TryLock(conversationID)
-	if !ok {
-		return ErrBusy
+	t, err := h.Begin(conversationID)
+	if err != nil {
+		return err
 	}
-	defer unlock()
+	defer t.End()
 	conv, err := h.store.Load(conversationID)
 	if err != nil {
 		return err

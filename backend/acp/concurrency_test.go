@@ -353,31 +353,3 @@ func TestCompactionOnlyHost(t *testing.T) {
 	}
 	noneLeft(t, before)
 }
-
-// TestBusyConversation asks a second question in a conversation that is
-// still answering: it fails at once with ErrBusy (code busy), and the
-// first turn is not disturbed.
-func TestBusyConversation(t *testing.T) {
-	root, db := vaultWith(t, "bitcoin.pdf")
-	ag, rec := peer(t, "peer", "", "hang")
-	ag.Sandbox = "off" // followed by pid, which a sandbox renumbers
-	h := newHost(t, root, db, ag)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := h.Turn(ctx, acp.TurnRequest{ConversationID: "c", Agent: "peer", Request: nothing, Question: "first"}, nil)
-		done <- err
-	}()
-	waitFor(t, func() bool { return slices.Contains(methods(records(t, rec)), "session/prompt") })
-	_, err := h.Turn(context.Background(), acp.TurnRequest{ConversationID: "c", Agent: "peer", Request: nothing, Question: "second"}, nil)
-	if !errors.Is(err, acp.ErrBusy) || acp.ErrorCode(err) != events.CodeBusy {
-		t.Errorf("second turn: %v (code %q), want ErrBusy", err, acp.ErrorCode(err))
-	}
-	if _, err := h.Compaction(context.Background(), "c", "", 0, true); !errors.Is(err, acp.ErrBusy) {
-		t.Errorf("persisting a compaction of a busy conversation: %v, want ErrBusy", err)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("first turn: %v", err)
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentero/agentero/backend/context/plan"
 	"github.com/agentero/agentero/backend/conversation"
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/usererr"
 )
 
 // The host's domain errors. Callers classify a failure with errors.Is, or
@@ -26,8 +27,9 @@ var (
 	ErrNotStarted = errors.New("the agent could not be started")
 	// ErrRefused means the agent answered session/new with an error.
 	ErrRefused = errors.New("the agent refused a new session")
-	// ErrBusy means the conversation is running another turn.
-	ErrBusy = conversation.ErrBusy
+	// ErrBusy means a turn holds the conversation (or a /compact, /clear,
+	// rename or delete of it): it is used by one at a time (Begin).
+	ErrBusy = errors.New("this conversation is still answering; cancel it or wait")
 	// ErrEmptyQuestion means a turn was asked with no question.
 	ErrEmptyQuestion = errors.New("the question is empty")
 	// ErrClosed means the host was closed: it starts nothing any more.
@@ -46,20 +48,11 @@ var (
 	ErrNeedsLogin = errors.New("the agent needs you to log in")
 )
 
-// userError is a failure told in the user's words. It is each of kinds for
-// errors.Is and errors.As — a domain error, and the cause underneath (a
-// context error, the agent's exit) — whose own messages it does not repeat:
-// they are Go's or JSON-RPC's, not the user's.
-type userError struct {
-	msg   string
-	kinds []error
-}
-
-func (e *userError) Error() string   { return e.msg }
-func (e *userError) Unwrap() []error { return e.kinds }
-
-// fail returns an error that reads msg and is each of kinds.
-func fail(msg string, kinds ...error) error { return &userError{msg: msg, kinds: kinds} }
+// fail returns an error that reads msg and is each of kinds (a domain
+// error, and the cause underneath: a context error, the agent's exit),
+// whose own messages it does not repeat: they are Go's or JSON-RPC's, not
+// the user's.
+func fail(msg string, kinds ...error) error { return usererr.New(msg, kinds...) }
 
 // ErrorCode returns the events code that classifies err for the UI ("" for
 // nil): the user cancelled, the request was invalid, the agent needs a

@@ -41,16 +41,16 @@ func Turns(entries []transcript.Entry) []compact.Turn { return history.Turns(ent
 // and the summary point at turns through context_history.
 func (h *Host) Compaction(ctx context.Context, conversationID, agentName string, window int, persist bool) (compact.Result, error) {
 	if persist {
-		unlock, ok := h.store.TryLock(conversationID)
-		if !ok {
-			return compact.Result{}, ErrBusy
+		t, err := h.Begin(conversationID)
+		if err != nil {
+			return compact.Result{}, err
 		}
-		defer unlock()
+		defer t.End()
 	}
 	return h.compaction(ctx, conversationID, agentName, window, 0, true, persist)
 }
 
-// compaction is Compaction for a caller that holds the conversation's lock;
+// compaction is Compaction for a caller that holds the conversation (a Turn);
 // reserve is what the rest of the prompt takes, in tokens, and tool says
 // whether the session can call context_history.
 func (h *Host) compaction(ctx context.Context, conversationID, agentName string, window, reserve int, tool, persist bool) (compact.Result, error) {

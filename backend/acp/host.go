@@ -49,8 +49,9 @@ type HostOptions struct {
 // Host runs turns for one vault.
 //
 // Concurrency: turns run in their callers' goroutines, any number at once
-// (one per conversation: a second turn on a busy conversation fails with
-// ErrBusy). The host's own goroutines belong to its parts, each of which
+// (one per conversation: the host's turns record which conversations a
+// Turn holds, and a second turn on a busy conversation fails with ErrBusy).
+// The host's own goroutines belong to its parts, each of which
 // waits for them: the supervisor's processes (one waiter each), the pool's
 // workers (at most one per agent) and each turn's stream flusher (which the
 // turn stops before it returns). An agent's permission request blocks the
@@ -69,13 +70,15 @@ type Host struct {
 	pool    *pool       // the warm sessions
 	cites   sourcer     // splits what a turn could cite into sources and consulted
 
-	// mu guards the fields below: resolver and agents, which SetBudget and
-	// SetAgents replace while turns run, and asks, which each turn adds
-	// itself to while it runs. It is held only to read or swap them.
-	mu       sync.Mutex
-	resolver *plan.Resolver
-	agents   *agentconf.Agents
-	asks     map[string]*asking // the running turns' permission requests, by conversation
+	idx   Index // the vault's index: the papers plans are resolved against
+	turns turns // the conversations held by a turn: the one record of busy
+
+	// mu guards the fields below: budget and agents, which SetBudget and
+	// SetAgents replace while turns run (a turn takes the budget when it
+	// begins). It is held only to read or swap them.
+	mu     sync.Mutex
+	budget grant.Budget // the tools' budget of the plans of turns that begin now
+	agents *agentconf.Agents
 	// approves holds the user's approvals of write calls in memory, served
 	// to the turns' agentero-context servers; nil until a grant offers a
 	// tool that writes.
@@ -102,25 +105,41 @@ func NewHost(vaultRoot, exe string, idx Index, agents *agentconf.Agents, opts Ho
 		opts.Now = time.Now
 	}
 	h := &Host{vault: vaultRoot, exe: exe, store: conversation.NewStore(vaultRoot, opts.Logger), opts: opts, log: opts.Logger,
-		procs: newSupervisor(opts.Logger), cites: sourcer{vault: vaultRoot, idx: idx}, asks: map[string]*asking{},
-		resolver: &plan.Resolver{Vault: vaultRoot, Papers: idx, Budget: opts.Budget}, agents: agents}
+		procs: newSupervisor(opts.Logger), cites: sourcer{vault: vaultRoot, idx: idx}, idx: idx,
+		turns: turns{held: map[string]*Turn{}}, budget: opts.Budget, agents: agents}
 	h.procs.confine = h.jailFor
 	h.pool = newPool(h)
 	return h
 }
 
-// SetBudget changes the budget of later plans (and so their fingerprint:
-// the next turn of each conversation starts a new session).
-func (h *Host) SetBudget(b grant.Budget) {
-	h.mu.Lock()
-	h.resolver = &plan.Resolver{Vault: h.resolver.Vault, Papers: h.resolver.Papers, Budget: b}
-	h.mu.Unlock()
-}
-
-func (h *Host) planResolver() *plan.Resolver {
+// SetBudget changes the budget of the plans of turns that begin from now
+// on (and so their fingerprint: the next turn of each conversation starts
+// a new session); a turn already running keeps its own. It reports whether
+// the budget changed.
+func (h *Host) SetBudget(b grant.Budget) (changed bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.resolver
+	changed = h.budget != b
+	h.budget = b
+	return changed
+}
+
+// Budget is the user's reading budget as the host has it (zero =
+// grant.DefaultBudget()): what a turn that begins now is given, and what
+// everything else that reads for the user (a plan's preview, the vault's
+// own MCP server) asks for.
+func (h *Host) Budget() grant.Budget {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.budget
+}
+
+// Resolver resolves plans as a turn beginning now would: with the user's
+// current budget.
+func (h *Host) Resolver() *plan.Resolver { return h.resolver(h.Budget()) }
+
+func (h *Host) resolver(b grant.Budget) *plan.Resolver {
+	return &plan.Resolver{Vault: h.vault, Papers: h.idx, Budget: b}
 }
 
 // SetAgents replaces the agent configuration; turns after this use it.
@@ -239,10 +258,19 @@ type TurnError struct {
 func (e *TurnError) Error() string { return e.Err.Error() }
 func (e *TurnError) Unwrap() error { return e.Err }
 
+// check refuses a request no turn can answer (ErrEmptyQuestion).
+func (req TurnRequest) check() error {
+	if strings.TrimSpace(req.Question) == "" {
+		return ErrEmptyQuestion
+	}
+	return nil
+}
+
 // Turn runs one turn: plan, grant, session decision, prompt, streaming,
 // sources. emit receives the turn's UI events, in order and never two at
 // once (from this goroutine and from the turn's stream flusher, which has
-// stopped before Turn returns).
+// stopped before Turn returns); the last of them, agent:completed or
+// agent:error, is sent once the conversation is free again.
 //
 // Errors before the question is recorded (ErrEmptyQuestion, ErrBusy,
 // ErrUnknownAgent, a bad request or conversation id, a conversation that
@@ -262,18 +290,25 @@ func (e *TurnError) Unwrap() error { return e.Err }
 // (or are rejected when req.Unattended); each is sent as agent:permission
 // and recorded. The answer's sources are the citations its text uses; what
 // else the tools returned is its consulted list.
+//
+// Turn is Begin, then Run: a caller that must know at once whether the
+// conversation is free (the app's Ask, which answers in the background)
+// calls them itself.
 func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (*Result, error) {
-	if emit == nil {
-		emit = func(string, any) {}
+	if err := req.check(); err != nil {
+		return nil, err
 	}
-	if strings.TrimSpace(req.Question) == "" {
-		return nil, ErrEmptyQuestion
+	t, err := h.Begin(req.ConversationID)
+	if err != nil {
+		return nil, err
 	}
-	unlock, ok := h.store.TryLock(req.ConversationID)
-	if !ok {
-		return nil, ErrBusy
-	}
-	defer unlock()
+	return t.Run(ctx, req, emit)
+}
+
+// run is Run's turn, for a turn t that holds the conversation. What the
+// turn leaves behind for its end (the grant's turn, the permission
+// requests) it ends before it returns.
+func (h *Host) run(ctx context.Context, t *Turn, req TurnRequest, emit events.Emitter) (*Result, error) {
 	conv, err := h.store.Load(req.ConversationID)
 	if err != nil {
 		return nil, err
@@ -288,7 +323,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	if err != nil {
 		return nil, err
 	}
-	resolver := *h.planResolver()
+	resolver := h.resolver(t.budget)
 	resolver.WriteDocs = ag.Writes()
 	p, err := resolver.Resolve(ctx, req.Request)
 	if err != nil {
@@ -394,9 +429,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 		a.Approve(runtimeID, tool)
 		return nil
 	}
-	h.mu.Lock()
-	h.asks[conv.ID] = asks
-	h.mu.Unlock()
+	t.setAsks(asks)
 	s.proc.setSink(s.id, st.update)
 	s.proc.setAsker(s.id, asks.request)
 	resp, err := call(tctx, s.proc, func(c context.Context) (sdk.PromptResponse, error) {
@@ -405,9 +438,7 @@ func (h *Host) Turn(ctx context.Context, req TurnRequest, emit events.Emitter) (
 	expired := clock.stop()
 	s.proc.setSink(s.id, nil)
 	s.proc.setAsker(s.id, nil)
-	h.mu.Lock()
-	delete(h.asks, conv.ID)
-	h.mu.Unlock()
+	t.setAsks(nil)
 	by := byPolicy
 	if ctx.Err() != nil {
 		by = byUser

@@ -551,9 +551,7 @@ func cancelledResponse() sdk.RequestPermissionResponse {
 // answered, or its turn ended) and ErrBadOption for an option the agent
 // did not offer.
 func (h *Host) AnswerPermission(conversationID, requestID, optionID string) error {
-	h.mu.Lock()
-	a := h.asks[conversationID]
-	h.mu.Unlock()
+	a := h.asksOf(conversationID)
 	if a == nil {
 		return fmt.Errorf("%w (%s)", ErrNoPermission, requestID)
 	}

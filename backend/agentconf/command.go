@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentero/agentero/backend/usererr"
 )
 
 // ResolveCommand returns the absolute path of an agent's command: an
@@ -82,15 +84,5 @@ var (
 	ErrRelativeCommand = errors.New("the agent's command is a relative path")
 )
 
-// userError is a failure told in the user's words that is kind for
-// errors.Is; its own message is not repeated.
-type userError struct {
-	msg  string
-	kind error
-}
-
-func (e *userError) Error() string { return e.msg }
-func (e *userError) Unwrap() error { return e.kind }
-
 // fail returns an error that reads msg and is kind.
-func fail(msg string, kind error) error { return &userError{msg: msg, kind: kind} }
+func fail(msg string, kind error) error { return usererr.New(msg, kind) }

@@ -167,14 +167,9 @@ func (s *Store) list(keep func(*Conversation) (string, bool)) ([]Summary, error)
 }
 
 // Rename gives a conversation a title; an empty title goes back to its
-// first question. It is refused while the conversation answers (ErrBusy).
+// first question. The caller holds the conversation (see Store).
 func (s *Store) Rename(id, title string) (Summary, error) {
 	title = cutRunes(oneLine(title), MaxTitle)
-	unlock, ok := s.TryLock(id)
-	if !ok {
-		return Summary{}, ErrBusy
-	}
-	defer unlock()
 	c, err := s.existing(id)
 	if err != nil {
 		return Summary{}, err
@@ -188,14 +183,9 @@ func (s *Store) Rename(id, title string) (Summary, error) {
 
 // Delete removes a conversation from disk: its folder (state, transcript,
 // compaction, frozen context) and the grants of its sessions
-// (context-sessions/<id>.*). It is refused while the conversation answers
-// (ErrBusy).
+// (context-sessions/<id>.*). The caller holds the conversation (see
+// Store).
 func (s *Store) Delete(id string) error {
-	unlock, ok := s.TryLock(id)
-	if !ok {
-		return ErrBusy
-	}
-	defer unlock()
 	if !grant.ValidRuntimeID(id) {
 		return ErrBadConversationID
 	}

@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentero/agentero/backend/atomicfile"
@@ -97,8 +96,10 @@ type Conversation struct {
 	UpdatedAt    time.Time `json:"updatedAt"`
 }
 
-// Store keeps conversations of one vault. Each conversation is used by one
-// turn at a time (TryLock).
+// Store keeps conversations of one vault. It does not decide who may
+// change a conversation: the agents' host holds a conversation for one turn
+// (or rename, delete, /compact, /clear) at a time and refuses the others
+// (acp.ErrBusy), and calls the store under that hold.
 //
 // What Load reads back from a conversation's folder is the vault's, and a
 // vault may be someone else's folder: the ids in state.json name folders
@@ -108,11 +109,6 @@ type Store struct {
 	vault string // the vault's root
 	root  string // <vault>/.agentero/chats
 	log   *slog.Logger
-
-	mu sync.Mutex // guards locks; held only to look a lock up or add it
-	// locks holds one mutex per conversation id: Lock's callers hold it
-	// while they read and write that conversation's files (disk I/O).
-	locks map[string]*sync.Mutex
 }
 
 // NewStore returns the conversation store of a vault; log (nil = none)
@@ -121,42 +117,11 @@ func NewStore(vaultRoot string, log *slog.Logger) *Store {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{vault: vaultRoot, root: filepath.Join(vaultRoot, vault.StateDir, "chats"), log: log, locks: map[string]*sync.Mutex{}}
+	return &Store{vault: vaultRoot, root: filepath.Join(vaultRoot, vault.StateDir, "chats"), log: log}
 }
 
 // ErrBadConversationID is returned for ids that cannot name a folder.
 var ErrBadConversationID = errors.New("a conversation id may hold only letters, digits, '.', '_' and '-'")
-
-// ErrBusy means the conversation is running a turn (its lock is taken).
-var ErrBusy = errors.New("this conversation is still answering; cancel it or wait")
-
-func (s *Store) lock(id string) *sync.Mutex {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	l := s.locks[id]
-	if l == nil {
-		l = &sync.Mutex{}
-		s.locks[id] = l
-	}
-	return l
-}
-
-// Lock serialises users of one conversation; call the returned func to unlock.
-func (s *Store) Lock(id string) func() {
-	l := s.lock(id)
-	l.Lock()
-	return l.Unlock
-}
-
-// TryLock takes the conversation's lock if it is free: a conversation in
-// use reports false at once instead of waiting for its turn to end.
-func (s *Store) TryLock(id string) (unlock func(), ok bool) {
-	l := s.lock(id)
-	if !l.TryLock() {
-		return nil, false
-	}
-	return l.Unlock, true
-}
 
 // Dir is the folder of a conversation.
 func (s *Store) Dir(id string) string { return filepath.Join(s.root, id) }

@@ -2,10 +2,10 @@ package index_test
 
 import (
 	"context"
-	"encoding/csv"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 // minCorpusAbstracts is the floor of TestCorpusAbstracts: the corpus papers
@@ -21,25 +21,20 @@ const minCorpusAbstracts = 37
 // a paper that prints none must have none.
 func TestCorpusAbstracts(t *testing.T) {
 	_, db, _ := indexedCorpus(t)
-	f, err := os.Open("testdata/abstracts.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, err := corpustest.ReadCSV("testdata/abstracts.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	printed, right := 0, 0
-	for _, r := range rows[1:] {
-		file, first, last := r[0], r[1], r[2]
+	for _, r := range rows {
+		file, first, last := r["file"], r["first_words"], r["last_words"]
 		p, err := db.Paper(context.Background(), refOf(file))
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
 		if first == "" {
 			if p.Abstract != "" {
-				t.Errorf("%s prints no abstract (%s), got %q", file, r[3], p.Abstract)
+				t.Errorf("%s prints no abstract (%s), got %q", file, r["note"], p.Abstract)
 			}
 			continue
 		}

@@ -2,12 +2,11 @@ package index_test
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/agentero/agentero/backend/index"
+	"github.com/agentero/agentero/internal/corpustest"
 )
 
 // paraphrase is a question of testdata/paraphrases.csv: written in other
@@ -24,18 +23,13 @@ type paraphrase struct {
 // figures stay the honest ones (the weights of query.go predate the set).
 func paraphrases(t testing.TB) []paraphrase {
 	t.Helper()
-	f, err := os.Open("testdata/paraphrases.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, err := corpustest.ReadCSV("testdata/paraphrases.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []paraphrase
-	for i, r := range rows[1:] {
-		out = append(out, paraphrase{file: r[0], question: r[1], heldOut: i%3 == 2})
+	for i, r := range rows {
+		out = append(out, paraphrase{file: r["file"], question: r["question"], heldOut: i%3 == 2})
 	}
 	return out
 }

@@ -92,7 +92,7 @@ func setup() {
 
 // makeVault lays out the corpus papers, notes and links, and indexes them.
 func makeVault(root string) error {
-	rows, err := corpustest.ReadCSV("manifest.csv")
+	rows, err := corpustest.ReadCSV(filepath.Join(corpustest.Dir(), "manifest.csv"))
 	if err != nil {
 		return fmt.Errorf("corpus not available: %w", err)
 	}

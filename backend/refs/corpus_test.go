@@ -2,10 +2,7 @@ package refs_test
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -21,25 +18,12 @@ import (
 // text (a PDF without a usable text layer) and are left out.
 func groundTruth(t *testing.T) map[[2]string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, "cites.csv"))
-	if err != nil {
-		corpustest.Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
 	out := map[[2]string]string{}
-	for _, r := range recs[1:] {
-		if r[col["evidence"]] == "known" {
+	for _, r := range corpustest.CSV(t, "cites.csv") {
+		if r["evidence"] == "known" {
 			continue
 		}
-		out[[2]string{refOf(r[col["citing_file"]]), refOf(r[col["cited_file"]])}] = r[col["evidence"]]
+		out[[2]string{refOf(r["citing_file"]), refOf(r["cited_file"])}] = r["evidence"]
 	}
 	return out
 }

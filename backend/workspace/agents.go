@@ -116,12 +116,8 @@ func (w *Workspace) SaveSettings(s settings.Settings) error {
 	if err := w.cfg.SaveSettings(s); err != nil {
 		return err
 	}
-	w.mu.Lock()
-	w.budget = s.Budget
-	w.mu.Unlock()
-	w.host.SetBudget(s.Budget)
-	if _, err := w.ApplyLoopback(); err != nil { // the loopback server reads with the new budget
-		w.log.Warn("loopback MCP server", "err", err)
+	if w.host.SetBudget(s.Budget) {
+		w.restartLoopback() // the loopback server reads with the new budget
 	}
 	return nil
 }

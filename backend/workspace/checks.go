@@ -11,6 +11,7 @@ import (
 	"github.com/agentero/agentero/backend/acp"
 	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
+	"github.com/agentero/agentero/backend/usererr"
 )
 
 // ErrUnverified marks an agent that failed the check Save runs; it keeps
@@ -18,7 +19,7 @@ import (
 // SaveAgentRequest.Force (the UI's "Save anyway").
 var ErrUnverified = errors.New("the agent failed its check")
 
-func unverified(err error) error { return &kindError{ErrUnverified, err} }
+func unverified(err error) error { return usererr.Mark(ErrUnverified, err) }
 
 // passFor is how long a passed test vouches for an agent's launch settings
 // at Save.

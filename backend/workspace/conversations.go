@@ -17,13 +17,10 @@ func (w *Workspace) Conversations(query string) ([]conversation.Summary, error) 
 }
 
 // RenameConversation gives a conversation a title ("" = its first
-// question again).
+// question again). It is refused while the conversation answers.
 func (w *Workspace) RenameConversation(id, title string) (conversation.Summary, error) {
 	return call(context.Background(), w, func(context.Context) (conversation.Summary, error) {
-		if w.answering(id) {
-			return conversation.Summary{}, ErrBusy
-		}
-		s, err := w.host.Store().Rename(id, title)
+		s, err := w.host.RenameConversation(id, title)
 		return s, conversationError(err)
 	})
 }
@@ -32,20 +29,9 @@ func (w *Workspace) RenameConversation(id, title string) (conversation.Summary, 
 // It is refused while the conversation answers.
 func (w *Workspace) DeleteConversation(id string) error {
 	_, err := call(context.Background(), w, func(context.Context) (struct{}, error) {
-		if w.answering(id) {
-			return struct{}{}, ErrBusy
-		}
-		return struct{}{}, conversationError(w.host.Store().Delete(id))
+		return struct{}{}, conversationError(w.host.DeleteConversation(id))
 	})
 	return err
-}
-
-// answering reports whether a turn of the conversation runs (or is starting).
-func (w *Workspace) answering(id string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_, busy := w.turns[id]
-	return busy
 }
 
 func conversationError(err error) error {

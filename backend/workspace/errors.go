@@ -11,6 +11,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/intake"
+	"github.com/agentero/agentero/backend/usererr"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -34,19 +35,11 @@ var (
 	ErrNotConfigured = errors.New("agent not configured")
 )
 
-// kindError gives err the kind of a domain error while keeping its own
-// message.
-type kindError struct {
-	kind error
-	err  error
-}
-
-func (e *kindError) Error() string   { return e.err.Error() }
-func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
-
-func invalid(err error) error       { return &kindError{ErrInvalid, err} }
-func notFound(err error) error      { return &kindError{ErrNotFound, err} }
-func notConfigured(err error) error { return &kindError{ErrNotConfigured, err} }
+// invalid, notFound and notConfigured give err the kind of a domain error
+// while keeping its own message.
+func invalid(err error) error       { return usererr.Mark(ErrInvalid, err) }
+func notFound(err error) error      { return usererr.Mark(ErrNotFound, err) }
+func notConfigured(err error) error { return usererr.Mark(ErrNotConfigured, err) }
 
 // Code says what kind of failure err is, as one of the events.Code*
 // constants the UI switches on: the one place that decides it.

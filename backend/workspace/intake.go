@@ -9,6 +9,7 @@ import (
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/intake"
 	"github.com/agentero/agentero/backend/pdf"
+	"github.com/agentero/agentero/backend/usererr"
 )
 
 // Add adds PDFs (files, or the PDFs in folders) to the vault as papers,
@@ -123,7 +124,7 @@ func InspectFolder(dir string) (*Folder, error) {
 	if n := len(found.TopPDFs) + len(found.NestedPDFs); n > 0 {
 		what = fmt.Sprintf("it holds %d PDF%s but no papers/ folder", n, plural(n))
 	}
-	return f, &kindError{ErrNotVault, fmt.Errorf("%s is not a vault yet: %s", abs, what)}
+	return f, usererr.Mark(ErrNotVault, fmt.Errorf("%s is not a vault yet: %s", abs, what))
 }
 
 func plural(n int) string {

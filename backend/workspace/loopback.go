@@ -16,7 +16,6 @@ import (
 	"sync"
 
 	"github.com/agentero/agentero/backend/atomicfile"
-	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/loopback"
 	"github.com/agentero/agentero/backend/mcp"
 	"github.com/agentero/agentero/backend/pdf"
@@ -140,23 +139,33 @@ func (c *Config) LoopbackStatus() LoopbackStatus {
 type loopbackState struct {
 	// mu guards the fields below and serialises starting and stopping the
 	// server: ApplyLoopback holds it while the server starts or stops (a
-	// listen, a shutdown), and takes Workspace.mu under it, never the other
-	// way round.
+	// listen, a shutdown), and takes the Config's and the host's locks
+	// under it (to read the settings and the budget), never the other way
+	// round.
 	mu     sync.Mutex
 	closed bool
 	srv    *loopback.Server
 	token  string
-	budget grant.Budget // the user's budget the server was started with
 	ex     *pdf.Extractor
 	err    error
 }
 
 // ApplyLoopback makes the server match the settings: started (on the
-// chosen port, or a free one that is then kept), restarted when its port,
-// token or the user's reading budget changed, stopped when switched off.
-// It is what Start, Settings (the server's and the budget's) and token
-// rotation call.
-func (w *Workspace) ApplyLoopback() (LoopbackStatus, error) {
+// chosen port, or a free one that is then kept), restarted when its port
+// or token changed, stopped when switched off. It is what Start, Settings
+// and token rotation call. The server reads with the user's reading budget
+// as the host has it when the server starts (restartLoopback).
+func (w *Workspace) ApplyLoopback() (LoopbackStatus, error) { return w.applyLoopback(false) }
+
+// restartLoopback starts a running server again, after the user's reading
+// budget changed; a failure is logged.
+func (w *Workspace) restartLoopback() {
+	if _, err := w.applyLoopback(true); err != nil {
+		w.log.Warn("loopback MCP server", "err", err)
+	}
+}
+
+func (w *Workspace) applyLoopback(restart bool) (LoopbackStatus, error) {
 	l := &w.loop
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -165,11 +174,8 @@ func (w *Workspace) ApplyLoopback() (LoopbackStatus, error) {
 		l.err = err
 		return w.loopbackStatusLocked(s), err
 	}
-	w.mu.Lock()
-	budget := w.budget
-	w.mu.Unlock()
 	running := l.srv != nil && !l.closed
-	same := running && s.Enabled && l.token == s.Token && l.budget == budget && (s.Port == 0 || s.Port == l.srv.Port())
+	same := running && !restart && s.Enabled && l.token == s.Token && (s.Port == 0 || s.Port == l.srv.Port())
 	if same {
 		l.err = nil
 		return w.loopbackStatusLocked(s), nil
@@ -180,14 +186,14 @@ func (w *Workspace) ApplyLoopback() (LoopbackStatus, error) {
 		return w.loopbackStatusLocked(s), nil
 	}
 	l.ex = pdf.NewExtractor(pdf.Options{Workers: 1, Logger: w.log})
-	srv := mcp.NewVaultServer(w.Root(), w.lib.DB(), w.log, mcp.Options{Regions: mcp.PDFRegions(l.ex)}, budget)
+	srv := mcp.NewVaultServer(w.Root(), w.lib.DB(), w.log, mcp.Options{Regions: mcp.PDFRegions(l.ex)}, w.host.Budget())
 	ls, err := loopback.Start(loopback.Options{Port: s.Port, Token: s.Token, Server: srv.MCP(), Logger: w.log})
 	if err != nil {
 		l.ex.Close()
 		l.ex, l.err = nil, err
 		return w.loopbackStatusLocked(s), err
 	}
-	l.srv, l.token, l.budget = ls, s.Token, budget
+	l.srv, l.token = ls, s.Token
 	w.log.Info("loopback MCP server started", "url", ls.URL(), "vault", w.Root())
 	if s.Port == 0 {
 		// A free port, kept: the clients' configurations name it.

@@ -67,6 +67,9 @@ type recorder struct {
 	mu     sync.Mutex
 	events []event
 	signal chan struct{} // a value after each event
+	// then, when set before the workspace emits, runs after each event is
+	// recorded, in the emitter's goroutine: a handler of the UI's.
+	then func(name string, payload any)
 }
 
 type event struct {
@@ -83,6 +86,9 @@ func (r *recorder) emit(name string, payload any) {
 	select {
 	case r.signal <- struct{}{}:
 	default:
+	}
+	if r.then != nil {
+		r.then(name, payload)
 	}
 }
 

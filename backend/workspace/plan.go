@@ -39,18 +39,11 @@ func DecodeRequest(r io.Reader) (plan.Request, error) {
 	return req, nil
 }
 
-// resolver builds plans with the user's current budget, as turns do.
-func (w *Workspace) resolver() *plan.Resolver {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return &plan.Resolver{Vault: w.Root(), Papers: w.lib.DB(), Budget: w.budget}
-}
-
 // PreviewPlan shows what a turn with this request could read, before it is
 // sent. It writes nothing.
 func (w *Workspace) PreviewPlan(ctx context.Context, req plan.Request) (*plan.Plan, error) {
 	return call(ctx, w, func(ctx context.Context) (*plan.Plan, error) {
-		return w.resolver().Resolve(ctx, req)
+		return w.host.Resolver().Resolve(ctx, req)
 	})
 }
 
@@ -70,7 +63,7 @@ func (w *Workspace) Plan(ctx context.Context, req plan.Request, runtimeID string
 		return nil, invalid(errors.New("a runtime id may hold only letters, digits, '.', '_' and '-'"))
 	}
 	return call(ctx, w, func(ctx context.Context) (*PlanResult, error) {
-		p, err := w.resolver().Resolve(ctx, req)
+		p, err := w.host.Resolver().Resolve(ctx, req)
 		if err != nil {
 			return nil, err
 		}

@@ -39,40 +39,28 @@ func (w *Workspace) check(req AskRequest) error {
 
 // Ask starts a turn in the background and returns at once: the answer
 // streams as agent:* events and ends with agent:completed or agent:error,
-// after which the conversation takes the next question. A conversation runs
-// one turn at a time (ErrBusy); CancelTurn and Close stop it, and Close
-// waits for it.
+// sent once the conversation takes the next question (a handler of either
+// may Ask again). A conversation runs one turn at a time (ErrBusy, decided
+// by the host); CancelTurn and Close stop it, and Close waits for it.
 func (w *Workspace) Ask(req AskRequest) error {
 	if err := w.check(req); err != nil {
 		return err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if _, busy := w.turns[req.ConversationID]; busy {
-		return ErrBusy
-	}
-	t := &turn{}
-	cancel, err := w.tasks.start(func(ctx context.Context) {
-		defer w.endTurn(req.ConversationID, t)
-		// The conversation is free again when the UI learns the turn
-		// ended, not a moment later.
-		emit := func(name string, payload any) {
-			if name == events.AgentCompleted || name == events.AgentError {
-				w.endTurn(req.ConversationID, t)
-			}
-			w.emit(name, payload)
-		}
-		_, err := w.host.Turn(ctx, w.turnRequest(req), emit)
-		var te *acp.TurnError
-		if err != nil && !errors.As(err, &te) { // the host already sent the turn's own errors
-			emit(events.AgentError, events.AgentErrorEvent{ConversationID: req.ConversationID, Code: Code(err), Error: err.Error()})
-		}
-	})
+	t, err := w.host.Begin(req.ConversationID)
 	if err != nil {
 		return err
 	}
-	t.cancel = cancel
-	w.turns[req.ConversationID] = t
+	_, err = w.tasks.start(func(ctx context.Context) {
+		_, err := t.Run(ctx, w.turnRequest(req), w.emit)
+		var te *acp.TurnError
+		if err != nil && !errors.As(err, &te) { // the host already sent the turn's own errors
+			w.emit(events.AgentError, events.AgentErrorEvent{ConversationID: req.ConversationID, Code: Code(err), Error: err.Error()})
+		}
+	})
+	if err != nil {
+		t.End()
+		return err
+	}
 	return nil
 }
 
@@ -86,51 +74,18 @@ func (w *Workspace) Turn(ctx context.Context, req AskRequest, emit events.Emitte
 		return nil, err
 	}
 	return call(ctx, w, func(ctx context.Context) (*acp.Result, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		t := &turn{cancel: cancel}
-		w.mu.Lock()
-		if _, busy := w.turns[req.ConversationID]; busy {
-			w.mu.Unlock()
-			return nil, ErrBusy
-		}
-		w.turns[req.ConversationID] = t
-		w.mu.Unlock()
-		defer w.endTurn(req.ConversationID, t)
 		tr := w.turnRequest(req)
 		tr.Unattended = true
 		return w.host.Turn(ctx, tr, emit)
 	})
 }
 
-// turn is a running turn of a conversation.
-type turn struct {
-	cancel context.CancelFunc
-}
-
 func (w *Workspace) turnRequest(req AskRequest) acp.TurnRequest {
 	return acp.TurnRequest{ConversationID: req.ConversationID, Agent: req.Agent, Request: req.Request, Question: req.Question}
 }
 
-// endTurn frees the conversation of turn t (if a later turn has not
-// taken it already).
-func (w *Workspace) endTurn(conversationID string, t *turn) {
-	w.mu.Lock()
-	if w.turns[conversationID] == t {
-		delete(w.turns, conversationID)
-	}
-	w.mu.Unlock()
-}
-
 // CancelTurn stops the conversation's running turn, if any.
-func (w *Workspace) CancelTurn(conversationID string) {
-	w.mu.Lock()
-	t := w.turns[conversationID]
-	w.mu.Unlock()
-	if t != nil {
-		t.cancel()
-	}
-}
+func (w *Workspace) CancelTurn(conversationID string) { w.host.Cancel(conversationID) }
 
 // AnswerPermission answers a permission request the conversation's running
 // turn waits on (an agent:permission event without outcome) with one of

@@ -56,6 +56,41 @@ func TestAskOnBusyConversation(t *testing.T) {
 	f.nothingRuns(t)
 }
 
+// The UI may ask the next question as soon as a turn's agent:completed
+// arrives: the conversation is free by then, so the Ask made from the
+// handler is taken and answered, with no agent:error.
+func TestAskFromCompleted(t *testing.T) {
+	f := open(t, t.TempDir(), workspace.Options{PoolSize: -1})
+	q := workspace.AskRequest{ConversationID: "c1", Request: workspace.QuickChat(), Question: "What is a timestamp server?"}
+	const asked = "test:asked" // the handler's Ask, recorded as an event with its error
+	f.rec.then = func(name string, payload any) {
+		if name == events.AgentCompleted && f.rec.count(events.AgentCompleted) == 1 && f.rec.count(asked) == 0 {
+			next := q
+			next.Question = "And proof-of-work?"
+			f.rec.emit(asked, f.ws.Ask(next))
+		}
+	}
+	if err := f.ws.Ask(q); err != nil {
+		t.Fatal(err)
+	}
+	f.rec.wait(t, "the next Ask", func() bool { return f.rec.count(asked) == 1 })
+	if err, _ := f.rec.last(asked).(error); err != nil {
+		t.Fatalf("Ask from the agent:completed handler: %v", err)
+	}
+	f.rec.wait(t, "two turns answered", func() bool { return f.rec.count(events.AgentCompleted) == 2 || f.rec.count(events.AgentError) > 0 })
+	if n := f.rec.count(events.AgentError); n != 0 {
+		t.Errorf("%d agent:error, want none: %+v", n, f.rec.last(events.AgentError))
+	}
+	conv, err := f.ws.Conversation("c1")
+	if err != nil || len(conv.Messages) != 4 {
+		t.Fatalf("conversation: %d messages, %v; want both turns", len(conv.Messages), err)
+	}
+	if err := f.ws.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.nothingRuns(t)
+}
+
 // Refusals that need no agent come back at once, each with its code.
 func TestAskRefusals(t *testing.T) {
 	f := open(t, t.TempDir(), workspace.Options{PoolSize: -1})

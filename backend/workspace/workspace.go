@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/agentero/agentero/backend/acp"
-	"github.com/agentero/agentero/backend/context/grant"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/index"
 	"github.com/agentero/agentero/backend/library"
@@ -67,11 +66,9 @@ type Workspace struct {
 	agents     *agentconf.Agents
 	agentsErr  error      // why agents.json could not be used; turns fail with it
 	agentsFile agentsFile // agents.json as last read (reloadAgents)
-	budget     grant.Budget
-	turns      map[string]*turn // running turns by conversation id
-	indexing   bool             // a Reindex is running
-	started    bool             // Start ran: the app's vault, which looks papers up after an import
-	again      bool             // Reindex was asked for while one ran
+	indexing   bool       // a Reindex is running
+	started    bool       // Start ran: the app's vault, which looks papers up after an import
+	again      bool       // Reindex was asked for while one ran
 
 	online onlineState // metadata lookups (metadata.go)
 
@@ -112,7 +109,7 @@ func Open(dir string, opts Options) (*Workspace, error) {
 		return nil, err
 	}
 	w := &Workspace{cfg: opts.Config, lib: lib, log: opts.Logger, emit: opts.Emit, now: opts.Now, tasks: newTasks(),
-		turns: map[string]*turn{}, changes: changes}
+		changes: changes}
 	w.online.base = opts.Online
 	w.agents, w.agentsErr = opts.Config.Agents()
 	if w.agentsErr != nil {
@@ -123,9 +120,8 @@ func Open(dir string, opts Options) (*Workspace, error) {
 	if err != nil {
 		opts.Logger.Warn("settings not loaded; the defaults are in force", "err", err)
 	}
-	w.budget = prefs.Budget
 	w.host = acp.NewHost(lib.Root(), opts.Config.Executable(), lib.DB(), w.agents, acp.HostOptions{Logger: opts.Logger,
-		TurnTimeout: opts.TurnTimeout, PoolSize: opts.PoolSize, CacheDir: opts.CacheDir, Budget: w.budget, Now: opts.Now})
+		TurnTimeout: opts.TurnTimeout, PoolSize: opts.PoolSize, CacheDir: opts.CacheDir, Budget: prefs.Budget, Now: opts.Now})
 	return w, nil
 }
 

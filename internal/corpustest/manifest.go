@@ -18,11 +18,13 @@ func (r Row) Int(column string) int {
 	return n
 }
 
-// ReadCSV reads a CSV file of the corpus (manifest.csv, cites.csv) as one
-// Row a line after the header. It is the one reader of the corpus' CSV
-// files; tests without a testing.TB (a TestMain) call it directly.
-func ReadCSV(name string) ([]Row, error) {
-	f, err := os.Open(filepath.Join(Dir(), name))
+// ReadCSV reads the CSV file at path (a corpus file, as CSV reads it, or a
+// test's own testdata/*.csv) as one Row a line after the header, keyed by
+// the header's names. It is the one reader of the tests' CSV files; tests
+// without a testing.TB (a TestMain) call it directly.
+func ReadCSV(path string) ([]Row, error) {
+	name := filepath.Base(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +54,7 @@ func CSV(t testing.TB, name string) []Row {
 	if _, err := os.Stat(filepath.Join(Dir(), name)); err != nil {
 		Unavailable(t, "corpus not available (../shared/corpus beside the repository): %v", err)
 	}
-	rows, err := ReadCSV(name)
+	rows, err := ReadCSV(filepath.Join(Dir(), name))
 	if err != nil {
 		t.Fatal(err)
 	}

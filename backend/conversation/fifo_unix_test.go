@@ -1,6 +1,6 @@
 //go:build unix
 
-package acp_test
+package conversation_test
 
 import "syscall"
 
