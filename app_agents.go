@@ -7,6 +7,7 @@ import (
 	"github.com/agentero/agentero/backend/agentconf"
 	"github.com/agentero/agentero/backend/events"
 	"github.com/agentero/agentero/backend/userdir"
+	"github.com/agentero/agentero/backend/usererr"
 	"github.com/agentero/agentero/backend/workspace"
 )
 
@@ -44,7 +45,7 @@ func (a *App) AddAgent(req AddAgentRequest) error {
 			if workspace.Code(err) == events.CodeCancelled {
 				return err
 			}
-			return &kindError{workspace.ErrUnverified, err}
+			return usererr.Mark(workspace.ErrUnverified, err)
 		}
 	}
 	if _, err := agentconf.Add(path, ag, req.MakeDefault); err != nil {
@@ -63,18 +64,8 @@ func (a *App) AddAgent(req AddAgentRequest) error {
 func refusedAgent(err error) error {
 	for _, kind := range []error{agentconf.ErrInvalidAgent, agentconf.ErrRelativeCommand, agentconf.ErrCommandNotFound, agentconf.ErrDuplicateAgent} {
 		if errors.Is(err, kind) {
-			return &kindError{workspace.ErrInvalid, err}
+			return usererr.Mark(workspace.ErrInvalid, err)
 		}
 	}
 	return err
 }
-
-// kindError gives err the kind of a workspace domain error (and so its
-// code) while keeping its own message.
-type kindError struct {
-	kind error
-	err  error
-}
-
-func (e *kindError) Error() string   { return e.err.Error() }
-func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
