@@ -174,12 +174,18 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 	for _, c := range cands {
 		files[fileOf(c.key)] = append(files[fileOf(c.key)], c)
 	}
+	// The region of a page (a figure, a table) the answer first cites it
+	// with goes with its source, so that the source outlines it.
+	regions := map[citation.Key]citation.Region{}
 	cited := citation.Find(answer)
 	for _, m := range cited {
 		k := keyOf(m.URI)
 		same := files[fileOf(k)]
 		if len(same) == 0 {
 			continue // not something this turn could cite
+		}
+		if _, ok := regions[k]; !ok && !m.URI.Region.IsZero() {
+			regions[k] = m.URI.Region
 		}
 		if c, ok := bestFor(cands, k); ok {
 			if c.kind() != dataKind {
@@ -223,7 +229,7 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 	})
 	sources, consulted = []string{}, []string{}
 	for _, k := range keys {
-		sources = append(sources, used[k].uri)
+		sources = append(sources, withRegion(used[k].uri, regions[k]))
 	}
 	seen := map[citation.Key]bool{}
 	for _, r := range got {
@@ -239,6 +245,16 @@ func (s sourcer) split(ctx context.Context, answer string, evidence []plan.Card,
 		consulted = append(consulted, r.URI)
 	}
 	return sources, consulted
+}
+
+// withRegion is the source uri citing region r of its page, unless r is
+// none or uri names a region already.
+func withRegion(uri string, r citation.Region) string {
+	u, err := citation.Parse(uri)
+	if r.IsZero() || err != nil || !u.Region.IsZero() {
+		return uri
+	}
+	return u.WithRegion(r).String()
 }
 
 // bestFor is the candidate of key k whose URI goes into the sources: one

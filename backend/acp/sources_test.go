@@ -79,6 +79,9 @@ func TestSourcesArePrecise(t *testing.T) {
 	}{
 		{"linked and named", head + tail, []string{pdf + "#page=2", pdf + "#page=3"}},
 		{"metadata quoted", head + "- It was “" + provenance + "”\n" + tail, []string{pdf + "#page=2", pdf + "#page=3", "papers/bitcoin/metadata.json"}},
+		{"a figures region", head + "- Figure 1 [is here](" + pdf + "#page=3&region=90,120.5,400,200), again [here](" + pdf + "#page=3&region=1,1,2,2).\n" + tail,
+			[]string{pdf + "#page=2", pdf + "#page=3&region=90,120.5,400,200"}},
+		{"a region on no page", head + "- [Figure 1](" + pdf + "#page=3&region=14000,120,900,200).\n" + tail, []string{pdf + "#page=2", pdf + "#page=3"}},
 		{"named only", "Bitcoin is introduced in “Bitcoin: A Peer-to-Peer Electronic Cash System”.", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -180,14 +180,14 @@ func compose(question string, passages []passage, notes []string, more bool) str
 // quoted is the citation of a passage: its page's (or file's) citation
 // URI with the passage as its quote, written by package citation, so that
 // a check finds the quote on the page (verified) and opening the citation
-// marks the passage. A URI that is not a vault citation is kept as given.
+// marks the passage; a figure's region stays with it. A URI that is not a vault citation is kept as given.
 func quoted(uri, passage string) string {
 	u, err := citation.Parse(uri)
 	if err != nil || u.External() {
 		return uri
 	}
 	q := citation.New(u.Path, u.Page, clipQuote(oneLine(passage)))
-	q.Label = u.Label
+	q.Label, q.Region = u.Label, u.Region
 	return q.String()
 }
 

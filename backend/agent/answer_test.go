@@ -34,6 +34,7 @@ func TestQuoted(t *testing.T) {
 		{"papers/raft/raft.pdf#page=6", "Raft uses randomized\nelection timeouts.", "papers/raft/raft.pdf#page=6&quote=Raft+uses+randomized+election+timeouts."},
 		{"papers/my raft/raft.pdf#page=6&label=iv", "Split votes are rare.", "papers/my%20raft/raft.pdf#page=6&label=iv&quote=Split+votes+are+rare."},
 		{"notes/coins.md", "Coins are old.", "notes/coins.md#quote=Coins+are+old."},
+		{"papers/raft/raft.pdf#page=2&region=72,90.5,300,200", "Replicated state machines.", "papers/raft/raft.pdf#page=2&region=72,90.5,300,200&quote=Replicated+state+machines."},
 		{"https://doi.org/10.1/x", "Coins are old.", "https://doi.org/10.1/x"},
 		{"not a citation#x", "Coins are old.", "not a citation#x"},
 	}

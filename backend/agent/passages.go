@@ -201,7 +201,7 @@ func (g *gatherer) card(ctx context.Context, c card, near map[string]bool) error
 			return nil // the page of a selection, already read
 		}
 	}
-	src := &pageSource{ref: c.Ref, title: c.Title, page: c.Page, label: label(c.PageLabel, c.Page), citation: c.CitationURI, rank: rank,
+	src := &pageSource{ref: c.Ref, title: c.Title, page: c.Page, label: label(c.PageLabel, c.Page), citation: c.cites(), rank: rank,
 		near: near[fmt.Sprintf("%s#%d", c.Ref, c.Page)]}
 	if g.r.canRead() {
 		p, err := g.r.page(ctx, c.Ref, c.Page)

@@ -5,6 +5,8 @@ package agent
 import (
 	"context"
 	"fmt"
+
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/context/grant"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -19,6 +21,23 @@ type card struct {
 	PageLabel   string `json:"pageLabel"`
 	Snippet     string `json:"snippet"`
 	CitationURI string `json:"citationUri"`
+	// A figure card (a figure or table the question names or whose
+	// caption it matches) has its kind and its region of the page.
+	Kind   string           `json:"kind"`
+	Region *citation.Region `json:"region"`
+}
+
+// cites is the citation the card's page is quoted with: a figure card's
+// names the figure's region, so that the source outlines it.
+func (c card) cites() string {
+	if c.Kind == "" || c.Region == nil {
+		return c.CitationURI
+	}
+	u, err := citation.Parse(c.CitationURI)
+	if err != nil || !u.Region.IsZero() {
+		return c.CitationURI
+	}
+	return u.WithRegion(*c.Region).String()
 }
 
 type searchResult struct {

@@ -125,7 +125,8 @@ func LoadAgents(path, exe string) (*Agents, error) {
 }
 
 // Save writes the configuration (without the built-in agent, which is
-// implied) atomically.
+// implied) atomically, keeping what the file holds that Agents does not
+// know (keepUnknown): a field the user wrote by hand outlives an edit.
 func (a *Agents) Save(path string) error {
 	out := Agents{Default: a.Default, List: []Agent{}}
 	for _, ag := range a.List {
@@ -134,7 +135,7 @@ func (a *Agents) Save(path string) error {
 		}
 	}
 	sort.Slice(out.List, func(i, j int) bool { return out.List[i].Name < out.List[j].Name })
-	data, err := json.MarshalIndent(out, "", "  ")
+	data, err := keepUnknown(path, out)
 	if err != nil {
 		return err
 	}

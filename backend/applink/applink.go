@@ -1,8 +1,10 @@
 // Package applink reads and writes agentero:// links, which open a paper of a
-// vault at a page with a passage highlighted, from outside the app (a
-// browser, an exported answer, another program):
+// vault at a page with a passage highlighted (or a figure of the page
+// outlined), from outside the app (a browser, an exported answer, another
+// program):
 //
 //	agentero://open?vault=/home/me/papers&ref=papers/raft&page=7&quote=Raft%20decomposes
+//	agentero://open?vault=/home/me/papers&ref=papers/raft&page=2&region=69,36.6,243.8,196.7
 //
 // Parse is strict: anything it does not know is refused with a sentence
 // that says why, since a link may come from anyone.
@@ -19,6 +21,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentero/agentero/backend/citation"
 	"github.com/agentero/agentero/backend/vault"
 )
 
@@ -41,6 +44,9 @@ type Link struct {
 	Ref   string `json:"ref"`   // vault-relative paper folder under papers/
 	Page  int    `json:"page"`  // 1-based; 1 when the link names none
 	Quote string `json:"quote"` // "" when none
+	// Region is a figure or table of the page to outline (citation.Region,
+	// written x,y,width,height); zero when none.
+	Region citation.Region `json:"region,omitzero"`
 }
 
 // ErrInvalid is wrapped by every error Parse returns.
@@ -81,7 +87,7 @@ func Parse(raw string) (Link, error) {
 	}
 	for k, v := range q {
 		switch k {
-		case "vault", "ref", "page", "quote":
+		case "vault", "ref", "page", "quote", "region":
 		default:
 			return Link{}, invalid("it has a parameter Agentero does not know: %q", k)
 		}
@@ -115,6 +121,15 @@ func Parse(raw string) (Link, error) {
 		}
 		l.Page = n
 	}
+	if r, ok := q["region"]; ok {
+		region, on, err := citation.ParseRegion(r[0])
+		if err != nil {
+			return Link{}, invalid("its region must be four numbers x,y,width,height (points from the page's top-left), not %q", r[0])
+		}
+		if on {
+			l.Region = region // one that can lie on no page is dropped: the page still opens
+		}
+	}
 	l.Quote = strings.TrimSpace(q.Get("quote"))
 	if n := utf8.RuneCountInString(l.Quote); n > MaxQuote {
 		return Link{}, invalid("its quote is %d characters long; a link carries at most %d", n, MaxQuote)
@@ -144,6 +159,9 @@ func (l Link) String() string {
 	if l.Page > 0 {
 		q.Set("page", strconv.Itoa(l.Page))
 	}
+	if l.Page > 0 && !l.Region.IsZero() {
+		q.Set("region", l.Region.String())
+	}
 	if l.Quote != "" {
 		q.Set("quote", l.Quote)
 	}
@@ -151,12 +169,17 @@ func (l Link) String() string {
 	return Scheme + "://open?" + strings.ReplaceAll(encodeOrdered(q), "+", "%20")
 }
 
-// encodeOrdered encodes q in the order vault, ref, page, quote.
+// encodeOrdered encodes q in the order vault, ref, page, region, quote; a
+// region's commas stay as they are.
 func encodeOrdered(q url.Values) string {
 	var parts []string
-	for _, k := range []string{"vault", "ref", "page", "quote"} {
+	for _, k := range []string{"vault", "ref", "page", "region", "quote"} {
 		if v := q.Get(k); v != "" {
-			parts = append(parts, k+"="+url.QueryEscape(v))
+			e := url.QueryEscape(v)
+			if k == "region" {
+				e = strings.ReplaceAll(e, "%2C", ",")
+			}
+			parts = append(parts, k+"="+e)
 		}
 	}
 	return strings.Join(parts, "&")

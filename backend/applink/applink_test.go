@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentero/agentero/backend/citation"
 )
 
 func TestParseGood(t *testing.T) {
@@ -21,6 +23,17 @@ func TestParseGood(t *testing.T) {
 	l, err = Parse("agentero://open?vault=/v&ref=papers/a/b")
 	if err != nil || l.Page != 1 || l.Quote != "" || l.Ref != "papers/a/b" {
 		t.Fatalf("got %+v, %v", l, err)
+	}
+	// A figure's region, written with its commas; one that can lie on no page is dropped.
+	l, err = Parse("agentero://open?vault=/v&ref=papers/a&page=2&region=69,36.6,243.8,196.7")
+	if err != nil || l.Region != (citation.Region{X: 69, Y: 36.6, Width: 243.8, Height: 196.7}) || l.Page != 2 {
+		t.Fatalf("got %+v, %v", l, err)
+	}
+	if s := l.String(); s != "agentero://open?vault=%2Fv&ref=papers%2Fa&page=2&region=69,36.6,243.8,196.7" {
+		t.Errorf("written as %s", s)
+	}
+	if l, err = Parse("agentero://open?vault=/v&ref=papers/a&page=2&region=14000,0,900,10"); err != nil || !l.Region.IsZero() || l.Page != 2 {
+		t.Errorf("an impossible region: %+v, %v; want the page without it", l, err)
 	}
 	// String and Parse agree, whatever the quote holds.
 	for _, q := range []string{"a+b & c=d", "100% of #1?", "naïve “quotes” — dash", "line\nbreak"} {
@@ -70,6 +83,9 @@ func TestParseHostile(t *testing.T) {
 		"control in quote":      "agentero://open?vault=/v&ref=papers/a&quote=a%07b",
 		"repeated param":        "agentero://open?vault=/v&vault=/w&ref=papers/a",
 		"unknown param":         "agentero://open?vault=/v&ref=papers/a&exec=rm",
+		"region of three":       "agentero://open?vault=/v&ref=papers/a&page=2&region=1,2,3",
+		"region negative":       "agentero://open?vault=/v&ref=papers/a&page=2&region=-1,2,3,4",
+		"region repeated":       "agentero://open?vault=/v&ref=papers/a&page=2&region=1,2,3,4&region=1,2,3,4",
 		"bad escape":            "agentero://open?vault=/v&ref=papers/a&quote=%zz",
 		"space":                 "agentero://open?vault=/v&ref=papers/a &page=1",
 		"too long":              "agentero://open?vault=/v&ref=papers/a&quote=" + strings.Repeat("%20", MaxLength),

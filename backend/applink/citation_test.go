@@ -23,6 +23,9 @@ func TestCitation(t *testing.T) {
 			citation.New("papers/raft/paper.pdf", 6, "randomized election timeouts")},
 		{"the whole paper opens at page 1", citation.New("papers/raft/paper.pdf", 0, ""),
 			Link{Vault: "/v", Ref: "papers/raft", Page: 1}, citation.New("papers/raft/paper.pdf", 1, "")},
+		{"a figure's region", citation.New("papers/raft/paper.pdf", 2, "").WithRegion(citation.Region{X: 69, Y: 36.6, Width: 243.8, Height: 196.7}),
+			Link{Vault: "/v", Ref: "papers/raft", Page: 2, Region: citation.Region{X: 69, Y: 36.6, Width: 243.8, Height: 196.7}},
+			citation.New("papers/raft/paper.pdf", 2, "").WithRegion(citation.Region{X: 69, Y: 36.6, Width: 243.8, Height: 196.7})},
 		{"a label is the viewer's to find", citation.URI{Path: "papers/raft/paper.pdf", Page: 8, Label: "iv"},
 			Link{Vault: "/v", Ref: "papers/raft", Page: 8}, citation.New("papers/raft/paper.pdf", 8, "")},
 	} {

@@ -4,10 +4,12 @@
 // generated bindings) the UI:
 //
 //	papers/raft/paper.pdf#page=6&quote=randomized+election+timeouts
+//	papers/raft/paper.pdf#page=3&region=72,96.5,230,180
 //
 // a vault-relative file, then optionally the 1-based physical page, the
-// printed page label when it is not the page number, and the first words of
-// a quote. The only external citations are https://doi.org/… and
+// printed page label when it is not the page number, a region of the page
+// (a figure or a table: x,y,width,height in PDF points from the page's
+// top-left) and the first words of a quote. The only external citations are https://doi.org/… and
 // https://arxiv.org/abs/… links. It imports nothing of Agentero.
 package citation
 
@@ -30,6 +32,9 @@ type URI struct {
 	Label string `json:"label,omitempty"` // the page's printed label, "" when none or the page number
 	Quote string `json:"quote,omitempty"` // the quoted words, decoded; "" when none
 	URL   string `json:"url,omitempty"`   // an external link (doi.org, arxiv.org); the other fields are empty
+	// Region is the part of the page cited (a figure, a table); zero when
+	// the URI names none. It never changes what the URI points at (Key).
+	Region Region `json:"region,omitzero"`
 }
 
 // Limits of what a URI may hold.
@@ -65,10 +70,12 @@ func IsExternal(s string) bool {
 }
 
 // Parse reads a citation URI. The path may be percent-encoded; the fragment
-// holds page=N, label=… and quote=… (each at most once, joined by "&"; a
-// quote's "+" is a space, as url.QueryEscape writes it). Anything else, a
-// path that leaves the vault or names a hidden file, and a page outside
-// 1..MaxPage are refused.
+// holds page=N, label=…, region=x,y,width,height and quote=… (each at most
+// once, joined by "&"; a quote's "+" is a space, as url.QueryEscape writes
+// it). Anything else, a path that leaves the vault or names a hidden file,
+// a page outside 1..MaxPage and a region that is not four numbers are
+// refused. A region that can lie on no page (ParseRegion), or given
+// without a page, is dropped: the page is still cited.
 func Parse(s string) (URI, error) {
 	s = strings.TrimSpace(s)
 	switch {
@@ -101,7 +108,7 @@ func Parse(s string) (URI, error) {
 	for _, kv := range strings.Split(frag, "&") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return URI{}, invalid("its fragment may hold only page=N, label=… and quote=…")
+			return URI{}, invalid("its fragment may hold only page=N, label=…, region=… and quote=…")
 		}
 		if seen[k] {
 			return URI{}, invalid(fmt.Sprintf("%s is given twice", safeKey(k)))
@@ -114,6 +121,14 @@ func Parse(s string) (URI, error) {
 				return URI{}, invalid("its page must be a whole number from 1")
 			}
 			u.Page = n
+		case "region":
+			r, ok, err := ParseRegion(v)
+			if err != nil {
+				return URI{}, err
+			}
+			if ok {
+				u.Region = r
+			}
 		case "label", "quote":
 			d, err := url.QueryUnescape(v)
 			if err != nil || !utf8.ValidString(d) || strings.ContainsFunc(d, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f }) {
@@ -129,11 +144,14 @@ func Parse(s string) (URI, error) {
 				u.Quote = d
 			}
 		default:
-			return URI{}, invalid("its fragment may hold only page=N, label=… and quote=…")
+			return URI{}, invalid("its fragment may hold only page=N, label=…, region=… and quote=…")
 		}
 	}
 	if u.Label == strconv.Itoa(u.Page) {
 		u.Label = ""
+	}
+	if u.Page == 0 {
+		u.Region = Region{}
 	}
 	return u, nil
 }
@@ -141,7 +159,7 @@ func Parse(s string) (URI, error) {
 // safeKey is a fragment key as an error may repeat it.
 func safeKey(k string) string {
 	switch k {
-	case "page", "label", "quote":
+	case "page", "label", "region", "quote":
 		return k
 	}
 	return "a key"
@@ -216,6 +234,10 @@ func (u URI) String() string {
 	}
 	if u.Label != "" && u.Label != strconv.Itoa(u.Page) {
 		b.WriteString(sep + "label=" + url.QueryEscape(u.Label))
+		sep = "&"
+	}
+	if u.Page > 0 && !u.Region.IsZero() {
+		b.WriteString(sep + "region=" + u.Region.String())
 		sep = "&"
 	}
 	if u.Quote != "" {

@@ -22,6 +22,12 @@ func TestParse(t *testing.T) {
 		{"papers/my%20paper/paper%23 1.pdf#page=2", URI{Path: "papers/my paper/paper# 1.pdf", Page: 2}},
 		{"papers/zürich/paper.pdf#page=1", URI{Path: "papers/zürich/paper.pdf", Page: 1}},
 		{"notes/raft.md", URI{Path: "notes/raft.md"}},
+		{"papers/raft/paper.pdf#page=3&region=72,96.5,230,180", URI{Path: "papers/raft/paper.pdf", Page: 3, Region: Region{72, 96.5, 230, 180}}},
+		{"papers/raft/paper.pdf#region=0,0,10.0,20&page=3&quote=a", URI{Path: "papers/raft/paper.pdf", Page: 3, Quote: "a", Region: Region{0, 0, 10, 20}}},
+		// A region that can lie on no page, or on no page named, is dropped; the page stays cited.
+		{"papers/raft/paper.pdf#page=3&region=14000,0,401,20", URI{Path: "papers/raft/paper.pdf", Page: 3}},
+		{"papers/raft/paper.pdf#page=3&region=10,10,0,20", URI{Path: "papers/raft/paper.pdf", Page: 3}},
+		{"papers/raft/paper.pdf#region=10,10,20,20", URI{Path: "papers/raft/paper.pdf"}},
 		{"https://doi.org/10.1145/2815400.2815428", URI{URL: "https://doi.org/10.1145/2815400.2815428"}},
 		{"https://arxiv.org/abs/1706.03762", URI{URL: "https://arxiv.org/abs/1706.03762"}},
 	} {
@@ -46,6 +52,10 @@ func TestParseRefuses(t *testing.T) {
 		"file:///etc/passwd", "http://doi.org/10.1/x", "https://evil.example/x", "agentero://open?vault=/v&ref=papers/a",
 		"javascript:alert(1)", "https://doi.org/", "https://doi.org/10.1/a b",
 		"papers/x.pdf#quote=" + strings.Repeat("a", MaxQuote+1),
+		"papers/x.pdf#page=1&region=1,2,3", "papers/x.pdf#page=1&region=1,2,3,4,5", "papers/x.pdf#page=1&region=-1,2,3,4",
+		"papers/x.pdf#page=1&region=1e3,2,3,4", "papers/x.pdf#page=1&region=1,2,3,NaN", "papers/x.pdf#page=1&region=1.25,2,3,4",
+		"papers/x.pdf#page=1&region=1,2,3,4&region=1,2,3,4", "papers/x.pdf#page=1&region=", "papers/x.pdf#page=1&region=1%2C2%2C3%2C4",
+		"papers/x.pdf#page=1&region=123456,2,3,4",
 	} {
 		if u, err := Parse(in); err == nil {
 			t.Errorf("Parse(%q) = %+v, want an error", in, u)
@@ -66,10 +76,40 @@ func TestString(t *testing.T) {
 		{URI{Path: "papers/raft/paper.pdf", Page: 8, Label: "iv"}, "papers/raft/paper.pdf#page=8&label=iv"},
 		{URI{Path: "papers/a (2020)/my paper#1.pdf", Page: 1}, "papers/a%20%282020%29/my%20paper%231.pdf#page=1"},
 		{URI{URL: "https://doi.org/10.1/x"}, "https://doi.org/10.1/x"},
+		{New("papers/raft/paper.pdf", 3, "a b").WithRegion(Region{72.04, 96.45, 230, 180.333}), "papers/raft/paper.pdf#page=3&region=72,96.5,230,180.3&quote=a+b"},
+		{New("papers/raft/paper.pdf", 0, "").WithRegion(Region{1, 2, 3, 4}), "papers/raft/paper.pdf"},
+		{New("papers/raft/paper.pdf", 2, "").WithRegion(Region{-5, 2, 3, 4}), "papers/raft/paper.pdf#page=2"},
 	} {
 		if got := tc.u.String(); got != tc.want {
 			t.Errorf("%+v.String() = %q, want %q", tc.u, got, tc.want)
 		}
+	}
+}
+
+func TestRegionOnPage(t *testing.T) {
+	letter := func(r Region) URI { return New("papers/a/a.pdf", 2, "").WithRegion(r) }
+	for _, tc := range []struct {
+		name string
+		r    Region
+		keep bool
+	}{
+		{"inside", Region{72, 90, 300, 200}, true},
+		{"to the edge, overrun by its stroke", Region{0, 0, 612.5, 792}, true},
+		{"past the right edge", Region{400, 90, 300, 200}, false},
+		{"below the page", Region{72, 700, 300, 200}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := letter(tc.r).OnPage(612, 792)
+			if kept := !got.Region.IsZero(); kept != tc.keep {
+				t.Errorf("OnPage(612×792) of %+v kept the region: %v, want %v", tc.r, kept, tc.keep)
+			}
+			if got.Page != 2 || got.Path != "papers/a/a.pdf" {
+				t.Errorf("OnPage changed what is cited: %+v", got)
+			}
+		})
+	}
+	if a, b := letter(Region{1, 2, 3, 4}).Key(), New("papers/a/a.pdf", 2, "").Key(); a != b {
+		t.Errorf("a region changes the key: %+v != %+v", a, b)
 	}
 }
 
@@ -81,7 +121,7 @@ func TestOpening(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"papers/raft/paper.pdf#page=6&quote=a+b", "papers/a%20b/x.pdf#label=iv", "https://doi.org/10.1/x", "../x"} {
+	for _, s := range []string{"papers/raft/paper.pdf#page=6&quote=a+b", "papers/a/a.pdf#page=2&region=1.5,2,30,40", "papers/a%20b/x.pdf#label=iv", "https://doi.org/10.1/x", "../x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -22,6 +22,12 @@ var conformanceURIs = []string{
 	"papers/a%20b/x.pdf#quote=two+words",
 	"papers/x.pdf#page=2&quote=a%26b",
 	"papers/raft/raft.pdf#page=3&label=iv",
+	"papers/raft/raft.pdf#page=3&region=72,96.5,230,180",
+	"papers/raft/raft.pdf#page=3&region=72,96.5,230,180&quote=Figure+2",
+	"papers/raft/raft.pdf#page=3&region=14000,0,401,20",
+	"papers/raft/raft.pdf#region=1,2,3,4",
+	"papers/raft/raft.pdf#page=3&region=1,2,3",
+	"papers/raft/raft.pdf#page=3&region=-1,2,3,4",
 	"papers/raft/raft.pdf#page=0",
 	"papers/raft/raft.pdf#page=abc",
 	"papers/raft/raft.pdf#page=1234567",
@@ -43,13 +49,19 @@ type conformanceRow struct {
 	Page  int    `json:"page,omitempty"`
 	Quote string `json:"quote,omitempty"`
 	URL   string `json:"url,omitempty"`
+	// Region is x, y, width, height; absent when the URI names none (or one dropped).
+	Region []float64 `json:"region,omitempty"`
 }
 
 func TestConformanceTable(t *testing.T) {
 	var got []conformanceRow
 	for _, s := range conformanceURIs {
 		u, err := Parse(s)
-		got = append(got, conformanceRow{URI: s, OK: err == nil, Path: u.Path, Page: u.Page, Quote: u.Quote, URL: u.URL})
+		row := conformanceRow{URI: s, OK: err == nil, Path: u.Path, Page: u.Page, Quote: u.Quote, URL: u.URL}
+		if r := u.Region; !r.IsZero() {
+			row.Region = []float64{r.X, r.Y, r.Width, r.Height}
+		}
+		got = append(got, row)
 	}
 	file := filepath.Join("testdata", "conformance.json")
 	if *updateConformance {

@@ -2,6 +2,8 @@ package mcp_test
 
 import (
 	"testing"
+
+	"github.com/agentero/agentero/backend/citation"
 )
 
 // figureCardT is a search card as a figure card has it.
@@ -11,6 +13,7 @@ type figureCardT struct {
 	Kind    string `json:"kind"`
 	Label   string `json:"label"`
 	Snippet string `json:"snippet"`
+	URI     string `json:"citationUri"`
 	Region  *struct {
 		X      float64 `json:"x"`
 		Y      float64 `json:"y"`
@@ -70,6 +73,11 @@ func TestFigureCards(t *testing.T) {
 		if c.Region == nil || c.Region.Width <= 0 || c.Region.Height <= 0 || c.Region.X+c.Region.Width > 612 || c.Region.Y+c.Region.Height > 792 {
 			t.Errorf("%s Figure 1: region %+v is not on the page", want.ref, c.Region)
 			continue
+		}
+		// Its citation names the figure's region, so that a source citing it outlines the figure.
+		u, err := citation.Parse(c.URI)
+		if region := (citation.Region{X: c.Region.X, Y: c.Region.Y, Width: c.Region.Width, Height: c.Region.Height}).Rounded(); err != nil || u.Page != want.page || u.Region != region {
+			t.Errorf("%s Figure 1: citation %q (%v), want page %d and region %+v", want.ref, c.URI, err, want.page, region)
 		}
 		if c.Open == nil || c.Open.Tool != "context_read" || c.Open.Arguments["mode"] != "image" {
 			t.Fatalf("%s Figure 1: open %+v, want a context_read image call", want.ref, c.Open)

@@ -184,12 +184,17 @@ func (s *Server) card(h index.Hit) (card, bool) {
 const maxFigureCards = 3
 
 // figureCard renders a figure or table found by its caption: the page
-// card of its page, with the caption as its snippet and the call that
-// shows it.
+// card of its page, with the caption as its snippet, a citation URI that
+// names the figure's region (a source citing it outlines the figure), and
+// the call that shows it.
 func (s *Server) figureCard(f index.Figure) card {
 	region := f.Region
+	uri := f.CitationURI
+	if u, err := citation.Parse(uri); err == nil {
+		uri = u.WithRegion(citation.Region(region)).String()
+	}
 	return card{Ref: f.Ref, Title: f.Title, Page: f.Page, PageLabel: pageLabel(f.PageLabel, f.Page),
-		Snippet: cut([]rune(f.Caption), 0, snippetChars).text, CitationURI: f.CitationURI, Kind: f.Kind, Label: f.Label, Region: &region,
+		Snippet: cut([]rune(f.Caption), 0, snippetChars).text, CitationURI: uri, Kind: f.Kind, Label: f.Label, Region: &region,
 		Open: s.readCall(map[string]any{"ref": f.Ref, "mode": modeImage, "page": f.Page,
 			"region": map[string]float64{"x": region.X, "y": region.Y, "width": region.Width, "height": region.Height}})}
 }

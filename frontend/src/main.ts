@@ -17,7 +17,7 @@ import { createChatStore } from "./chat/store";
 import { formatCitation, parseCitation } from "./lib/citation";
 import { h } from "./lib/dom";
 import { AgentCompleted, AgentError, IndexDone, IndexProgress, IntakeProgress, LibraryChanged, WatchStatus } from "./lib/events";
-import { mountIntake } from "./intake/view";
+import { mountWindowIntake, takeDrops } from "./intake/window";
 import { initialLibrary, reduceLibrary, type LibraryEvent, type LibraryState } from "./library/state";
 import { mountLibrary } from "./library/view";
 import { mountLayout } from "./layout/view";
@@ -90,19 +90,7 @@ const search = mountSearch(slot("search"), slot("search-results"), {
 
 const intakeBar = h("div", { id: "intake" });
 slot("library").before(intakeBar);
-const intake = mountIntake(intakeBar, slotAfter("settings", "intake-dialogs"), {
-  addPapers: backend.addPapers,
-  addPaths: backend.addPaths,
-  importZotero: backend.importZotero,
-  importBibliography: backend.importBibliography,
-  importZoteroWithBase: backend.importZoteroWithBase,
-  planArrangement: backend.planArrangement,
-  applyArrangement: backend.applyArrangement,
-  openFolder: backend.openFolder,
-  opened: () => void vaultSwitched(),
-  settings: backend.settings,
-  saveSettings: backend.saveSettings,
-});
+const intake = mountWindowIntake(intakeBar, slotAfter("settings", "intake-dialogs"), () => void vaultSwitched());
 
 const relations = mountRelations(slotAfter("library", "relations", "relations-host"), {
   load: backend.paperRelations,
@@ -200,6 +188,7 @@ dock.add("conversations", "Conversations", conversations.el, () => conversations
 const settings = mountSettings(slot("settings"), {
   agents: backend.agents,
   saveAgent: backend.saveAgent,
+  addAgent: backend.addAgent,
   setDefaultAgent: backend.setDefaultAgent,
   deleteAgent: backend.deleteAgent,
   testAgent: backend.testAgent,
@@ -340,7 +329,11 @@ function openHit(hit: SearchHit): void {
   openCitation(formatCitation({ path: c.path, page: c.page, quote: hit.quote || c.quote }), hit.title);
 }
 
-/** openCitation follows a citation URI: a vault PDF opens in the viewer, doi.org / arxiv.org in the browser. */
+/**
+ * openCitation follows a citation URI: a vault PDF opens in the viewer (at
+ * its page, with its figure's region outlined or its quote marked),
+ * doi.org / arxiv.org in the browser.
+ */
 function openCitation(uri: string, title = ""): void {
   const c = parseCitation(uri);
   if (c === null) {
@@ -353,7 +346,7 @@ function openCitation(uri: string, title = ""): void {
   }
   const paper = library.papers.find((p) => p.pdfPath === c.path);
   dispatchLibrary({ type: "select", ref: paper?.ref ?? null });
-  void viewer.open(c.path, { page: c.page, locate: c.quote ? uri : "", title: title || paper?.title || c.path });
+  void viewer.open(c.path, { page: c.page, locate: c.quote ? uri : "", region: c.region, title: title || paper?.title || c.path });
 }
 
 /**
@@ -519,7 +512,7 @@ function start(): void {
   backend.on(AgentError, turnEnded);
   backend.on(WatchStatus, (w) => dispatchLibrary({ type: "watch", mode: w.mode, notice: w.notice }));
   backend.on(IntakeProgress, (p) => intake.progress(p));
-  backend.onFileDrop((paths) => intake.addPaths(paths));
+  takeDrops(intake);
   void loadVault()
     .then(loadLibrary)
     .then(() =>
@@ -528,7 +521,7 @@ function start(): void {
         onLinkFollowed: backend.onLinkFollowed,
         onVaultOpened: backend.onVaultOpened,
         vaultSwitched,
-        open: (path, page, quote, title) => openCitation(formatCitation({ path, page, quote }), title),
+        open: (path, page, quote, title, region) => openCitation(formatCitation({ path, page, quote, region }), title),
         alert: (text) => header.alert(text),
         confirm: (text) => window.confirm(text),
         openLinkVault: backend.openLinkVault,

@@ -8,10 +8,13 @@
 // runs on one Enter; an agent written into agents.json while the app runs
 // answers; its edit's card has Reject focused, so Enter rejects; the plan
 // no longer says "in progress" once the turn ended, and "What the agent
-// sees" says the edit was rejected.
+// sees" says the edit was rejected; an agent added with Settings' form
+// (Enter adds, Escape cancels; a relative command, one not found and a
+// name taken refused in the form) is written beside the hand-written one,
+// whose unknown fields stay, and answers at once.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { repo, shot, start } from "./harness.mjs";
@@ -194,12 +197,14 @@ test("the first hour", { timeout: 600_000 }, async (t) => {
       writeFileSync(outside, "# Outside the vault\n");
       const agents = {
         default: "builtin",
+        comment: "my agents, written by hand",
         agents: [
           {
             name: "written-by-hand",
             command: process.execPath,
             args: [join(repo, "test", "peeragent", "agent.mjs")],
             env: { PEER_STYLE: "claude", PEER_EDIT: "1", PEER_EDIT_PATH: outside, PEER_PLAN: "first" },
+            "x-note": "a field Agentero does not know",
           },
         ],
       };
@@ -242,6 +247,73 @@ test("the first hour", { timeout: 600_000 }, async (t) => {
       assert.doesNotMatch(await view.locator('[data-testid="last-turn-tools"]').innerText(), /· pending/);
       await shot(page, "firsthour-6-agent-view");
       await page.keyboard.press("Escape");
+    }),
+  );
+
+  await t.test("an agent added with Settings' form: refusals said in the form, the file's other agents kept, and it answers at once", () =>
+    failShot(t, async () => {
+      const agentsFile = join(env.root, "home", ".config", "agentero", "agents.json");
+      const dialog = page.locator('[data-testid="settings"]');
+      await page.keyboard.press("Control+,");
+      await dialog.waitFor({ state: "visible" });
+      const form = dialog.locator('[data-testid="agent-form"]');
+      // Escape cancels the form, not Settings.
+      await dialog.locator('[data-testid="agent-add"]').click();
+      await form.getByLabel("Name").fill("half-typed");
+      await form.getByLabel("Name").press("Escape");
+      await form.waitFor({ state: "hidden" });
+      assert.equal(await dialog.isVisible(), true, "Settings stays open");
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "agent-add");
+
+      await page.keyboard.press("Enter"); // Add agent… has the focus
+      await form.waitFor({ state: "visible" });
+      const peer = join(repo, "test", "peeragent", "agent.mjs");
+      const problem = form.locator('[data-testid="check-problem"]');
+      // A relative command, refused by the backend in one sentence.
+      await form.getByLabel("Name").fill("added-in-form");
+      await form.getByLabel("Command").fill("./agent.mjs");
+      await form.getByLabel("Arguments").fill(peer);
+      await form.getByLabel("Command").press("Enter");
+      await problem.waitFor({ timeout: 30_000 });
+      assert.match(await problem.innerText(), /^Not saved: the command "\.\/agent\.mjs" is a relative path: give its absolute path, or a command name found on PATH$/);
+      // A command not found.
+      await form.getByLabel("Command").fill("no-such-acp-agent");
+      await form.getByLabel("Command").press("Enter");
+      await page.waitForFunction(() => /was not found/.test(document.querySelector('[data-testid="agent-form"] [data-testid="check-problem"]')?.textContent ?? ""));
+      // A name the file has already, in another case.
+      await form.getByLabel("Command").fill(process.execPath);
+      await form.getByLabel("Name").fill("Written-By-Hand");
+      await form.getByLabel("Name").press("Enter");
+      await page.waitForFunction(() => /already an agent named/.test(document.querySelector('[data-testid="agent-form"] [data-testid="check-problem"]')?.textContent ?? ""));
+      assert.match(await problem.innerText(), /^Not saved: there is already an agent named "Written-By-Hand": choose another name$/);
+      await shot(page, "firsthour-7-add-agent-refused");
+      assert.equal(JSON.parse(readFileSync(agentsFile, "utf8")).agents.length, 1, "nothing was written");
+
+      // Enter adds it: checked first (initialize, session/new), then written.
+      await form.getByLabel("Name").fill("added-in-form");
+      await form.getByLabel("Name").press("Enter");
+      await dialog.locator('[data-testid="agent-row"][data-name="added-in-form"]').waitFor({ timeout: 60_000 });
+      assert.match(await dialog.locator(".settings-status").innerText(), /Added added-in-form/);
+      const file = JSON.parse(readFileSync(agentsFile, "utf8"));
+      assert.equal(file.comment, "my agents, written by hand", "the file's own fields are kept");
+      assert.deepEqual(file.agents.map((a) => a.name), ["written-by-hand", "added-in-form"]);
+      assert.equal(file.agents[0]["x-note"], "a field Agentero does not know");
+      assert.equal(file.agents[0].env.PEER_EDIT, "1");
+      assert.deepEqual(file.agents[1].args, [peer]);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+
+      await page.locator('[data-testid="quick-new"]').click();
+      const picker = page.locator(`${quick} [data-testid="agent-picker"]`);
+      await picker.focus();
+      await page.waitForFunction((q) => document.querySelector(`${q} [data-testid="agent-picker"] option[value="added-in-form"]`), quick, { timeout: 15_000 });
+      await picker.selectOption("added-in-form");
+      await page.locator(`${quick} [data-testid="composer-input"]`).fill("Are you there?");
+      const answer = await askQuick();
+      assert.equal(await answer.getAttribute("data-status"), "done", await answer.innerText());
+      assert.match(await answer.locator('[data-testid="msg-agent"]').innerText(), /added-in-form/);
+      assert.match(await answer.locator('[data-testid="answer-text"]').innerText(), /peer answer 1/);
+      await shot(page, "firsthour-8-added-agent-answers");
     }),
   );
 });

@@ -58,14 +58,17 @@ function sourceButton(link: SourceLink, exists: Record<string, boolean>, deps: S
     "button",
     {
       type: "button",
-      class: `source source${missing ? " missing" : ""}${external ? " external" : ""}`,
+      class: `source source${missing ? " missing" : ""}${external ? " external" : ""}${link.region ? " figure" : ""}`,
       "data-testid": testid,
       "data-uri": link.uri,
+      "data-region": link.region ? "true" : undefined,
       title: missing
         ? `${link.uri}\nThis source is no longer in the vault.`
         : external
           ? `${link.uri}\nOpens in your browser.`
-          : `${link.uri}${link.quote ? `\nHighlights “${link.quote}”` : ""}`,
+          : link.region
+            ? `${link.uri}\nOutlines the figure or table it cites on p. ${link.citation.kind === "vault" ? link.citation.page : ""}`
+            : `${link.uri}${link.quote ? `\nHighlights “${link.quote}”` : ""}`,
       onClick: () => deps.openSource(link),
     },
     sourceLabel(link, deps.titleOfPath),

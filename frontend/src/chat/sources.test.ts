@@ -176,3 +176,25 @@ describe("cardQuotes", () => {
     expect(sourceLink("papers/raft/raft.pdf#page=6", "", read)?.quote).toBe("");
   });
 });
+
+describe("a source that is a figure or a table", () => {
+  const fig = "papers/raft/raft.pdf#page=2&region=69,36.6,243.8,196.7";
+  it("keeps the region the backend's source names, with the quote the answer gives", () => {
+    const answer = `1. “Replicated state machines are used to solve fault tolerance problems.”\n   — Raft, page 2 [${fig}&quote=Replicated+state+machines]\n`;
+    const [link] = sourceLinks(answer, [fig]);
+    expect(link.region).toEqual({ x: 69, y: 36.6, width: 243.8, height: 196.7 });
+    expect(link.target).toBe(formatCitation({ path: "papers/raft/raft.pdf", page: 2, quote: link.quote, region: link.region }));
+    expect(link.target).toContain("region=69,36.6,243.8,196.7");
+  });
+  it("takes the region the answer cites the page with when the backend's source names none", () => {
+    const [link] = sourceLinks(`Figure 1 [papers/raft/raft.pdf#page=2&region=10,20,30,40] shows it.`, ["papers/raft/raft.pdf#page=2"]);
+    expect(link.uri).toBe("papers/raft/raft.pdf#page=2");
+    expect(link.region).toEqual({ x: 10, y: 20, width: 30, height: 40 });
+    expect(link.target).toBe("papers/raft/raft.pdf#page=2&region=10,20,30,40");
+  });
+  it("has none for a page cited without one, nor from an impossible region", () => {
+    expect(sourceLinks("It [papers/raft/raft.pdf#page=2].", ["papers/raft/raft.pdf#page=2"])[0].region).toBeUndefined();
+    expect(sourceLinks("It [papers/raft/raft.pdf#page=2&region=14000,0,900,10].", [])[0].region).toBeUndefined();
+    expect(sourceLink("papers/raft/raft.pdf#page=3", "", new Map(), undefined)?.target).toBe("papers/raft/raft.pdf#page=3");
+  });
+});

@@ -6,7 +6,7 @@
 // quotes nothing there, the passage a tool of the turn returned for that page
 // (a search card's snippet) is highlighted instead.
 
-import { citedFile, formatCitation, parseCitation, type Citation, type VaultCitation } from "../lib/citation";
+import { citedFile, formatCitation, parseCitation, type Citation, type Region, type VaultCitation } from "../lib/citation";
 
 /**
  * QuoteWords is how many opening words of a quoted passage a link carries:
@@ -23,6 +23,8 @@ export interface SourceLink {
   target: string;
   /** Opening words of the quoted passage, "" when the answer quotes none. */
   quote: string;
+  /** The figure or table the source points at on its page: opening it outlines this region. */
+  region?: Region;
 }
 
 /** A piece of answer text: plain text, or an inline citation. */
@@ -111,6 +113,12 @@ export function sourceLinks(content: string, sources: readonly string[], read: R
     if (c?.kind === "vault" && !byPage.has(pageKey(c))) byPage.set(pageKey(c), q);
   }
   const cited = splitAnswer(content, sources).flatMap((p) => ("uri" in p ? [p.uri] : []));
+  // The figure the answer first cites a page with goes with that page's source.
+  const regions = new Map<string, Region>();
+  for (const uri of cited) {
+    const c = parseCitation(uri);
+    if (c?.kind === "vault" && c.region && !regions.has(pageKey(c))) regions.set(pageKey(c), c.region);
+  }
   const seen = new Set<string>();
   const out: SourceLink[] = [];
   for (const uri of [...sources, ...cited]) {
@@ -118,7 +126,7 @@ export function sourceLinks(content: string, sources: readonly string[], read: R
     const key = c?.kind === "vault" ? pageKey(c) : uri;
     if (seen.has(key)) continue;
     seen.add(key);
-    const link = sourceLink(uri, quotes.get(uri) ?? (c?.kind === "vault" ? byPage.get(key) : undefined) ?? "", read);
+    const link = sourceLink(uri, quotes.get(uri) ?? (c?.kind === "vault" ? byPage.get(key) : undefined) ?? "", read, regions.get(key));
     if (link) out.push(link);
   }
   return out;
@@ -181,14 +189,18 @@ function snippetQuote(snippet: string): string {
 /**
  * sourceLink resolves one URI with the quote the answer gives next to it
  * (""): the URI's own quote wins, then that one, then the passage the turn's
- * tools returned for its page (read). Null when it cannot be opened.
+ * tools returned for its page (read). A region of the page (a figure, a
+ * table) is the URI's own, else the one the answer cites the page with.
+ * Null when it cannot be opened.
  */
-export function sourceLink(uri: string, quote: string, read: ReadonlyMap<string, string> = new Map()): SourceLink | null {
+export function sourceLink(uri: string, quote: string, read: ReadonlyMap<string, string> = new Map(), region?: Region): SourceLink | null {
   const citation = parseCitation(uri);
   if (citation === null) return null;
   if (citation.kind === "external") return { uri, citation, target: citation.url, quote: "" };
   const q = citation.quote || quote || read.get(pageKey(citation)) || "";
-  return { uri, citation, target: formatCitation({ path: citation.path, page: citation.page, quote: q }), quote: q };
+  const r = citation.region ?? region;
+  const target = formatCitation({ path: citation.path, page: citation.page, quote: q, region: r });
+  return r ? { uri, citation, target, quote: q, region: r } : { uri, citation, target, quote: q };
 }
 
 /** sourceLabel names a source for a reader: "Title, p. 3", the file name, or the external site. */

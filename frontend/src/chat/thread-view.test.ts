@@ -545,3 +545,20 @@ describe("permission cards", () => {
     composer.remove();
   });
 });
+
+describe("a source that is a figure", () => {
+  const fig = "papers/raft/raft.pdf#page=2&region=69,36.6,243.8,196.7";
+  it("its chip and its source open the page with the figure's region", () => {
+    show(sent, completed(`“Replicated state machines are typically implemented using a replicated log.” [${fig}&quote=Replicated+state+machines]`, [fig]));
+    const source = one('[data-testid="source"]');
+    expect(source.dataset.region).toBe("true");
+    expect(source.title).toContain("Outlines the figure or table it cites on p. 2");
+    source.click();
+    one('[data-testid="cite"]').click();
+    expect(calls.opened.map((l) => l.region)).toEqual([
+      { x: 69, y: 36.6, width: 243.8, height: 196.7 },
+      { x: 69, y: 36.6, width: 243.8, height: 196.7 },
+    ]);
+    expect(calls.opened.every((l) => l.target.includes("region=69,36.6,243.8,196.7"))).toBe(true);
+  });
+});

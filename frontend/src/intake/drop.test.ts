@@ -2,13 +2,12 @@
 // PDFs dropped on the window: Wails (DragAndDrop.EnableFileDrop in main.go)
 // hands the native drop to the runtime's OnFileDrop callback as (x, y,
 // paths); from there the path to the backend is ours and runs here for real:
-// backend.onFileDrop → the intake view (which asks the first import's
+// takeDrops (intake/window.ts, as main.ts calls it) → backend.onFileDrop → the intake view (which asks the first import's
 // question) → backend.addPaths → the generated binding App.AddPaths. Only
 // the two ends are stubs: window.runtime (Wails' JS runtime) and window.go
 // (the Go methods behind the bindings).
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import * as backend from "../lib/backend";
-import { mountIntake } from "./view";
+import { mountWindowIntake, takeDrops } from "./window";
 
 beforeAll(() => {
   HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
@@ -50,21 +49,9 @@ describe("a drop on the window", () => {
     const bar = document.createElement("div");
     const dialogs = document.createElement("div");
     document.body.append(bar, dialogs);
-    const intake = mountIntake(bar, dialogs, {
-      addPapers: backend.addPapers,
-      addPaths: backend.addPaths,
-      importZotero: backend.importZotero,
-      importBibliography: backend.importBibliography,
-      importZoteroWithBase: backend.importZoteroWithBase,
-      planArrangement: backend.planArrangement,
-      applyArrangement: backend.applyArrangement,
-      openFolder: backend.openFolder,
-      opened: () => {},
-      settings: backend.settings,
-      saveSettings: backend.saveSettings,
-    });
+    const intake = mountWindowIntake(bar, dialogs, () => {});
     intake.setVault(true);
-    backend.onFileDrop((paths) => intake.addPaths(paths)); // as main.ts wires it
+    takeDrops(intake); // as main.ts wires it
 
     // false: every drop counts, not only one on an element styled as a drop target
     expect(useDropTarget).toBe(false);
@@ -86,7 +73,7 @@ describe("a drop on the window", () => {
   });
 
   it("leaves text dragged into a text field to the page, and takes every other drag", () => {
-    backend.onFileDrop(() => {});
+    takeDrops({ addPaths: () => {} });
     const drag = (target: EventTarget, types: string[]) => {
       const e = new Event("dragover", { bubbles: true, cancelable: true });
       Object.defineProperty(e, "dataTransfer", { value: { types } });

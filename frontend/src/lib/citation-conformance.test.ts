@@ -12,6 +12,7 @@ interface Row {
   page?: number;
   quote?: string;
   url?: string;
+  region?: number[];
 }
 const table: Row[] = JSON.parse(conformance);
 
@@ -29,7 +30,13 @@ describe("citation URIs read as the backend reads them", () => {
         return;
       }
       // The UI opens a page-less citation on page 1; the backend says it names none (0).
-      expect(c).toEqual({ kind: "vault", path: row.path, page: row.page || 1, quote: row.quote ?? "" });
+      const want = { kind: "vault", path: row.path, page: row.page || 1, quote: row.quote ?? "" };
+      if (row.region) {
+        const [x, y, width, height] = row.region;
+        expect(c).toEqual({ ...want, region: { x, y, width, height } });
+      } else {
+        expect(c).toEqual(want);
+      }
     });
   }
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { citedFile, formatCitation, MaxQuote, parseCitation, type Citation } from "./citation";
+import { citedFile, formatCitation, MaxQuote, parseCitation, parseRegion, type Citation } from "./citation";
 
 describe("parseCitation", () => {
   const cases: { name: string; uri: string; want: Citation | null }[] = [
@@ -147,4 +147,26 @@ describe("citedFile", () => {
       expect(citedFile(c.uri)).toEqual(c.want);
     });
   }
+});
+
+describe("citations of a region of a page (a figure, a table)", () => {
+  it("reads the region with its page, and writes it back", () => {
+    const c = parseCitation("papers/a/a.pdf#page=3&region=72,96.5,230,180&quote=Figure+2");
+    expect(c).toEqual({ kind: "vault", path: "papers/a/a.pdf", page: 3, quote: "Figure 2", region: { x: 72, y: 96.5, width: 230, height: 180 } });
+    if (c?.kind !== "vault") throw new Error("not a vault citation");
+    expect(formatCitation(c)).toBe("papers/a/a.pdf#page=3&region=72,96.5,230,180&quote=Figure%202");
+    expect(parseCitation(formatCitation(c))).toEqual(c);
+  });
+  it("rounds what it writes to a tenth of a point, and writes no region that can lie on no page", () => {
+    expect(formatCitation({ path: "p/a.pdf", page: 2, region: { x: 72.04, y: 96.45, width: 230, height: 180.333 } })).toBe("p/a.pdf#page=2&region=72,96.5,230,180.3");
+    expect(formatCitation({ path: "p/a.pdf", page: 2, region: { x: -3, y: 0, width: 10, height: 10 } })).toBe("p/a.pdf#page=2");
+    expect(formatCitation({ path: "p/a.pdf", page: 2, region: { x: 0, y: 0, width: 0, height: 10 } })).toBe("p/a.pdf#page=2");
+  });
+  it("refuses a malformed region and drops an impossible one", () => {
+    expect(parseCitation("p/a.pdf#page=1&region=1,2,3")).toBeNull();
+    expect(parseCitation("p/a.pdf#page=1&region=1,2,3,4&region=1,2,3,4")).toBeNull();
+    expect(parseCitation("p/a.pdf#page=1&region=1e3,2,3,4")).toBeNull();
+    expect(parseCitation("p/a.pdf#page=1&region=14000,0,401,20")).toEqual({ kind: "vault", path: "p/a.pdf", page: 1, quote: "" });
+    expect(parseRegion("10,10,0,5")).toBeNull();
+  });
 });

@@ -1,7 +1,9 @@
 // Citation URIs are how sources point into the vault (SPEC §1):
 //   papers/raft/paper.pdf#page=3&quote=Raft%20decomposes
+//   papers/raft/paper.pdf#page=3&region=72,96.5,230,180
 // a vault-relative file path plus an optional fragment (1-based physical page,
-// url-encoded first words of the quote). Cards may also carry external links,
+// a region of the page — a figure or table, x,y,width,height in PDF points
+// from the page's top-left — and url-encoded first words of the quote). Cards may also carry external links,
 // but only to https://doi.org/<doi> and https://arxiv.org/abs/<id>.
 
 /** MaxQuote is the longest quote a citation carries (SPEC §11). */
@@ -15,7 +17,20 @@ export interface VaultCitation {
   page: number;
   /** Decoded quote text, "" when absent. */
   quote: string;
+  /** The part of the page cited (a figure, a table); absent when the URI names none. */
+  region?: Region;
 }
+
+/** Region is a rectangle of a page in PDF points from its top-left corner, as backend/citation.Region. */
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** MaxSide is the longest side of any PDF page, in points: no region reaches past it (citation.MaxSide). */
+export const MaxSide = 14400;
 
 export interface ExternalCitation {
   kind: "external";
@@ -45,6 +60,7 @@ export function parseCitation(uri: string): Citation | null {
 
   let page = 1;
   let quote = "";
+  let region: Region | null = null;
   if (fragment !== "") {
     if (!validEscapes(fragment)) return null;
     // URLSearchParams decodes "+" as a space, as Go's url.QueryEscape writes it.
@@ -55,8 +71,46 @@ export function parseCitation(uri: string): Citation | null {
       page = Number(pageText);
     }
     quote = (params.get("quote") ?? "").trim().slice(0, MaxQuote);
+    const regions = params.getAll("region");
+    if (regions.length > 1) return null;
+    // The raw text: a region is plain digits, dots and commas, never encoded.
+    const raw = /(?:^|&)region=([^&]*)/.exec(fragment)?.[1];
+    if (raw !== undefined) {
+      const r = parseRegion(raw);
+      if (r === undefined) return null;
+      if (pageText !== null) region = r;
+    }
   }
-  return { kind: "vault", path, page, quote };
+  return region ? { kind: "vault", path, page, quote, region } : { kind: "vault", path, page, quote };
+}
+
+/**
+ * parseRegion reads "x,y,width,height" as a citation writes it (numbers
+ * with at most one decimal): undefined when it is not that (the URI is
+ * refused), null when it can lie on no page (the region is dropped, the
+ * page still cited), as backend/citation.ParseRegion.
+ */
+export function parseRegion(text: string): Region | null | undefined {
+  const parts = text.split(",");
+  if (parts.length !== 4 || !parts.every((p) => /^[0-9]{1,5}(\.[0-9])?$/.test(p))) return undefined;
+  const [x, y, width, height] = parts.map(Number);
+  if (width <= 0 || height <= 0 || x + width > MaxSide || y + height > MaxSide) return null;
+  return { x, y, width, height };
+}
+
+/**
+ * regionOnPage says whether a region lies on a page width × height points,
+ * give or take a point at its edges (a figure's stroke): one that does not
+ * is dropped, never drawn off its page (backend/citation.Region.Inside).
+ */
+export function regionOnPage(r: Region, width: number, height: number): boolean {
+  const slack = 1;
+  return r.width > 0 && r.height > 0 && r.x >= 0 && r.y >= 0 && r.x + r.width <= width + slack && r.y + r.height <= height + slack;
+}
+
+/** formatRegion writes a region as a citation carries it, each number to a tenth of a point. */
+export function formatRegion(r: Region): string {
+  return [r.x, r.y, r.width, r.height].map((v) => String(Math.round(v * 10) / 10)).join(",");
 }
 
 /**
@@ -74,9 +128,10 @@ export function citedFile(uri: string): Citation | null {
 }
 
 /** formatCitation writes a vault citation back as a URI. */
-export function formatCitation(c: { path: string; page: number; quote?: string }): string {
+export function formatCitation(c: { path: string; page: number; quote?: string; region?: Region | null }): string {
   const path = c.path.split("/").map(encodeURIComponent).join("/");
   let uri = `${path}#page=${c.page}`;
+  if (c.region && parseRegion(formatRegion(c.region))) uri += `&region=${formatRegion(c.region)}`;
   if (c.quote) uri += `&quote=${encodeURIComponent(c.quote.slice(0, MaxQuote))}`;
   return uri;
 }

@@ -58,12 +58,13 @@ const loopbackOff = { enabled: false, running: false, port: 0, url: "", token: "
 let host: HTMLElement;
 let view: SettingsView;
 let deps: SettingsDeps;
-let calls: { saved: [AgentConfig, boolean, boolean, string][]; cancelled: string[]; tested: [AgentConfig, string][] };
+// saved holds both kinds of store, via says which: "add" (a new agent) or "save" (an edit).
+let calls: { saved: [AgentConfig, boolean, boolean, string][]; via: ("add" | "save")[]; cancelled: string[]; tested: [AgentConfig, string][] };
 let testing: ReturnType<typeof settled<AgentReport>>;
 let saving: ReturnType<typeof settled<void>>[];
 
 beforeEach(() => {
-  calls = { saved: [], cancelled: [], tested: [] };
+  calls = { saved: [], via: [], cancelled: [], tested: [] };
   testing = settled<AgentReport>();
   saving = [];
   host = document.createElement("div");
@@ -71,12 +72,8 @@ beforeEach(() => {
   const settings = { budget: {} } as AppSettings;
   deps = {
     agents: async () => ({ default: "builtin", agents: [{ name: "builtin", command: "/app/agentero", args: ["--builtin-agent"] }] }),
-    saveAgent: (agent, makeDefault, force, checkId) => {
-      calls.saved.push([agent, makeDefault, force, checkId]);
-      const s = settled<void>();
-      saving.push(s);
-      return s.promise;
-    },
+    saveAgent: (agent, makeDefault, force, checkId) => store("save", agent, makeDefault, force, checkId),
+    addAgent: (agent, makeDefault, force, checkId) => store("add", agent, makeDefault, force, checkId),
     setDefaultAgent: async () => {},
     deleteAgent: async () => {},
     testAgent: (agent, testId) => {
@@ -103,6 +100,14 @@ beforeEach(() => {
   };
   view = mountSettings(host, deps);
 });
+
+function store(via: "add" | "save", agent: AgentConfig, makeDefault: boolean, force: boolean, checkId: string): Promise<void> {
+  calls.saved.push([agent, makeDefault, force, checkId]);
+  calls.via.push(via);
+  const s = settled<void>();
+  saving.push(s);
+  return s.promise;
+}
 
 afterEach(() => {
   host.remove();
@@ -199,9 +204,10 @@ describe("Save", () => {
     await vi.waitFor(() => expect(calls.saved).toHaveLength(2));
     expect(calls.saved[1][0]).toMatchObject({ name: "broken", command: "/nonexistent/agent" });
     expect(calls.saved[1].slice(1)).toEqual([false, true, "save"]);
+    expect(calls.via).toEqual(["add", "add"]);
     saving[1].resolve();
     await vi.waitFor(() => expect(q<HTMLElement>(".agent-form")?.hidden).toBe(true));
-    expect(q(".settings-status")?.textContent).toBe("Saved broken.");
+    expect(q(".settings-status")?.textContent).toBe("Added broken: it can answer now.");
   });
 
   it("a new agent only reads and is taken as remote unless the user says otherwise", async () => {
@@ -245,5 +251,72 @@ describe("Save", () => {
     expect(calls.cancelled).toEqual(["save"]);
     saving[0].reject({ code: "cancelled", message: "cancelled" });
     await vi.waitFor(() => expect(q('[data-testid="check-problem"]')?.textContent).toBe("Cancelled: nothing was saved."));
+  });
+});
+
+describe("the Add agent form", () => {
+  const form = () => q<HTMLFormElement>('[data-testid="agent-form"]')!;
+  async function openAdd() {
+    view.open();
+    await flush();
+    button(host, "Add agent…").click();
+  }
+
+  it("names every field, and Enter (the form's submit) adds the agent", async () => {
+    await openAdd();
+    expect(form().tagName).toBe("FORM");
+    const fields = Array.from(form().querySelectorAll<HTMLElement>("input, textarea, select"));
+    expect(fields.length).toBeGreaterThan(5);
+    for (const f of fields) expect(f.closest("label")?.textContent?.trim(), f.outerHTML).toBeTruthy();
+    expect(document.activeElement).toBe(input("Name"));
+    input("Name").value = "peer";
+    input("Command").value = "/usr/bin/node";
+    input("Arguments").value = "agent.mjs --style 'claude code'";
+    q<HTMLTextAreaElement>('textarea[aria-label="Environment"]')!.value = "PEER_STYLE=claude";
+    // Enter in a text field submits its form: the browser calls requestSubmit, which the Save button is the submitter of.
+    expect(form().querySelector<HTMLButtonElement>('button[type="submit"]')?.textContent).toBe("Save");
+    form().requestSubmit();
+    await vi.waitFor(() => expect(calls.saved).toHaveLength(1));
+    expect(calls.via).toEqual(["add"]);
+    expect(calls.saved[0][0]).toMatchObject({ name: "peer", command: "/usr/bin/node", args: ["agent.mjs", "--style", "claude code"], env: { PEER_STYLE: "claude" } });
+  });
+
+  it("shows the backend's refusal in its own sentence, and keeps the form", async () => {
+    await openAdd();
+    input("Name").value = "peer";
+    input("Command").value = "./agent";
+    form().requestSubmit();
+    await vi.waitFor(() => expect(calls.saved).toHaveLength(1));
+    saving[0].reject({ code: "invalid", message: 'the command "./agent" is a relative path: give its absolute path, or a command name found on PATH' });
+    await vi.waitFor(() => expect(q('[data-testid="check-problem"]')).not.toBeNull());
+    expect(q('[data-testid="check-problem"]')?.textContent).toBe('Not saved: the command "./agent" is a relative path: give its absolute path, or a command name found on PATH');
+    expect(q('[data-testid="agent-save-anyway"]')).toBeNull();
+    expect(form().hidden).toBe(false);
+  });
+
+  it("Escape cancels the form and nothing else: the dialog stays, the focus goes back to Add agent…", async () => {
+    await openAdd();
+    input("Name").value = "half-typed";
+    const esc = new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true });
+    input("Name").dispatchEvent(esc);
+    expect(esc.defaultPrevented).toBe(true);
+    expect(form().hidden).toBe(true);
+    expect(q<HTMLDialogElement>('[data-testid="settings"]')!.open).toBe(true);
+    expect(document.activeElement).toBe(q('[data-testid="agent-add"]'));
+    // The dialog's own cancel that the same key may send is refused once.
+    const cancel = new Event("cancel", { cancelable: true });
+    q('[data-testid="settings"]')!.dispatchEvent(cancel);
+    expect(cancel.defaultPrevented).toBe(true);
+    expect(calls.saved).toHaveLength(0);
+  });
+
+  it("an edited agent is saved over itself, not added", async () => {
+    deps.agents = async () => ({ default: "builtin", agents: [{ name: "builtin", command: "/app/agentero", args: ["--builtin-agent"] }, { name: "peer", command: "/usr/bin/node", args: [] }] });
+    view.open();
+    await vi.waitFor(() => expect(host.querySelector('[data-testid="agent-row"][data-name="peer"]')).not.toBeNull());
+    button(host.querySelector('[data-testid="agent-row"][data-name="peer"]')!, "Edit").click();
+    form().requestSubmit();
+    await vi.waitFor(() => expect(calls.saved).toHaveLength(1));
+    expect(calls.via).toEqual(["save"]);
   });
 });

@@ -75,6 +75,7 @@ export function createCheckLine(testid: string): CheckLine {
     },
     problem(text, ...actions) {
       set("error", h("span", { "data-testid": "check-problem" }, text), ...actions);
+      el.scrollIntoView?.({ block: "nearest" }); // below a long form, the reason is shown, not left under the fold
     },
     clear() {
       runs++;

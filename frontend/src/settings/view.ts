@@ -20,6 +20,8 @@ export interface SettingsDeps extends BudgetDeps, ContextDocsDeps, LoopbackDeps,
   agents(): Promise<AgentList>;
   /** saveAgent checks the agent first unless force; checkId names the check for cancelTestAgent. */
   saveAgent(agent: AgentConfig, makeDefault: boolean, force: boolean, checkId: string): Promise<void>;
+  /** addAgent adds a new agent (refusing a name taken), checked first unless force, as saveAgent. */
+  addAgent(agent: AgentConfig, makeDefault: boolean, force: boolean, checkId: string): Promise<void>;
   setDefaultAgent(name: string): Promise<void>;
   deleteAgent(name: string): Promise<void>;
   testAgent(agent: AgentConfig, testId: string): Promise<AgentReport>;
@@ -39,13 +41,27 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
   const dialog = h("dialog", { class: "settings", "aria-label": "Settings", "data-testid": "settings" });
   const agentList = h("ul", { class: "agent-list", "aria-label": "Agents" });
   const status = h("p", { class: "settings-status", role: "status" });
-  const form = h("div", { class: "agent-form", hidden: true });
+  // The agent form: Enter in a field saves, Escape cancels it (and only it:
+  // the dialog stays open); every field has its label.
+  const form = h("form", { class: "agent-form", hidden: true, noValidate: true, "data-testid": "agent-form", "aria-label": "Agent" });
   const add = h("button", { type: "button", "data-testid": "agent-add" }, "Add agent…");
   // closeForm hides the form and keeps the focus inside the dialog (Esc and Tab keep working).
   const closeForm = () => {
     form.hidden = true;
     add.focus();
   };
+  let escapedForm = false;
+  form.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || form.hidden) return;
+    e.preventDefault();
+    e.stopPropagation();
+    escapedForm = true; // the dialog's own cancel, if the browser still sends it, closes nothing
+    setTimeout(() => (escapedForm = false), 0);
+    closeForm();
+  });
+  dialog.addEventListener("cancel", (e) => {
+    if (escapedForm) e.preventDefault();
+  });
   host.append(dialog);
 
   let list: AgentList = { default: Builtin, agents: [] };
@@ -182,9 +198,11 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
     // when the user says so after reading why.
     const save = (force: boolean) =>
       guard(async (cfg) => {
+        // A new agent is added (its name must be free); an edited one saved over itself.
+        const store = a ? deps.saveAgent : deps.addAgent;
         const got = await result.run(
           force ? "Saving" : "Checking the agent before saving it",
-          () => deps.saveAgent(cfg, makeDefaultBox.checked, force, "save"),
+          () => store(cfg, makeDefaultBox.checked, force, "save"),
           () => void deps.cancelTestAgent("save"),
         );
         if ("failed" in got) {
@@ -202,7 +220,7 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
         }
         if (editing && editing !== cfg.name) await deps.deleteAgent(editing);
         closeForm();
-        setStatus(`Saved ${cfg.name}.`);
+        setStatus(a ? `Saved ${cfg.name}.` : `Added ${cfg.name}: it can answer now.`);
         await reload();
       });
 
@@ -236,10 +254,15 @@ export function mountSettings(host: HTMLElement, deps: SettingsDeps): SettingsVi
         { class: "form-actions" },
         h("button", { type: "button", onClick: guard((cfg) => test(cfg, result, "form")) }, "Test connection"),
         h("button", { type: "button", onClick: closeForm }, "Cancel"),
-        h("button", { type: "button", class: "primary", onClick: save(false) }, "Save"),
+        h("button", { type: "submit", class: "primary" }, "Save"),
       ),
       result.el,
     );
+    const submit = save(false);
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      void submit();
+    };
     form.hidden = false;
     name.focus();
   }

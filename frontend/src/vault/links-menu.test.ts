@@ -11,7 +11,7 @@ function linkDeps(agree = false) {
     takeLink: async () => null,
     onLinkFollowed: () => {},
     vaultSwitched: async () => void calls.push("switched"),
-    open: (path, page, quote, title) => void calls.push(`open ${path} ${page} ${quote} ${title}`),
+    open: (path, page, quote, title, region) => void calls.push(`open ${path} ${page} ${quote} ${title}${region ? ` region ${JSON.stringify(region)}` : ""}`),
     alert: (text) => void calls.push(`alert ${text}`),
     confirm: (text) => {
       calls.push(`confirm ${text.split("\n\n")[1]}`);
@@ -40,6 +40,13 @@ describe("following a link", () => {
     calls.length = 0;
     await follow(target(false), deps);
     expect(calls).toEqual(["open papers/raft/raft.pdf 7 Raft decomposes Raft"]);
+  });
+
+  it("a link to a figure opens its page with the region the backend read from it", async () => {
+    const { deps, calls } = linkDeps();
+    const r = target(false);
+    await follow({ ...r, target: { ...r.target!, page: 2, quote: "", citationUri: "papers/raft/raft.pdf#page=2&region=69,36.6,243.8,196.7" } }, deps);
+    expect(calls).toEqual(['open papers/raft/raft.pdf 2  Raft region {"x":69,"y":36.6,"width":243.8,"height":196.7}']);
   });
 
   it("asks before opening a folder that is none of the user's vaults, and follows the link only when told to", async () => {

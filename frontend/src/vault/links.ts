@@ -1,11 +1,13 @@
 // agentero:// links: the one the app was launched with and those a later
 // launch hands over (a link clicked in a browser or an exported answer) open
-// their paper at the page with the quote highlighted, switching vaults if
+// their paper at the page with the quote highlighted (or the figure
+// outlined), switching vaults if
 // need be; a link that cannot be followed says why. A link may come from
 // anyone: one whose vault is none of the user's vaults is followed only
 // when the user agrees to open that folder.
 
 import type { LinkResult } from "../lib/backend";
+import { parseCitation, type Region } from "../lib/citation";
 
 export interface LinkDeps {
   takeLink(): Promise<LinkResult | null>;
@@ -14,8 +16,8 @@ export interface LinkDeps {
   onVaultOpened?(callback: (e: { path: string; error: string }) => void): void;
   /** vaultSwitched reloads what the window shows after the backend opened another vault. */
   vaultSwitched(): Promise<void>;
-  /** open opens a vault PDF at a page with a quote highlighted. */
-  open(path: string, page: number, quote: string, title: string): void;
+  /** open opens a vault PDF at a page with a quote highlighted, or a figure's region outlined. */
+  open(path: string, page: number, quote: string, title: string, region?: Region): void;
   alert(text: string): void;
   /** confirm asks the user a yes-or-no question. */
   confirm(text: string): boolean | Promise<boolean>;
@@ -49,7 +51,11 @@ export async function follow(r: LinkResult, deps: LinkDeps): Promise<void> {
     return;
   }
   if (r.target.vaultChanged) await deps.vaultSwitched();
-  deps.open(r.target.pdfPath, r.target.page, r.target.quote, r.target.title);
+  // The citation the backend read from the link carries its figure's region, if any.
+  const c = parseCitation(r.target.citationUri ?? "");
+  const region = c?.kind === "vault" ? c.region : undefined;
+  if (region) deps.open(r.target.pdfPath, r.target.page, r.target.quote, r.target.title, region);
+  else deps.open(r.target.pdfPath, r.target.page, r.target.quote, r.target.title);
 }
 
 // vaultOf is the folder a link names, as the user should read it.

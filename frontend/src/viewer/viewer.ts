@@ -5,6 +5,7 @@
 // draws the rectangles it returns and matches no text itself.
 
 import { errorText, figures, locate, sections, vaultFileUrl, type QuoteLocation } from "../lib/backend";
+import { regionOnPage, type Region } from "../lib/citation";
 import { h } from "../lib/dom";
 import { locationNotice, markBoxes } from "./marks";
 import { OutlinePanel } from "./outline";
@@ -20,6 +21,8 @@ export interface OpenTarget {
   locate: string;
   /** Shown in the toolbar; defaults to the path. */
   title?: string;
+  /** A figure or table of the page (PDF points from its top-left) to outline instead of marking the quote. */
+  region?: Region;
 }
 
 // Selections settle this long before they become an anchor (dragging fires many events).
@@ -33,7 +36,12 @@ const FitMargin = 32;
 // Target is where the viewer was asked to go, and what the locator said of
 // its quote: asked once the document is there, located (or failed) once it
 // answered, shown once drawn.
-type Target = { page: number; locate: string; asked: boolean; located: QuoteLocation | null; failed: string; shown: boolean };
+// A target with a region outlines it once the page's size is known, if it
+// lies on the page; else the region is dropped and the quote, if any, is
+// located instead.
+// note is what the toolbar says of a dropped region, before what it says
+// of the quote.
+type Target = { page: number; locate: string; region: Region | null; note: string; asked: boolean; located: QuoteLocation | null; failed: string; shown: boolean };
 
 export class Viewer {
   private readonly toolbar: Toolbar;
@@ -110,7 +118,7 @@ export class Viewer {
     const same = path === this.path && this.destroyTask !== null;
     this.clearMarks();
     this.toolbar.setNotice("");
-    this.target = { page: target.page, locate: target.locate, asked: false, located: null, failed: "", shown: false };
+    this.target = { page: target.page, locate: target.locate, region: target.region ?? null, note: "", asked: false, located: null, failed: "", shown: false };
     if (same) {
       if (this.doc) this.navigate();
       return;
@@ -189,11 +197,47 @@ export class Viewer {
     this.toolbar.setNotice("");
     const page = this.pages[Math.min(Math.max(1, Math.trunc(n) || 1), this.pages.length) - 1];
     this.scrollToPage(page.number);
+    this.drawRegion(page, region, page.widthPoints, page.heightPoints);
+  }
+
+  // drawRegion outlines a region of a page width × height points, and
+  // scrolls it into view.
+  private drawRegion(page: PageView, region: Region, width: number, height: number): void {
     const rect = [region.x, region.y, region.x + region.width, region.y + region.height];
-    if (page.setMarks(markBoxes([rect], page.widthPoints, page.heightPoints), true).length > 0) {
+    if (page.setMarks(markBoxes([rect], width, height), true).length > 0) {
       this.marked.push(page);
       page.firstMark?.scrollIntoView({ block: "nearest" });
     }
+  }
+
+  // outlineRegion draws the target's region on its page once the page's own size
+  // is known (the pages not drawn yet have the first page's): a region that
+  // does not lie on the page is dropped, not trusted, and the quote, if
+  // the target has one, is located instead.
+  private outlineRegion(t: Target, region: Region): void {
+    t.asked = true;
+    const doc = this.doc;
+    if (!doc) return;
+    doc.getPage(t.page).then(
+      (p) => {
+        if (this.target !== t || this.doc !== doc || t.shown) return;
+        const { width, height } = p.getViewport({ scale: 1 });
+        const page = this.pages[t.page - 1];
+        if (page && regionOnPage(region, width, height)) {
+          t.shown = true;
+          this.clearMarks();
+          this.drawRegion(page, region, width, height);
+          return;
+        }
+        t.region = null;
+        t.note = `The figure this source names is not on p. ${t.page}; the page is shown without it.`;
+        this.toolbar.setNotice(t.note);
+        if (t.locate) this.ask(t);
+      },
+      () => {
+        if (this.target === t && t.locate) this.ask(t);
+      },
+    );
   }
 
   /** close drops the open document and everything drawn from it. */
@@ -287,7 +331,7 @@ export class Viewer {
       this.zoom(zoomKeys[e.key]);
       return true;
     }
-    if (e.key === "Escape" && (this.marked.length > 0 || (this.target?.locate && !this.target.shown))) {
+    if (e.key === "Escape" && (this.marked.length > 0 || ((this.target?.locate || this.target?.region) && !this.target.shown))) {
       this.clearHighlight();
       return true;
     }
@@ -373,7 +417,8 @@ export class Viewer {
     if (!t || this.pages.length === 0) return;
     t.page = Math.min(Math.max(1, Math.trunc(t.page) || 1), this.pages.length);
     this.scrollToPage(t.page);
-    if (t.locate && !t.asked) this.ask(t);
+    if (t.region && !t.asked) this.outlineRegion(t, t.region);
+    else if (t.locate && !t.asked) this.ask(t);
     this.showLocation();
   }
 
@@ -408,11 +453,12 @@ export class Viewer {
   // it; nowhere, with a notice, the cited page shown as asked.
   private showLocation(): void {
     const t = this.target;
-    if (!t || t.shown || !t.locate || this.pages.length === 0 || (!t.located && !t.failed)) return;
+    if (!t || t.shown || t.region || !t.locate || this.pages.length === 0 || (!t.located && !t.failed)) return;
     t.shown = true;
     const loc = t.located;
+    const noted = (text: string) => [t.note, text].filter(Boolean).join(" ");
     if (!loc) {
-      this.toolbar.setNotice(`Couldn’t locate the quote: ${t.failed}`);
+      this.toolbar.setNotice(noted(`Couldn’t locate the quote: ${t.failed}`));
       return;
     }
     const drawn = this.drawLocation(loc);
@@ -420,7 +466,7 @@ export class Viewer {
     if (said.show > 0) {
       const p = said.show;
       this.toolbar.setNotice(
-        said.text,
+        noted(said.text),
         {
           label: `Show p. ${p}`,
           run: () => {
@@ -433,7 +479,7 @@ export class Viewer {
       );
       return;
     }
-    this.toolbar.setNotice(said.text, undefined, said.detail);
+    this.toolbar.setNotice(noted(said.text), undefined, said.detail);
     // Only pull the view to the quote if the reader has not scrolled away meanwhile.
     const first = drawn?.firstMark;
     if (first && loc.page === t.page && this.current === t.page) first.scrollIntoView({ block: "center" });

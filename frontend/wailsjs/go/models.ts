@@ -1465,6 +1465,42 @@ export namespace library {
 
 export namespace main {
 	
+	export class AddAgentRequest {
+	    agent: agentconf.Agent;
+	    makeDefault: boolean;
+	    force: boolean;
+	    checkId: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AddAgentRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = this.convertValues(source["agent"], agentconf.Agent);
+	        this.makeDefault = source["makeDefault"];
+	        this.force = source["force"];
+	        this.checkId = source["checkId"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LinkResult {
 	    link: string;
 	    target?: workspace.LinkTarget;

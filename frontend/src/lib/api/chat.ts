@@ -1,5 +1,5 @@
 import * as App from "../../../wailsjs/go/main/App";
-import type { acp, agentconf, conversation as conversationModels, citation, index, plan, workspace } from "../../../wailsjs/go/models";
+import type { acp, agentconf, conversation as conversationModels, citation, index, main, plan, workspace } from "../../../wailsjs/go/models";
 import { type Data, type Wire, asGo } from "../wire";
 
 // --- chat ---------------------------------------------------------------------
@@ -112,6 +112,17 @@ export async function agents(): Promise<AgentList> {
  */
 export async function saveAgent(agent: AgentConfig, makeDefault: boolean, force = false, checkId = "settings"): Promise<void> {
   await App.SaveAgent(asGo<workspace.SaveAgentRequest>({ agent, makeDefault, force, checkId }));
+}
+
+/**
+ * addAgent adds a new agent to agents.json, keeping what the file holds. A
+ * relative command, one not found and a name taken reject with code
+ * "invalid" and a sentence saying so. Unless force, the agent is checked
+ * first (cancelTestAgent(checkId) stops the check); one that fails rejects
+ * with code "unverified", and force adds it anyway.
+ */
+export async function addAgent(agent: AgentConfig, makeDefault: boolean, force = false, checkId = "settings"): Promise<void> {
+  await App.AddAgent(asGo<main.AddAgentRequest>({ agent, makeDefault, force, checkId }));
 }
 
 export async function setDefaultAgent(name: string): Promise<void> {
