@@ -26,3 +26,13 @@ func (db *DB) PaperTextRows(ctx context.Context) (int, error) {
 	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM papers_fts`).Scan(&n)
 	return n, err
 }
+
+// Weights returns the ranking's weights.
+func CurrentWeights() Weights { return weights }
+
+// SetWeights sets the ranking's weights for the rest of the test.
+func SetWeights(t testing.TB, w Weights) {
+	old := weights
+	weights = w
+	t.Cleanup(func() { weights = old })
+}

@@ -114,6 +114,7 @@ func (q Query) withDefaults() Query {
 // and the FTS5 expressions that find them.
 type plan struct {
 	stopOnly bool // the query is stop words alone
+	long     bool // a pasted passage: more than maxCandidateTerms terms
 	terms    []text.Term
 	weights  []float64 // of terms
 	places   []int     // where each term first stands among the query's words
@@ -141,6 +142,7 @@ func (db *DB) plan(ctx context.Context, q Query) (p *plan, err error) {
 	if stopOnly {
 		terms = all // stop words alone: they are the query
 	}
+	long := len(terms) > maxCandidateTerms
 	terms = terms[:min(len(terms), maxCandidateTerms)]
 	// The words that carry each term's weight: its words that are not stop
 	// words, or all of them.
@@ -175,7 +177,7 @@ func (db *DB) plan(ctx context.Context, q Query) (p *plan, err error) {
 	} else if idf, err = db.idf(ctx, lookup); err != nil {
 		return nil, err
 	}
-	p = &plan{stopOnly: stopOnly}
+	p = &plan{stopOnly: stopOnly, long: long}
 	type weighed struct {
 		t     text.Term
 		w     float64

@@ -37,6 +37,10 @@ const maxTogether = 4
 type ranker struct {
 	db *DB
 	p  *plan
+	// ranked are the papers a paper-first search ranked (or rankWhole),
+	// with their scores: their text's weight as wholes (bonus), which a
+	// statement of its own would cost tens of ms at 10,000 papers
+	ranked map[int64]float64
 }
 
 // rank is the rank expression of pages or files (table) and its
@@ -207,6 +211,7 @@ func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper in
 		return nil, false, err
 	}
 	lists := r.paperLists()
+	r.ranked = map[int64]float64{}
 	var ranked []int64
 	list, at := 0, 0 // the list being read, and how far
 	fill := func(n int) error {
@@ -217,6 +222,7 @@ func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper in
 			}
 			for _, p := range got {
 				ranked = append(ranked, p.id)
+				r.ranked[p.id] = p.score
 			}
 			at += len(got)
 			if len(got) < rankChunk {
@@ -238,7 +244,7 @@ func (r *ranker) paperFirst(ctx context.Context, sc *resolved, need, perPaper in
 		if err != nil {
 			return nil, false, err
 		}
-		titles, err := r.titles(ctx, ids)
+		titles, err := r.bonus(ctx, ids)
 		if err != nil {
 			return nil, false, err
 		}
@@ -344,6 +350,17 @@ func (r *ranker) rankPapers(ctx context.Context, l paperList, ids []int64, from,
 		}
 		return scanPapers(r.db.sql.QueryContext(ctx, q+` ORDER BY rowid LIMIT ? OFFSET ?`, append(args, n, from)...))
 	}
+	q, args := r.paperRank(l)
+	if ids != nil {
+		q += ` AND rowid IN (` + placeholders(len(ids)) + `)`
+		args = append(args, anys(ids)...)
+	}
+	return scanPapers(r.db.sql.QueryContext(ctx, q+` ORDER BY score DESC, rowid LIMIT ? OFFSET ?`, append(args, n, from)...))
+}
+
+// paperRank is the statement that ranks the papers of a ranked list
+// (rowid and score), and its arguments.
+func (r *ranker) paperRank(l paperList) (string, []any) {
 	args := []any{l.b, l.avgPages, 0, l.title}
 	if l.together {
 		args[2] = 1
@@ -352,12 +369,7 @@ func (r *ranker) rankPapers(ctx context.Context, l paperList, ids []int64, from,
 		args = append(args, w)
 	}
 	q := `SELECT rowid, -agentero_paper_rank(papers_fts, ` + placeholders(len(args)) + `) AS score FROM papers_fts WHERE papers_fts MATCH ?`
-	args = append(args, l.expr)
-	if ids != nil {
-		q += ` AND rowid IN (` + placeholders(len(ids)) + `)`
-		args = append(args, anys(ids)...)
-	}
-	return scanPapers(r.db.sql.QueryContext(ctx, q+` ORDER BY score DESC, rowid LIMIT ? OFFSET ?`, append(args, n, from)...))
+	return q, append(args, l.expr)
 }
 
 // scanPapers reads rows of (rowid, score) and closes them.

@@ -140,6 +140,12 @@ func (db *DB) pageHits(ctx context.Context, p *plan, q Query) (Result, error) {
 		return Result{}, err
 	}
 	order(cands, q.PerPaper)
+	// Widening reorders the papers within a batch of a paper-first
+	// search, whose first batches are the same in a later call (a cursor).
+	if err := r.expand(ctx, cands); err != nil {
+		return Result{}, err
+	}
+	order(cands, q.PerPaper)
 	return db.take(ctx, p, q, cands, partial)
 }
 
@@ -156,7 +162,7 @@ func (r *ranker) whole(ctx context.Context, sc *resolved, expr string, need, per
 	var titles map[int64]float64
 	partial := false
 	if sc.all || sc.many {
-		if titles, err = r.titles(ctx, sc.ids); err != nil {
+		if titles, err = r.bonus(ctx, sc.ids); err != nil {
 			return nil, false, err
 		}
 		if sc.files != "" {
@@ -168,7 +174,7 @@ func (r *ranker) whole(ctx context.Context, sc *resolved, expr string, need, per
 		for i, sp := range sc.papers {
 			ids[i] = sp.id
 		}
-		if titles, err = r.titles(ctx, ids); err != nil {
+		if titles, err = r.bonus(ctx, ids); err != nil {
 			return nil, false, err
 		}
 		pages, err = r.pages(ctx, sc.papers, 0, expr)
