@@ -48,6 +48,8 @@ type DB struct {
 	starts bool
 	// figures: the index has the figures table (migration 009)
 	figures bool
+	// idfs are the words' weights of the index as it is now (query.go)
+	idfs idfCache
 	// fields: the index has fields_fts (migration 010), each paper's
 	// abstract, section titles and captions (fields.go)
 	fields bool

@@ -36,3 +36,11 @@ func SetWeights(t testing.TB, w Weights) {
 	weights = w
 	t.Cleanup(func() { weights = old })
 }
+
+// SetMaxPaperWords sets how many words papers are ranked by as wholes,
+// for the rest of the test.
+func SetMaxPaperWords(t testing.TB, n int) {
+	old := maxPaperWords
+	maxPaperWords = n
+	t.Cleanup(func() { maxPaperWords = old })
+}

@@ -70,7 +70,8 @@ func (r *ranker) bonus(ctx context.Context, ids []int64) (map[int64]float64, err
 		return out, err
 	}
 	if r.db.fields && len(weights.Fields) > 0 {
-		if err := r.fieldScores(ctx, ids, r.p.words, r.p.wordW, 1, out); err != nil {
+		words, ws := r.paperWords()
+		if err := r.fieldScores(ctx, ids, words, ws, 1, out); err != nil {
 			return nil, err
 		}
 	}

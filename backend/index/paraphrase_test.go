@@ -143,6 +143,11 @@ func TestTuneWeights(t *testing.T) {
 		index.SetRankAll(t, 64)
 	}
 	try("current", base)
+	for _, n := range []int{4, 6, 12} {
+		index.SetMaxPaperWords(t, n)
+		try(fmt.Sprintf("paper words %d", n), base)
+	}
+	index.SetMaxPaperWords(t, 8)
 	for _, f := range []float64{0, 0.25, 1, 2} {
 		w := base
 		w.Paper = f

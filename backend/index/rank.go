@@ -114,24 +114,10 @@ func (r *ranker) titles(ctx context.Context, ids []int64) (map[int64]float64, er
 	ph, args := r.titleArgs()
 	q := `SELECT rowid, -agentero_paper_rank(papers_fts, ` + ph + `) FROM papers_fts WHERE papers_fts MATCH ?`
 	args = append(args, "{title} : ("+r.p.paperExpr+")")
-	if ids != nil {
-		q += ` AND rowid IN (` + placeholders(len(ids)) + `)`
-		args = append(args, anys(ids)...)
-	}
-	rows, err := r.db.sql.QueryContext(ctx, q, args...)
-	if err != nil {
+	if err := r.perPaper(ctx, q, args, ids, func(id int64, s float64) { out[id] = s }); err != nil {
 		return nil, fmt.Errorf("rank titles: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var s float64
-		if err := rows.Scan(&id, &s); err != nil {
-			return nil, fmt.Errorf("rank titles: %w", err)
-		}
-		out[id] = s
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // pages ranks every page of papers that matches expr, one paper at a
@@ -297,8 +283,12 @@ type paperList struct {
 // words (one list for a query of one word). A query of stop words alone
 // takes the papers that hold them all in index order.
 func (r *ranker) paperLists() []paperList {
-	words := make([]string, len(r.p.words))
-	for i, w := range r.p.words {
+	ws, wordW := r.p.words, r.p.wordW
+	if !r.p.stopOnly {
+		ws, wordW = r.paperWords()
+	}
+	words := make([]string, len(ws))
+	for i, w := range ws {
 		words[i] = phrase([]string{w})
 	}
 	and := strings.Join(words, " AND ")
@@ -308,14 +298,41 @@ func (r *ranker) paperLists() []paperList {
 		return []paperList{{expr: and, unranked: true}}
 	}
 	if len(words) == 1 {
-		return []paperList{{expr: words[0], weights: r.p.wordW, title: TitleWeight}}
+		return []paperList{{expr: words[0], weights: wordW, title: TitleWeight}}
 	}
 	// The phrases after NOT are found in no row of the list: weight 0.
-	some := append(append([]float64{}, r.p.wordW...), make([]float64, len(words))...)
+	some := append(append([]float64{}, wordW...), make([]float64, len(words))...)
 	return []paperList{
-		{expr: and, together: len(words) <= maxTogether, weights: r.p.wordW, title: TitleWeight},
+		{expr: and, together: len(words) <= maxTogether, weights: wordW, title: TitleWeight},
 		{expr: "(" + strings.Join(words, " OR ") + ") NOT (" + and + ")", weights: some, title: TitleWeight},
 	}
+}
+
+// maxPaperWords is the most words papers are ranked by as wholes (their
+// text and their fields): the query's rarest. Ranking papers costs a pass
+// over every paper that holds one of the words, and the commonest are on
+// nearly all of them while weighing least (a question of 12 terms: 11 ms
+// of CPU at 10,000 papers with all, 6 ms with 8).
+var maxPaperWords = 8
+
+// paperWords are the words papers are ranked by, with their weights: the
+// query's maxPaperWords rarest, in the query's order.
+func (r *ranker) paperWords() ([]string, []float64) {
+	if len(r.p.words) <= maxPaperWords {
+		return r.p.words, r.p.wordW
+	}
+	at := make([]int, len(r.p.words))
+	for i := range at {
+		at[i] = i
+	}
+	sort.SliceStable(at, func(i, j int) bool { return r.p.wordW[at[i]] > r.p.wordW[at[j]] })
+	at = at[:maxPaperWords]
+	sort.Ints(at)
+	words, ws := make([]string, len(at)), make([]float64, len(at))
+	for i, k := range at {
+		words[i], ws[i] = r.p.words[k], r.p.wordW[k]
+	}
+	return words, ws
 }
 
 // spansOf returns the spans of page ids of papers, in the order given.

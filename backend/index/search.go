@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"path"
@@ -234,14 +236,14 @@ func (db *DB) take(ctx context.Context, p *plan, q Query, cs []candidate, partia
 }
 
 // hits reads what the chosen candidates show: where each is, and a snippet
-// around its terms. Pages are read in one statement and text files in
-// another; a candidate that left the index since it matched is left out.
+// around its terms. A candidate that left the index since it matched is
+// left out.
 func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([]Hit, error) {
 	type key struct {
 		file  bool
 		rowid int64
 	}
-	var pages, files []any
+	var pages, files []int64
 	for _, c := range chosen {
 		if c.file {
 			files = append(files, c.rowid)
@@ -251,64 +253,61 @@ func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([
 	}
 	read := map[key]Hit{}
 	at := map[key]int{} // a page hit's first matched term: a rune offset in its page
+	// One row at a time: FTS5 seeks to a rowid, where rowid IN (...) would
+	// have it read every row that holds a term (ms for common words at
+	// 10,000 papers).
 	if len(pages) > 0 {
-		rows, err := db.sql.QueryContext(ctx, `SELECT pages_fts.rowid, p.ref, p.title, p.pdf_path, pg.page, pg.label,
+		stmt, err := db.sql.PrepareContext(ctx, `SELECT p.ref, p.title, p.pdf_path, pg.page, pg.label,
 			highlight(pages_fts, 0, char(2), char(3))
 			FROM pages_fts CROSS JOIN pages pg ON pg.id = pages_fts.rowid CROSS JOIN papers p ON p.id = pg.paper_id
-			WHERE pages_fts MATCH ? AND pages_fts.rowid IN (`+placeholders(len(pages))+`)`, append([]any{p.pageExpr}, pages...)...)
+			WHERE pages_fts MATCH ? AND pages_fts.rowid = ?`)
 		if err != nil {
 			return nil, fmt.Errorf("read hits: %w", err)
 		}
-		for rows.Next() {
+		defer stmt.Close()
+		for _, id := range pages {
 			var h Hit
-			var id int64
 			var pdfPath, marked string
-			if err := rows.Scan(&id, &h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel, &marked); err != nil {
-				rows.Close()
+			err := stmt.QueryRowContext(ctx, p.pageExpr, id).Scan(&h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel, &marked)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // it left the index
+			}
+			if err != nil {
 				return nil, fmt.Errorf("read hits: %w", err)
 			}
 			h.CitationURI = citation.New(pdfPath, h.Page, "").String()
 			h.Snippet, h.Quote = snippet(marked, p.terms, p.places, q.SnippetChars)
-			read[key{false, id}] = h
+			k := key{false, id}
 			if i := strings.Index(marked, MarkStart); i >= 0 {
-				at[key{false, id}] = utf8.RuneCountInString(marked[:i])
+				at[k] = utf8.RuneCountInString(marked[:i])
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read hits: %w", err)
-		}
-		for k, h := range read {
-			sec, err := db.SectionAt(ctx, h.Ref, h.Page, at[k])
-			if err != nil {
+			if h.Section, err = db.SectionAt(ctx, h.Ref, h.Page, at[k]); err != nil {
 				return nil, err
 			}
-			h.Section = sec
 			read[k] = h
 		}
 	}
 	if len(files) > 0 {
-		rows, err := db.sql.QueryContext(ctx, `SELECT files_fts.rowid, f.path, f.paper_ref, highlight(files_fts, 0, char(2), char(3))
+		stmt, err := db.sql.PrepareContext(ctx, `SELECT f.path, f.paper_ref, highlight(files_fts, 0, char(2), char(3))
 			FROM files_fts CROSS JOIN files f ON f.id = files_fts.rowid
-			WHERE files_fts MATCH ? AND files_fts.rowid IN (`+placeholders(len(files))+`)`, append([]any{p.pageExpr}, files...)...)
+			WHERE files_fts MATCH ? AND files_fts.rowid = ?`)
 		if err != nil {
 			return nil, fmt.Errorf("read hits: %w", err)
 		}
-		for rows.Next() {
+		defer stmt.Close()
+		for _, id := range files {
 			var h Hit
-			var id int64
 			var marked string
-			if err := rows.Scan(&id, &h.Path, &h.Ref, &marked); err != nil {
-				rows.Close()
+			err := stmt.QueryRowContext(ctx, p.pageExpr, id).Scan(&h.Path, &h.Ref, &marked)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
 				return nil, fmt.Errorf("read hits: %w", err)
 			}
 			h.Title, h.CitationURI = path.Base(h.Path), citation.New(h.Path, 0, "").String()
 			h.Snippet, h.Quote = snippet(marked, p.terms, p.places, q.SnippetChars)
 			read[key{true, id}] = h
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read hits: %w", err)
 		}
 	}
 	out := []Hit{}
