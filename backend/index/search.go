@@ -367,6 +367,27 @@ func refScope(col string, s Scope) (cond string, args []any, all bool) {
 	return strings.Join(conds, " OR "), args, false
 }
 
+// refIDs is the ids of the papers of s that refScope names (not for a
+// scope of every paper), as a subquery that SQLite answers from the index
+// of refs, one lookup per paper or folder: refScope's conditions joined
+// by OR have it read every paper (and, joined with pages, every page).
+func refIDs(s Scope) (string, []any) {
+	var parts []string
+	var args []any
+	if len(s.Papers) > 0 {
+		parts = append(parts, `SELECT id FROM papers WHERE ref IN (`+placeholders(len(s.Papers))+`)`)
+		args = append(args, anys(s.Papers)...)
+	}
+	for _, d := range s.Folders {
+		parts = append(parts, `SELECT id FROM papers WHERE ref = ?`, `SELECT id FROM papers WHERE ref > ? AND ref < ?`)
+		args = append(args, d, d+"/", d+"0")
+	}
+	if len(parts) == 0 {
+		return `SELECT id FROM papers WHERE 0`, nil
+	}
+	return strings.Join(parts, " UNION ALL "), args
+}
+
 func (db *DB) resolve(ctx context.Context, s Scope) (*resolved, error) {
 	sc := &resolved{}
 	var folders []string
@@ -387,9 +408,9 @@ func (db *DB) resolve(ctx context.Context, s Scope) (*resolved, error) {
 		}
 		sc.all, sc.many = n <= rankAll, n > rankAll
 	case len(s.Papers) > 0 || len(folders) > 0:
-		cond, args, _ := refScope("p.ref", Scope{Papers: s.Papers, Folders: folders})
-		sc.papers, err = db.spans(ctx, `SELECT pg.paper_id, min(pg.id), max(pg.id) FROM papers p JOIN pages pg ON pg.paper_id = p.id
-			WHERE `+cond+` GROUP BY pg.paper_id ORDER BY pg.paper_id`, args...)
+		ids, args := refIDs(Scope{Papers: s.Papers, Folders: folders})
+		sc.papers, err = db.spans(ctx, `SELECT paper_id, min(id), max(id) FROM pages WHERE paper_id IN (`+ids+`)
+			GROUP BY paper_id ORDER BY paper_id`, args...)
 		if len(sc.papers) > rankAll {
 			sc.many = true
 			for _, sp := range sc.papers {
