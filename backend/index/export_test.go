@@ -44,3 +44,11 @@ func SetMaxPaperWords(t testing.TB, n int) {
 	maxPaperWords = n
 	t.Cleanup(func() { maxPaperWords = old })
 }
+
+// SetMaxFieldWords sets how many words papers' fields are weighed by, for
+// the rest of the test.
+func SetMaxFieldWords(t testing.TB, n int) {
+	old := maxFieldWords
+	maxFieldWords = n
+	t.Cleanup(func() { maxFieldWords = old })
+}

@@ -70,7 +70,7 @@ func (r *ranker) bonus(ctx context.Context, ids []int64) (map[int64]float64, err
 		return out, err
 	}
 	if r.db.fields && len(weights.Fields) > 0 {
-		words, ws := r.paperWords()
+		words, ws := r.rarest(maxFieldWords)
 		if err := r.fieldScores(ctx, ids, words, ws, 1, out); err != nil {
 			return nil, err
 		}
@@ -85,6 +85,13 @@ func (r *ranker) bonus(ctx context.Context, ids []int64) (map[int64]float64, err
 	}
 	return out, nil
 }
+
+// maxFieldWords is the most words a paper's fields are weighed by: the
+// query's rarest. Each is looked up in each paper's row, and a common
+// word's list of rows is long to seek in (a question's 8 words: 1.7 ms
+// for 8 papers at 10,000) while it weighs little; fewer than 8 lose
+// questions of the labelled set (4: hit@1 38 to 33 of 48 tuned-on).
+var maxFieldWords = 8
 
 // idsOr is ids, or the keys of m when ids is nil.
 func idsOr(ids []int64, m map[int64]float64) []int64 {

@@ -149,6 +149,11 @@ func TestTuneWeights(t *testing.T) {
 		try(fmt.Sprintf("paper words %d", n), base)
 	}
 	index.SetMaxPaperWords(t, 8)
+	for _, n := range []int{2, 3, 6, 8} {
+		index.SetMaxFieldWords(t, n)
+		try(fmt.Sprintf("field words %d", n), base)
+	}
+	index.SetMaxFieldWords(t, 8)
 	for _, f := range []float64{0, 0.25, 1, 2} {
 		w := base
 		w.Paper = f

@@ -317,8 +317,12 @@ var maxPaperWords = 8
 
 // paperWords are the words papers are ranked by, with their weights: the
 // query's maxPaperWords rarest, in the query's order.
-func (r *ranker) paperWords() ([]string, []float64) {
-	if len(r.p.words) <= maxPaperWords {
+func (r *ranker) paperWords() ([]string, []float64) { return r.rarest(maxPaperWords) }
+
+// rarest are the query's n rarest words, with their weights, in the
+// query's order.
+func (r *ranker) rarest(n int) ([]string, []float64) {
+	if len(r.p.words) <= n {
 		return r.p.words, r.p.wordW
 	}
 	at := make([]int, len(r.p.words))
@@ -326,7 +330,7 @@ func (r *ranker) paperWords() ([]string, []float64) {
 		at[i] = i
 	}
 	sort.SliceStable(at, func(i, j int) bool { return r.p.wordW[at[i]] > r.p.wordW[at[j]] })
-	at = at[:maxPaperWords]
+	at = at[:n]
 	sort.Ints(at)
 	words, ws := make([]string, len(at)), make([]float64, len(at))
 	for i, k := range at {
