@@ -17,3 +17,7 @@ INSERT INTO fields_fts (rowid, abstract, heads, captions)
     coalesce((SELECT group_concat(title, char(10)) FROM (SELECT title FROM sections WHERE paper_id = p.id ORDER BY ord)), ''),
     coalesce((SELECT group_concat(caption, char(10)) FROM (SELECT caption FROM figures WHERE paper_id = p.id ORDER BY ord)), '')
   FROM papers p WHERE EXISTS (SELECT 1 FROM pages WHERE paper_id = p.id);
+-- One segment for all of them: a search looks each word up in a few of
+-- the rows, and seeks in one segment rather than in each of many (at
+-- 10,000 papers: 1 ms of a question's bonus to 0.2 ms).
+INSERT INTO fields_fts (fields_fts) VALUES ('optimize');
