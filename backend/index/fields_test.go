@@ -80,3 +80,29 @@ func TestFieldsFollowThePaper(t *testing.T) {
 		t.Errorf("after papers/a left: fields_fts has %d rows (%v), want 1", rows, err)
 	}
 }
+
+// TestRarityFollowsTheIndex: the words' weights a search uses (cached per
+// generation of papers_fts) follow the papers the index holds.
+func TestRarityFollowsTheIndex(t *testing.T) {
+	v := newMetaVault(t)
+	v.write("papers/a/paper.pdf", "gossip protocols spread rumours")
+	v.write("papers/b/paper.pdf", "consensus among replicas")
+	v.write("papers/c/paper.pdf", "consensus again")
+	v.sync()
+	weight := func() float64 {
+		w, err := v.db.idf(t.Context(), []string{"gossip"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w["gossip"]
+	}
+	before := weight()
+	if again := weight(); again != before {
+		t.Fatalf("gossip weighs %v, then %v on an unchanged index", before, again)
+	}
+	v.write("papers/b/paper.pdf", "consensus among replicas by gossip")
+	v.sync()
+	if after := weight(); after >= before {
+		t.Errorf("gossip on 2 papers of 3 weighs %v, on 1 of 3 it weighed %v: want less", after, before)
+	}
+}
