@@ -129,7 +129,8 @@ func (r *ranker) fieldScores(ctx context.Context, ids []int64, words []string, w
 // perPaper runs q (a statement of rowid and score over an FTS5 table) for
 // the papers of ids, one rowid at a time (FTS5 seeks to a rowid, where
 // rowid IN (...) reads every row that holds a word), or for every paper
-// in one pass when ids is nil, and hands each row to add.
+// in one pass when ids is nil or holds more than rankAll papers, and
+// hands each row of ids to add.
 func (r *ranker) perPaper(ctx context.Context, q string, args []any, ids []int64, add func(int64, float64)) error {
 	read := func(rows *sql.Rows, err error) error {
 		if err != nil {
@@ -147,6 +148,21 @@ func (r *ranker) perPaper(ctx context.Context, q string, args []any, ids []int64
 		return rows.Err()
 	}
 	if ids == nil {
+		return read(r.db.sql.QueryContext(ctx, q, args...))
+	}
+	if len(ids) > rankAll {
+		// many papers (a large folder while papers_fts is filled): one
+		// pass, keeping theirs
+		in := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			in[id] = true
+		}
+		all := add
+		add = func(id int64, s float64) {
+			if in[id] {
+				all(id, s)
+			}
+		}
 		return read(r.db.sql.QueryContext(ctx, q, args...))
 	}
 	stmt, err := r.db.sql.PrepareContext(ctx, q+` AND rowid = ?`)
