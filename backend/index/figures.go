@@ -217,7 +217,14 @@ func (db *DB) FigureHits(ctx context.Context, q FigureQuery) ([]Figure, error) {
 	for i, w := range words {
 		match[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
 	}
-	expr := "caption : (" + strings.Join(match, " OR ") + ")"
+	// a caption must hold them all unless a figure was asked for: FTS5
+	// then reads only those (a topic's three words at 10,000 papers: tens
+	// of thousands of captions hold one of them)
+	join := " OR "
+	if need == len(words) {
+		join = " AND "
+	}
+	expr := "caption : (" + strings.Join(match, join) + ")"
 	fs, err := db.captionHits(ctx, q.Scope, expr, where, args, all)
 	if err != nil {
 		return nil, fmt.Errorf("find figures: %w", err)
