@@ -48,7 +48,16 @@ type DB struct {
 	starts bool
 	// figures: the index has the figures table (migration 009)
 	figures bool
+	// idfs are the words' weights of the index as it is now (query.go)
+	idfs idfCache
+	// fields: the index has fields_fts (migration 010), each paper's
+	// abstract, section titles and captions (fields.go)
+	fields bool
 }
+
+// fieldsVersion is the schema version (migration 010) from which the
+// index holds each paper's fields.
+const fieldsVersion = 10
 
 // figuresVersion is the schema version (migration 009) from which the
 // index holds figures' and tables' captions.
@@ -144,6 +153,7 @@ func Open(path string, opts Options) (*DB, error) {
 	db.titles = version >= titlesVersion
 	db.starts = version >= startsVersion
 	db.figures = version >= figuresVersion
+	db.fields = version >= fieldsVersion
 	if err := db.sql.QueryRow(`SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'textless_fts')`).Scan(&db.textless); err != nil {
 		db.sql.Close()
 		return nil, fmt.Errorf("open index: %w", err)

@@ -26,3 +26,29 @@ func (db *DB) PaperTextRows(ctx context.Context) (int, error) {
 	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM papers_fts`).Scan(&n)
 	return n, err
 }
+
+// Weights returns the ranking's weights.
+func CurrentWeights() Weights { return weights }
+
+// SetWeights sets the ranking's weights for the rest of the test.
+func SetWeights(t testing.TB, w Weights) {
+	old := weights
+	weights = w
+	t.Cleanup(func() { weights = old })
+}
+
+// SetMaxPaperWords sets how many words papers are ranked by as wholes,
+// for the rest of the test.
+func SetMaxPaperWords(t testing.TB, n int) {
+	old := maxPaperWords
+	maxPaperWords = n
+	t.Cleanup(func() { maxPaperWords = old })
+}
+
+// SetMaxFieldWords sets how many words papers' fields are weighed by, for
+// the rest of the test.
+func SetMaxFieldWords(t testing.TB, n int) {
+	old := maxFieldWords
+	maxFieldWords = n
+	t.Cleanup(func() { maxFieldWords = old })
+}

@@ -285,14 +285,14 @@ func TestMetadataHitsUpgrade(t *testing.T) {
 	v.write("papers/text/paper.pdf", "counting words on a page")
 	v.sync()
 	path := v.db.path
-	// As an index of the Agentero before migration 007 left it (009's
-	// figures and 008's section columns undone first).
+	// As an index of the Agentero before migration 007 left it (010's
+	// fields, 009's figures and 008's section columns undone first).
 	var version int
 	v.db.sql.QueryRow(`PRAGMA user_version`).Scan(&version)
-	if version != 9 {
+	if version != 10 {
 		t.Fatalf("user_version %d: undo the migrations after 007 here too", version)
 	}
-	if _, err := v.db.sql.Exec(`DROP TRIGGER figures_ai; DROP TRIGGER figures_ad; DROP TABLE figures_fts; DROP TABLE figures;
+	if _, err := v.db.sql.Exec(`DROP TRIGGER fields_fts_ad; DROP TABLE fields_fts; DROP TRIGGER figures_ai; DROP TRIGGER figures_ad; DROP TABLE figures_fts; DROP TABLE figures;
 		ALTER TABLE sections DROP COLUMN start; ALTER TABLE sections DROP COLUMN source;
 		DROP TRIGGER textless_fts_ai; DROP TRIGGER textless_fts_au; DROP TRIGGER textless_fts_ad;
 		DROP TABLE textless_fts; PRAGMA user_version = 6`); err != nil {

@@ -125,9 +125,13 @@ func (db *DB) fillPaperTextBatch(ctx context.Context) (int, error) {
 
 // writePaperRow writes a paper's row of papers_fts: the distinct words of
 // each of its pages (texts), its title and authors as the papers table has
-// them now, and its number of pages. A paper without pages has no row.
+// them now, and its number of pages; and its row of fields_fts
+// (writeFields). A paper without pages has no row.
 func writePaperRow(ctx context.Context, tx *sql.Tx, id int64, texts []string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM papers_fts WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if err := writeFields(ctx, tx, id, len(texts) > 0); err != nil {
 		return err
 	}
 	if len(texts) == 0 {

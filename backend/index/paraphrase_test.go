@@ -3,6 +3,7 @@ package index_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/agentero/agentero/backend/index"
@@ -20,7 +21,8 @@ type paraphrase struct {
 
 // paraphrases reads the labelled set. Every third question is held out:
 // ranking weights may be tuned on the others only, so that the held-out
-// figures stay the honest ones (the weights of query.go predate the set).
+// figures stay the honest ones (the weights of fields.go were chosen on
+// the others with TestTuneWeights; those of query.go predate the set).
 func paraphrases(t testing.TB) []paraphrase {
 	t.Helper()
 	rows, err := corpustest.ReadCSV("testdata/paraphrases.csv")
@@ -86,8 +88,8 @@ func scoreParaphrases(t testing.TB, db *index.DB, set []paraphrase) (tuned, held
 // Floors of TestSearchParaphrases, at the figures measured when the set
 // and the weights were last changed (see the test's output).
 const (
-	minTunedAt1, minTunedAt3 = 17, 24
-	minHeldAt1, minHeldAt3   = 7, 11
+	minTunedAt1, minTunedAt3 = 38, 42
+	minHeldAt1, minHeldAt3   = 15, 20
 )
 
 // TestSearchParaphrases: questions that share few rare words with their
@@ -107,4 +109,76 @@ func TestSearchParaphrases(t *testing.T) {
 				minTunedAt1, minTunedAt3, minHeldAt1, minHeldAt3)
 		}
 	})
+}
+
+// TestTuneWeights tries the ranking's weights around the current ones on
+// the tuned-on questions alone, and prints each trial's hit@1 and hit@3
+// (the held-out figures are printed only for the current weights, by
+// TestSearchParaphrases). It runs when AGENTERO_TUNE is set.
+func TestTuneWeights(t *testing.T) {
+	if os.Getenv("AGENTERO_TUNE") == "" {
+		t.Skip("AGENTERO_TUNE not set")
+	}
+	_, db, _ := indexedCorpus(t)
+	var tuned []paraphrase
+	for _, p := range paraphrases(t) {
+		if !p.heldOut {
+			tuned = append(tuned, p)
+		}
+	}
+	base := index.CurrentWeights()
+	try := func(name string, w index.Weights) {
+		index.SetWeights(t, w)
+		for _, mode := range []int{0, 1} {
+			if mode == 1 {
+				index.SetRankAll(t, 1)
+			}
+			c, _, _ := scoreParaphrases(t, db, tuned)
+			fmt.Printf("tune %-28s mode %d: %v (sum %d)\n", name, mode, c, c.at1+c.at3)
+		}
+		index.SetRankAll(t, 64)
+	}
+	try("current", base)
+	for _, n := range []int{4, 6, 12} {
+		index.SetMaxPaperWords(t, n)
+		try(fmt.Sprintf("paper words %d", n), base)
+	}
+	index.SetMaxPaperWords(t, 8)
+	for _, n := range []int{2, 3, 6, 8} {
+		index.SetMaxFieldWords(t, n)
+		try(fmt.Sprintf("field words %d", n), base)
+	}
+	index.SetMaxFieldWords(t, 8)
+	for _, f := range []float64{0, 0.25, 1, 2} {
+		w := base
+		w.Paper = f
+		try(fmt.Sprintf("paper %v", f), w)
+	}
+	for _, f := range []float64{0, 0.5, 2, 4} {
+		w := base
+		w.Fields = []float64{f * base.Fields[0], f * base.Fields[1], f * base.Fields[2]}
+		try(fmt.Sprintf("fields x%v", f), w)
+	}
+	for i := range base.Fields {
+		for _, f := range []float64{0, 0.5, 2} {
+			w := base
+			w.Fields = append([]float64{}, base.Fields...)
+			w.Fields[i] *= f
+			try(fmt.Sprintf("field %d x%v", i, f), w)
+		}
+	}
+	for _, f := range []float64{0, 0.15, 0.6, 1} {
+		for _, n := range []int{3, 5} {
+			for _, k := range []int{4, 8, 12} {
+				w := base
+				w.Feedback, w.FeedbackPapers, w.FeedbackTerms = f, n, k
+				try(fmt.Sprintf("feedback %v %d %d", f, n, k), w)
+			}
+		}
+	}
+	for _, f := range []float64{0, 0.25, 1} {
+		w := base
+		w.FieldB = f
+		try(fmt.Sprintf("fieldB %v", f), w)
+	}
 }

@@ -5,12 +5,14 @@ package index
 // text with a Query, so that the same words rank the same way everywhere.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentero/agentero/backend/text"
 )
@@ -114,6 +116,7 @@ func (q Query) withDefaults() Query {
 // and the FTS5 expressions that find them.
 type plan struct {
 	stopOnly bool // the query is stop words alone
+	long     bool // a pasted passage: more than maxCandidateTerms terms
 	terms    []text.Term
 	weights  []float64 // of terms
 	places   []int     // where each term first stands among the query's words
@@ -141,6 +144,7 @@ func (db *DB) plan(ctx context.Context, q Query) (p *plan, err error) {
 	if stopOnly {
 		terms = all // stop words alone: they are the query
 	}
+	long := len(terms) > maxCandidateTerms
 	terms = terms[:min(len(terms), maxCandidateTerms)]
 	// The words that carry each term's weight: its words that are not stop
 	// words, or all of them.
@@ -175,7 +179,7 @@ func (db *DB) plan(ctx context.Context, q Query) (p *plan, err error) {
 	} else if idf, err = db.idf(ctx, lookup); err != nil {
 		return nil, err
 	}
-	p = &plan{stopOnly: stopOnly}
+	p = &plan{stopOnly: stopOnly, long: long}
 	type weighed struct {
 		t     text.Term
 		w     float64
@@ -259,7 +263,9 @@ func phrase(words []string) string {
 // idf weighs words by their rarity among the library's papers, bm25's
 // idf: ln(1 + (N - n + 0.5) / (n + 0.5)) for a word on n of N papers.
 // Until every paper has its papers_fts row (an index being upgraded) every
-// word weighs 1.
+// word weighs 1. Weights are kept for as long as papers_fts and the
+// papers table stay as they are (idfCache): counting the papers a common
+// word is on is a pass over all of them.
 func (db *DB) idf(ctx context.Context, words []string) (map[string]float64, error) {
 	out := make(map[string]float64, len(words))
 	if len(words) == 0 {
@@ -271,16 +277,41 @@ func (db *DB) idf(ctx context.Context, words []string) (map[string]float64, erro
 		}
 		return out, nil
 	}
+	// The generation of papers_fts: its averages record (FTS5's row 1 of
+	// its data table, the number of rows and of their tokens), which
+	// every write of a row changes; and the number of papers, N.
+	var gen []byte
+	var n int
+	if err := db.sql.QueryRowContext(ctx, `SELECT (SELECT block FROM papers_fts_data WHERE id = 1), (SELECT count(*) FROM papers)`).Scan(&gen, &n); err != nil {
+		return nil, fmt.Errorf("weigh terms: %w", err)
+	}
+	var missing []string
+	db.idfs.mu.Lock()
+	c := &db.idfs
+	if !bytes.Equal(c.gen, gen) || c.papers != n || len(c.weights) > maxCachedWeights {
+		c.gen, c.papers, c.weights = gen, n, map[string]float64{}
+	}
+	for _, w := range words {
+		if v, ok := c.weights[w]; ok {
+			out[w] = v
+		} else {
+			missing = append(missing, w)
+		}
+	}
+	db.idfs.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
 	// One statement: the counts are cheaper in a row than on connections
 	// of their own.
 	var b strings.Builder
-	b.WriteString(`SELECT (SELECT count(*) FROM papers)`)
-	args := make([]any, len(words))
-	for i, w := range words {
+	b.WriteString(`SELECT 0`)
+	args := make([]any, len(missing))
+	for i, w := range missing {
 		b.WriteString(`, (SELECT count(*) FROM papers_fts WHERE papers_fts MATCH ?)`)
 		args[i] = phrase([]string{w})
 	}
-	counts := make([]int, len(words)+1)
+	counts := make([]int, len(missing)+1)
 	dest := make([]any, len(counts))
 	for i := range counts {
 		dest[i] = &counts[i]
@@ -288,10 +319,27 @@ func (db *DB) idf(ctx context.Context, words []string) (map[string]float64, erro
 	if err := db.sql.QueryRowContext(ctx, b.String(), args...).Scan(dest...); err != nil {
 		return nil, fmt.Errorf("weigh terms: %w", err)
 	}
-	n := float64(counts[0])
-	for i, w := range words {
-		df := math.Min(float64(counts[i+1]), n)
-		out[w] = math.Log(1 + (n-df+0.5)/(df+0.5))
+	db.idfs.mu.Lock()
+	defer db.idfs.mu.Unlock()
+	same := bytes.Equal(c.gen, gen) && c.papers == n
+	for i, w := range missing {
+		df := math.Min(float64(counts[i+1]), float64(n))
+		out[w] = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		if same {
+			c.weights[w] = out[w]
+		}
 	}
 	return out, nil
+}
+
+// maxCachedWeights is the most words idfCache keeps before it starts
+// again: a few hundred KB.
+const maxCachedWeights = 20000
+
+// idfCache keeps words' weights (idf) for one generation of the index.
+type idfCache struct {
+	mu      sync.Mutex // guards the fields below; held for map reads and writes only
+	gen     []byte     // papers_fts's averages record when the weights were counted
+	papers  int        // the number of papers then
+	weights map[string]float64
 }

@@ -42,7 +42,16 @@
 // every row that holds them all, past the rowid range asked for), so they
 // are not checked: a row with other small words in between counts too.
 //
-// Both return the negated value, like bm25(), so that ORDER BY ascending
+// agentero_field_rank(fts, b, ncols, c0, c1, ..., w0, w1, ...) ranks the
+// rows of a table of fields (fields_fts: a paper's abstract, section
+// titles and captions), each column weighed apart:
+//
+//   score = sum over phrases p of w(p) * sum over columns c of
+//           c(c) * sat(tf(p, c)),  norm = k1 * (1 - b + b * len(c) / avglen(c))
+//
+// The ncols column weights come first, then a weight per phrase.
+//
+// All return the negated value, like bm25(), so that ORDER BY ascending
 // puts the best first.
 //
 // The SQLite functions called here are those of the SQLite that
@@ -58,6 +67,7 @@
 #define PAGE_SPAN 300
 #define MAX_CO_PHRASES 16
 #define MAX_CO_OFFSETS 512
+#define MAX_FIELDS 8
 
 static double sat(double x, double norm) { return x * (RANK_K1 + 1) / (x + norm); }
 
@@ -288,6 +298,58 @@ static void pageRank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   sqlite3_result_double(ctx, -(TIER * tier + score));
 }
 
+static void fieldRank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
+                      int nVal, sqlite3_value **vals) {
+  if (nVal < 2) {
+    sqlite3_result_error(ctx, "agentero_field_rank: want (fts, b, ncols, column weights..., weights...)", -1);
+    return;
+  }
+  double b = sqlite3_value_double(vals[0]);
+  int ncols = sqlite3_value_int(vals[1]);
+  if (ncols < 0 || ncols > MAX_FIELDS || ncols > api->xColumnCount(fts) || 2 + ncols > nVal) {
+    sqlite3_result_error(ctx, "agentero_field_rank: bad number of columns", -1);
+    return;
+  }
+  double norm[MAX_FIELDS];
+  sqlite3_int64 rows = 0;
+  int rc = api->xRowCount(fts, &rows);
+  for (int c = 0; c < ncols && rc == SQLITE_OK; c++) {
+    norm[c] = RANK_K1;
+    if (b <= 0) continue;
+    sqlite3_int64 total = 0;
+    int len = 0;
+    rc = api->xColumnTotalSize(fts, c, &total);
+    if (rc == SQLITE_OK) rc = api->xColumnSize(fts, c, &len);
+    double avg = rows > 0 && total > 0 ? (double)total / rows : 1;
+    norm[c] = RANK_K1 * (1 - b + b * len / avg);
+  }
+  if (rc != SQLITE_OK) {
+    sqlite3_result_error_code(ctx, rc);
+    return;
+  }
+  int n = api->xPhraseCount(fts);
+  double score = 0;
+  for (int i = 0; i < n; i++) {
+    int tf[MAX_FIELDS] = {0};
+    Fts5PhraseIter it;
+    int col = 0, off = 0;
+    rc = api->xPhraseFirst(fts, i, &it, &col, &off);
+    if (rc != SQLITE_OK) {
+      sqlite3_result_error_code(ctx, rc);
+      return;
+    }
+    for (; col >= 0; api->xPhraseNext(fts, &it, &col, &off)) {
+      if (col < ncols) tf[col]++;
+    }
+    double s = 0;
+    for (int c = 0; c < ncols; c++) {
+      if (tf[c] > 0) s += sqlite3_value_double(vals[2 + c]) * sat(tf[c], norm[c]);
+    }
+    score += weight(nVal, vals, 2 + ncols, i) * s;
+  }
+  sqlite3_result_double(ctx, -score);
+}
+
 // rankInit runs for every new connection (sqlite3_auto_extension) and
 // registers the functions with the connection's FTS5.
 static int rankInit(sqlite3 *db, char **errMsg, const void *apiRoutines) {
@@ -304,7 +366,9 @@ static int rankInit(sqlite3 *db, char **errMsg, const void *apiRoutines) {
   if (fts5 == 0 || fts5->iVersion < 2) return SQLITE_ERROR;
   rc = fts5->xCreateFunction(fts5, "agentero_paper_rank", 0, paperRank, 0);
   if (rc != SQLITE_OK) return rc;
-  return fts5->xCreateFunction(fts5, "agentero_page_rank", 0, pageRank, 0);
+  rc = fts5->xCreateFunction(fts5, "agentero_page_rank", 0, pageRank, 0);
+  if (rc != SQLITE_OK) return rc;
+  return fts5->xCreateFunction(fts5, "agentero_field_rank", 0, fieldRank, 0);
 }
 
 int agenteroRegisterRank(void) {

@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"path"
@@ -140,6 +142,12 @@ func (db *DB) pageHits(ctx context.Context, p *plan, q Query) (Result, error) {
 		return Result{}, err
 	}
 	order(cands, q.PerPaper)
+	// Widening reorders the papers within a batch of a paper-first
+	// search, whose first batches are the same in a later call (a cursor).
+	if err := r.expand(ctx, cands); err != nil {
+		return Result{}, err
+	}
+	order(cands, q.PerPaper)
 	return db.take(ctx, p, q, cands, partial)
 }
 
@@ -156,7 +164,7 @@ func (r *ranker) whole(ctx context.Context, sc *resolved, expr string, need, per
 	var titles map[int64]float64
 	partial := false
 	if sc.all || sc.many {
-		if titles, err = r.titles(ctx, sc.ids); err != nil {
+		if titles, err = r.bonus(ctx, sc.ids); err != nil {
 			return nil, false, err
 		}
 		if sc.files != "" {
@@ -168,7 +176,7 @@ func (r *ranker) whole(ctx context.Context, sc *resolved, expr string, need, per
 		for i, sp := range sc.papers {
 			ids[i] = sp.id
 		}
-		if titles, err = r.titles(ctx, ids); err != nil {
+		if titles, err = r.bonus(ctx, ids); err != nil {
 			return nil, false, err
 		}
 		pages, err = r.pages(ctx, sc.papers, 0, expr)
@@ -228,14 +236,14 @@ func (db *DB) take(ctx context.Context, p *plan, q Query, cs []candidate, partia
 }
 
 // hits reads what the chosen candidates show: where each is, and a snippet
-// around its terms. Pages are read in one statement and text files in
-// another; a candidate that left the index since it matched is left out.
+// around its terms. A candidate that left the index since it matched is
+// left out.
 func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([]Hit, error) {
 	type key struct {
 		file  bool
 		rowid int64
 	}
-	var pages, files []any
+	var pages, files []int64
 	for _, c := range chosen {
 		if c.file {
 			files = append(files, c.rowid)
@@ -245,64 +253,61 @@ func (db *DB) hits(ctx context.Context, p *plan, q Query, chosen []candidate) ([
 	}
 	read := map[key]Hit{}
 	at := map[key]int{} // a page hit's first matched term: a rune offset in its page
+	// One row at a time: FTS5 seeks to a rowid, where rowid IN (...) would
+	// have it read every row that holds a term (ms for common words at
+	// 10,000 papers).
 	if len(pages) > 0 {
-		rows, err := db.sql.QueryContext(ctx, `SELECT pages_fts.rowid, p.ref, p.title, p.pdf_path, pg.page, pg.label,
+		stmt, err := db.sql.PrepareContext(ctx, `SELECT p.ref, p.title, p.pdf_path, pg.page, pg.label,
 			highlight(pages_fts, 0, char(2), char(3))
 			FROM pages_fts CROSS JOIN pages pg ON pg.id = pages_fts.rowid CROSS JOIN papers p ON p.id = pg.paper_id
-			WHERE pages_fts MATCH ? AND pages_fts.rowid IN (`+placeholders(len(pages))+`)`, append([]any{p.pageExpr}, pages...)...)
+			WHERE pages_fts MATCH ? AND pages_fts.rowid = ?`)
 		if err != nil {
 			return nil, fmt.Errorf("read hits: %w", err)
 		}
-		for rows.Next() {
+		defer stmt.Close()
+		for _, id := range pages {
 			var h Hit
-			var id int64
 			var pdfPath, marked string
-			if err := rows.Scan(&id, &h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel, &marked); err != nil {
-				rows.Close()
+			err := stmt.QueryRowContext(ctx, p.pageExpr, id).Scan(&h.Ref, &h.Title, &pdfPath, &h.Page, &h.PageLabel, &marked)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // it left the index
+			}
+			if err != nil {
 				return nil, fmt.Errorf("read hits: %w", err)
 			}
 			h.CitationURI = citation.New(pdfPath, h.Page, "").String()
 			h.Snippet, h.Quote = snippet(marked, p.terms, p.places, q.SnippetChars)
-			read[key{false, id}] = h
+			k := key{false, id}
 			if i := strings.Index(marked, MarkStart); i >= 0 {
-				at[key{false, id}] = utf8.RuneCountInString(marked[:i])
+				at[k] = utf8.RuneCountInString(marked[:i])
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read hits: %w", err)
-		}
-		for k, h := range read {
-			sec, err := db.SectionAt(ctx, h.Ref, h.Page, at[k])
-			if err != nil {
+			if h.Section, err = db.SectionAt(ctx, h.Ref, h.Page, at[k]); err != nil {
 				return nil, err
 			}
-			h.Section = sec
 			read[k] = h
 		}
 	}
 	if len(files) > 0 {
-		rows, err := db.sql.QueryContext(ctx, `SELECT files_fts.rowid, f.path, f.paper_ref, highlight(files_fts, 0, char(2), char(3))
+		stmt, err := db.sql.PrepareContext(ctx, `SELECT f.path, f.paper_ref, highlight(files_fts, 0, char(2), char(3))
 			FROM files_fts CROSS JOIN files f ON f.id = files_fts.rowid
-			WHERE files_fts MATCH ? AND files_fts.rowid IN (`+placeholders(len(files))+`)`, append([]any{p.pageExpr}, files...)...)
+			WHERE files_fts MATCH ? AND files_fts.rowid = ?`)
 		if err != nil {
 			return nil, fmt.Errorf("read hits: %w", err)
 		}
-		for rows.Next() {
+		defer stmt.Close()
+		for _, id := range files {
 			var h Hit
-			var id int64
 			var marked string
-			if err := rows.Scan(&id, &h.Path, &h.Ref, &marked); err != nil {
-				rows.Close()
+			err := stmt.QueryRowContext(ctx, p.pageExpr, id).Scan(&h.Path, &h.Ref, &marked)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
 				return nil, fmt.Errorf("read hits: %w", err)
 			}
 			h.Title, h.CitationURI = path.Base(h.Path), citation.New(h.Path, 0, "").String()
 			h.Snippet, h.Quote = snippet(marked, p.terms, p.places, q.SnippetChars)
 			read[key{true, id}] = h
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read hits: %w", err)
 		}
 	}
 	out := []Hit{}
@@ -362,6 +367,27 @@ func refScope(col string, s Scope) (cond string, args []any, all bool) {
 	return strings.Join(conds, " OR "), args, false
 }
 
+// refIDs is the ids of the papers of s that refScope names (not for a
+// scope of every paper), as a subquery that SQLite answers from the index
+// of refs, one lookup per paper or folder: refScope's conditions joined
+// by OR have it read every paper (and, joined with pages, every page).
+func refIDs(s Scope) (string, []any) {
+	var parts []string
+	var args []any
+	if len(s.Papers) > 0 {
+		parts = append(parts, `SELECT id FROM papers WHERE ref IN (`+placeholders(len(s.Papers))+`)`)
+		args = append(args, anys(s.Papers)...)
+	}
+	for _, d := range s.Folders {
+		parts = append(parts, `SELECT id FROM papers WHERE ref = ?`, `SELECT id FROM papers WHERE ref > ? AND ref < ?`)
+		args = append(args, d, d+"/", d+"0")
+	}
+	if len(parts) == 0 {
+		return `SELECT id FROM papers WHERE 0`, nil
+	}
+	return strings.Join(parts, " UNION ALL "), args
+}
+
 func (db *DB) resolve(ctx context.Context, s Scope) (*resolved, error) {
 	sc := &resolved{}
 	var folders []string
@@ -382,9 +408,9 @@ func (db *DB) resolve(ctx context.Context, s Scope) (*resolved, error) {
 		}
 		sc.all, sc.many = n <= rankAll, n > rankAll
 	case len(s.Papers) > 0 || len(folders) > 0:
-		cond, args, _ := refScope("p.ref", Scope{Papers: s.Papers, Folders: folders})
-		sc.papers, err = db.spans(ctx, `SELECT pg.paper_id, min(pg.id), max(pg.id) FROM papers p JOIN pages pg ON pg.paper_id = p.id
-			WHERE `+cond+` GROUP BY pg.paper_id ORDER BY pg.paper_id`, args...)
+		ids, args := refIDs(Scope{Papers: s.Papers, Folders: folders})
+		sc.papers, err = db.spans(ctx, `SELECT paper_id, min(id), max(id) FROM pages WHERE paper_id IN (`+ids+`)
+			GROUP BY paper_id ORDER BY paper_id`, args...)
 		if len(sc.papers) > rankAll {
 			sc.many = true
 			for _, sp := range sc.papers {

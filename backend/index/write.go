@@ -72,8 +72,9 @@ func (db *DB) updateMetadata(ctx context.Context, root string, k *known, p vault
 }
 
 // setMetadata derives a paper's metadata again and records it. With
-// names, a changed title or author list is written to the paper's row of
-// papers_fts too (writeDocument writes the row itself, after).
+// names, a changed title, author list or abstract is written to the
+// paper's rows of papers_fts and fields_fts too (writeDocument writes them
+// itself, after).
 func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extractedJSON string, p vault.Paper, names bool) error {
 	var x extracted
 	_ = json.Unmarshal([]byte(extractedJSON), &x)
@@ -85,9 +86,9 @@ func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extract
 	}
 	d := metadata.Derive(p.Ref, m, x.Extracted, cited)
 	authors, _ := json.Marshal(d.Authors)
-	var oldTitle, oldAuthors string
+	var oldTitle, oldAuthors, oldAbstract string
 	if names {
-		if err := tx.QueryRowContext(ctx, `SELECT title, authors FROM papers WHERE id = ?`, id).Scan(&oldTitle, &oldAuthors); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT title, authors, abstract FROM papers WHERE id = ?`, id).Scan(&oldTitle, &oldAuthors, &oldAbstract); err != nil {
 			return fmt.Errorf("update metadata: %w", err)
 		}
 	}
@@ -101,7 +102,7 @@ func setMetadata(ctx context.Context, tx *sql.Tx, root string, id int64, extract
 	if err != nil {
 		return fmt.Errorf("update metadata: %w", err)
 	}
-	if !names || oldTitle == d.Title && oldAuthors == string(authors) {
+	if !names || oldTitle == d.Title && oldAuthors == string(authors) && oldAbstract == d.Abstract {
 		return nil
 	}
 	texts, err := pageTexts(ctx, tx, id)
