@@ -28,18 +28,24 @@ var ErrDuplicateAgent = errors.New("an agent of that name exists")
 // one sentence in the user's words: ErrInvalidAgent, ErrRelativeCommand,
 // ErrCommandNotFound or ErrDuplicateAgent.
 func PrepareNew(path string, ag Agent) (Agent, error) {
+	ag, _, err := prepareNew(path, ag)
+	return ag, err
+}
+
+// prepareNew is PrepareNew, with the agents file as read.
+func prepareNew(path string, ag Agent) (Agent, *file, error) {
 	ag, err := Prepare(ag)
 	if err != nil {
-		return Agent{}, err
+		return Agent{}, nil, err
 	}
 	f, err := readFile(path)
 	if err != nil {
-		return Agent{}, err
+		return Agent{}, nil, err
 	}
 	if err := f.free(ag.Name); err != nil {
-		return Agent{}, err
+		return Agent{}, nil, err
 	}
-	return ag, nil
+	return ag, f, nil
 }
 
 // Add checks a new agent (PrepareNew) and writes it into the agents file
@@ -48,15 +54,8 @@ func PrepareNew(path string, ag Agent) (Agent, error) {
 // holds is kept as it is. It returns the agent as stored (its command an
 // absolute path).
 func Add(path string, ag Agent, makeDefault bool) (Agent, error) {
-	ag, err := Prepare(ag)
+	ag, f, err := prepareNew(path, ag)
 	if err != nil {
-		return Agent{}, err
-	}
-	f, err := readFile(path)
-	if err != nil {
-		return Agent{}, err
-	}
-	if err := f.free(ag.Name); err != nil {
 		return Agent{}, err
 	}
 	entry, err := json.Marshal(ag)
