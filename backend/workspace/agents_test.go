@@ -3,6 +3,7 @@ package workspace_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -272,5 +273,42 @@ func TestAgentsFileChangedWhileOpen(t *testing.T) {
 	q := workspace.AskRequest{ConversationID: "c4", Agent: "late", Request: workspace.QuickChat(), Question: "Still there?"}
 	if err := f.ws.Ask(q); workspace.Code(err) != events.CodeNotConfigured || !strings.Contains(err.Error(), "not valid JSON") {
 		t.Errorf("Ask with a broken agents.json = %v (code %q), want not-configured naming the file", err, workspace.Code(err))
+	}
+}
+
+// TestAddAgentBesideSave: agents added by Settings' form while other
+// agents are saved are all kept; each write of agents.json takes the same
+// lock, so none writes over another's.
+func TestAddAgentBesideSave(t *testing.T) {
+	cfg := workspace.NewConfig(t.TempDir(), binary)
+	const n = 8
+	errs := make(chan error, 2*n)
+	for i := range n {
+		go func() {
+			errs <- cfg.AddAgent(background(), "", agentconf.Agent{Name: fmt.Sprintf("added %d", i), Command: binary}, false, true)
+		}()
+		go func() {
+			_, err := cfg.SaveAgent(background(), workspace.SaveAgentRequest{Agent: agentconf.Agent{Name: fmt.Sprintf("saved %d", i), Command: binary}, Force: true})
+			errs <- err
+		}()
+	}
+	for range 2 * n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := cfg.Agents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		for _, name := range []string{fmt.Sprintf("added %d", i), fmt.Sprintf("saved %d", i)} {
+			if a.Find(name) == nil {
+				t.Errorf("%s is not in agents.json", name)
+			}
+		}
+	}
+	if err := cfg.AddAgent(background(), "", agentconf.Agent{Name: "Added 1", Command: binary}, false, true); workspace.Code(err) != events.CodeInvalid {
+		t.Errorf("a name taken: %v (code %q), want code %q", err, workspace.Code(err), events.CodeInvalid)
 	}
 }

@@ -179,6 +179,45 @@ func (c *Config) SaveAgent(ctx context.Context, req SaveAgentRequest) (*agentcon
 	})
 }
 
+// AddAgent adds a new agent to agents.json as agentconf.Add does (the
+// file's other entries and the fields Agentero does not know are kept),
+// under the lock every other change of the file takes. A relative command,
+// a command not found and a name that is taken are refused as ErrInvalid.
+// Unless force, the agent is checked first as Test connection does
+// (verify: CancelTestAgent(checkID) stops it), and one that fails is not
+// added (ErrUnverified, with the check's message).
+func (c *Config) AddAgent(ctx context.Context, checkID string, ag agentconf.Agent, makeDefault, force bool) error {
+	p, err := c.file("agents.json")
+	if err != nil {
+		return err
+	}
+	if ag, err = agentconf.PrepareNew(p, ag); err != nil {
+		return refusedAgent(err)
+	}
+	if !force {
+		if err := c.verify(ctx, checkID, ag); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := agentconf.Add(p, ag, makeDefault); err != nil {
+		return refusedAgent(err)
+	}
+	return nil
+}
+
+// refusedAgent marks the configuration's refusals of an agent (each a
+// sentence for the user) ErrInvalid.
+func refusedAgent(err error) error {
+	for _, kind := range []error{agentconf.ErrInvalidAgent, agentconf.ErrRelativeCommand, agentconf.ErrCommandNotFound, agentconf.ErrDuplicateAgent} {
+		if errors.Is(err, kind) {
+			return invalid(err)
+		}
+	}
+	return err
+}
+
 // SetDefaultAgent makes a configured agent the default.
 func (c *Config) SetDefaultAgent(name string) (*agentconf.Agents, error) {
 	return c.edit(func(a *agentconf.Agents) error {
