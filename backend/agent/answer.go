@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/agentero/agentero/backend/citation"
@@ -98,7 +99,7 @@ func (a *Agent) answer(ctx context.Context, s *session, question string, tc turn
 	if text, ok, err := earlierTurn(ctx, r, question); ok || err != nil {
 		return text, err
 	}
-	g := &gatherer{r: r, seen: map[string]bool{}}
+	g := &gatherer{r: r, question: question, seen: map[string]bool{}}
 	near := map[string]bool{}
 	for i, e := range tc.selections() {
 		if i == maxSelection {
@@ -240,10 +241,19 @@ func (a *Agent) toolDone(ctx context.Context, id sdk.SessionId, callID string, e
 
 // keywords drops the words of the question that say nothing about what
 // it asks (text.Stop: how, the, explain, paper …), keeping what a search
-// can match; a question of such words alone is kept whole.
+// can match, and a figure or table it names ("Figure 3", "Fig. 2",
+// "Table II"), which the search finds by its label; a question of such
+// words alone is kept whole.
 func keywords(q string) string {
 	var keep []string
-	for _, w := range text.Split(q) {
+	words := text.Split(q)
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if labelWords[text.Fold(w)] && i+1 < len(words) && labelNumber.MatchString(words[i+1]) {
+			keep = append(keep, w, words[i+1])
+			i++
+			continue
+		}
 		if !text.Stop(text.Fold(w)) {
 			keep = append(keep, w)
 		}
@@ -255,3 +265,10 @@ func keywords(q string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// labelWords start a figure's or table's label; labelNumber is its number
+// (3, 3a, II).
+var (
+	labelWords  = map[string]bool{"figure": true, "fig": true, "table": true, "tab": true}
+	labelNumber = regexp.MustCompile(`^(?:[0-9]+[a-z]?|[IVXLC]+)$`)
+)

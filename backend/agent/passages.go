@@ -8,8 +8,10 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // passage is one quoted piece of an answer: whole sentences, in reading
@@ -35,15 +37,20 @@ type pageSource struct {
 	sel                         [2]int // sentences of a selection, [from, to); to == 0 when none
 	selText                     string // a selection that could not be found among the sentences
 	near                        bool   // on or next to a page the user selected text on
+	// caption is the caption of a figure or table on the page that the
+	// question names by its label ("What does Figure 1 show?"): what
+	// the figure shows, in the paper's words, quoted first.
+	caption string
 }
 
 // gatherer collects the pages of one turn.
 type gatherer struct {
-	r       *reader
-	sources []*pageSource
-	seen    map[string]bool // refs that gave a card or a selection
-	notes   []string        // what the answer must say about unreadable text
-	more    bool            // more passages match than were read
+	r        *reader
+	sources  []*pageSource
+	question string          // as the user asked it
+	seen     map[string]bool // refs that gave a card or a selection
+	notes    []string        // what the answer must say about unreadable text
+	more     bool            // more passages match than were read
 }
 
 // Limits of one answer.
@@ -203,6 +210,9 @@ func (g *gatherer) card(ctx context.Context, c card, near map[string]bool) error
 	}
 	src := &pageSource{ref: c.Ref, title: c.Title, page: c.Page, label: label(c.PageLabel, c.Page), citation: c.cites(), rank: rank,
 		near: near[fmt.Sprintf("%s#%d", c.Ref, c.Page)]}
+	if c.Kind != "" && names(g.question, c.Label) {
+		src.caption = wholeSentences(oneLine(strings.TrimSuffix(strings.TrimSpace(c.Snippet), "…")))
+	}
 	if g.r.canRead() {
 		p, err := g.r.page(ctx, c.Ref, c.Page)
 		switch {
@@ -256,6 +266,9 @@ func (g *gatherer) passages(query string, parts []string) []passage {
 	sc := newScorer(query, pool)
 	var out, others []passage
 	for _, s := range g.sources {
+		if s.caption != "" && len(out) < maxPassages {
+			out = append(out, s.passage(s.caption, false, 0, 0))
+		}
 		taken := [2]int{-1, -1}
 		switch {
 		case s.selText != "":
@@ -397,4 +410,40 @@ func (g *gatherer) noText(ctx context.Context, papers []string) error {
 		}
 	}
 	return nil
+}
+
+// names says whether question names a figure or table by its label
+// ("Figure 3", "Table II"), in any case, with "Fig." for "Figure": the
+// label's number must stand alone ("Figure 1" is not named by "Figure 12").
+func names(question, label string) bool {
+	f := strings.Fields(strings.ToLower(label))
+	if len(f) != 2 {
+		return false
+	}
+	kinds := []string{f[0]}
+	if f[0] == "figure" {
+		kinds = append(kinds, "fig.", "fig")
+	}
+	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.'
+	})
+	for i := 0; i+1 < len(words); i++ {
+		if slices.Contains(kinds, words[i]) && strings.TrimRight(words[i+1], ".") == f[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// wholeSentences is a caption as its card gave it, less a last sentence
+// the card's snippet cut short; the label's sentence ("Figure 1: …") is
+// always kept.
+func wholeSentences(caption string) string {
+	if caption == "" || strings.ContainsRune(".!?)", rune(caption[len(caption)-1])) {
+		return caption
+	}
+	if i := strings.LastIndex(caption, ". "); i > 0 {
+		return caption[:i+1]
+	}
+	return caption
 }

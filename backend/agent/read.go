@@ -24,6 +24,7 @@ type card struct {
 	// A figure card (a figure or table the question names or whose
 	// caption it matches) has its kind and its region of the page.
 	Kind   string           `json:"kind"`
+	Label  string           `json:"label"`
 	Region *citation.Region `json:"region"`
 }
 
