@@ -108,6 +108,7 @@ func TestPackage(t *testing.T) {
 
 	// The installed binary opens the example vault, reading with its own PDFium.
 	bin := filepath.Join(root, "usr/bin/agentero")
+	firstScreen(t, bin, artifacts)
 	logs, second := openInstalled(t, bin, artifacts)
 	t.Logf("a second launch with a link: %s", second)
 	if want := filepath.Join(root, "usr/lib/agentero/libpdfium.so"); !strings.Contains(logs, "pdfium="+want) {
@@ -140,6 +141,56 @@ func TestPackage(t *testing.T) {
 		}
 		installTarball(t, tgz)
 	}
+}
+
+// firstScreen starts bin as a new user would (no vault opened before, an
+// empty home) under Xvfb, and reads its window with Tesseract until the
+// first screen offers its ways forward: Open vault…, New vault… and the
+// example vault.
+func firstScreen(t *testing.T, bin, artifacts string) {
+	t.Helper()
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Fatalf("tesseract is needed to read the first screen: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	display := startXvfb(t, ctx)
+	home := t.TempDir()
+	app := exec.CommandContext(ctx, bin)
+	app.Env = append(cleanEnv(), "DISPLAY="+display, "HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
+	var logs bytes.Buffer
+	app.Stdout, app.Stderr = &logs, &logs
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stopApp(app)
+	shot := filepath.Join(artifacts, "package-first-screen.png")
+	want := []string{"open vault", "new vault", "example vault"}
+	seen := ""
+	for ctx.Err() == nil {
+		time.Sleep(2 * time.Second)
+		if _, err := screenshot(ctx, display, shot); err != nil {
+			continue
+		}
+		out, err := exec.CommandContext(ctx, "tesseract", shot, "-", "--psm", "11").Output()
+		if err != nil {
+			continue
+		}
+		seen = strings.ToLower(strings.Join(strings.Fields(string(out)), " "))
+		missing := 0
+		for _, w := range want {
+			if !strings.Contains(seen, w) {
+				missing++
+			}
+		}
+		if missing == 0 {
+			t.Logf("the installed app's first screen offers %q (screenshot %s)", want, shot)
+			return
+		}
+	}
+	t.Errorf("the installed app's first screen does not offer all of %q; it reads %q (screenshot %s)\n%s", want, seen, shot, logs.String())
 }
 
 // openInstalled starts bin on a copy of the example vault under Xvfb and
