@@ -143,6 +143,24 @@ func TestPackage(t *testing.T) {
 	}
 }
 
+// startInstalled starts the installed binary on display with args, as a
+// user of an empty home (its own config and cache folders), its output
+// kept in the returned buffer.
+func startInstalled(t *testing.T, ctx context.Context, bin, display string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	home := t.TempDir()
+	app := exec.CommandContext(ctx, bin, args...)
+	app.Env = append(cleanEnv(), "DISPLAY="+display, "HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
+	logs := &bytes.Buffer{}
+	app.Stdout, app.Stderr = logs, logs
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return app, logs
+}
+
 // firstScreen starts bin as a new user would (no vault opened before, an
 // empty home) under Xvfb, and reads its window with Tesseract until the
 // first screen offers its ways forward: Open vault…, New vault… and the
@@ -155,16 +173,7 @@ func firstScreen(t *testing.T, bin, artifacts string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	display := startXvfb(t, ctx)
-	home := t.TempDir()
-	app := exec.CommandContext(ctx, bin)
-	app.Env = append(cleanEnv(), "DISPLAY="+display, "HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
-		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
-	var logs bytes.Buffer
-	app.Stdout, app.Stderr = &logs, &logs
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
+	app, logs := startInstalled(t, ctx, bin, display)
 	defer stopApp(app)
 	shot := filepath.Join(artifacts, "package-first-screen.png")
 	want := []string{"open vault", "new vault", "example vault"}
@@ -205,16 +214,7 @@ func openInstalled(t *testing.T, bin, artifacts string) (string, string) {
 	display := startXvfb(t, ctx)
 	vaultDir := filepath.Join(t.TempDir(), "vault")
 	copyTree(t, "../../examples/vault", vaultDir)
-	home := t.TempDir()
-	app := exec.CommandContext(ctx, bin, "--vault", vaultDir)
-	app.Env = append(cleanEnv(), "DISPLAY="+display, "HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
-		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "NO_AT_BRIDGE=1")
-	var logs bytes.Buffer
-	app.Stdout, app.Stderr = &logs, &logs
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
+	app, logs := startInstalled(t, ctx, bin, display, "--vault", vaultDir)
 	defer stopApp(app)
 	shot := filepath.Join(artifacts, "package-library.png")
 	got := waitScreen(t, ctx, display, shot, 90*time.Second, func(r report) bool { return r.libraryShown() && indexed(t, vaultDir) })
