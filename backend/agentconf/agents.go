@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentero/agentero/backend/atomicfile"
 )
 
 // BuiltinName is the name of the agent shipped in Agentero's own binary.
@@ -135,11 +134,11 @@ func (a *Agents) Save(path string) error {
 		}
 	}
 	sort.Slice(out.List, func(i, j int) bool { return out.List[i].Name < out.List[j].Name })
-	data, err := keepUnknown(path, out)
+	f, err := keepUnknown(path, out)
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(data, '\n'), atomicfile.Private)
+	return f.write(path)
 }
 
 // Find returns the agent of that name, or nil.

@@ -156,11 +156,11 @@ var agentFields = func() map[string]bool {
 	return out
 }()
 
-// keepUnknown writes a into the file at path as Save does, but keeps what
-// the file holds that Agents does not know: the top-level fields besides
-// "default" and "agents", and each entry's unknown fields, by the entry's
-// name. A file that cannot be read is written over, as before.
-func keepUnknown(path string, a Agents) ([]byte, error) {
+// keepUnknown is a as the file at path is to hold it, with what the file
+// holds that Agents does not know: the top-level fields besides "default"
+// and "agents", and each entry's unknown fields, by the entry's name. A
+// file that cannot be read is written over, as before.
+func keepUnknown(path string, a Agents) (*file, error) {
 	old, err := readFile(path)
 	if err != nil {
 		old = &file{top: map[string]json.RawMessage{}}
@@ -204,10 +204,5 @@ func keepUnknown(path string, a Agents) ([]byte, error) {
 		f.entries = append(f.entries, data)
 	}
 	f.top["default"], _ = json.Marshal(a.Default)
-	list, err := json.Marshal(f.entries)
-	if err != nil {
-		return nil, err
-	}
-	f.top["agents"] = list
-	return json.MarshalIndent(f.top, "", "  ")
+	return f, nil
 }
