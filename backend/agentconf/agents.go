@@ -16,7 +16,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
 )
 
 // BuiltinName is the name of the agent shipped in Agentero's own binary.
