@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/agentero/agentero/backend/citation"
@@ -246,18 +245,20 @@ func (a *Agent) toolDone(ctx context.Context, id sdk.SessionId, callID string, e
 // words alone is kept whole.
 func keywords(q string) string {
 	var keep []string
-	words := text.Split(q)
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if labelWords[text.Fold(w)] && i+1 < len(words) && labelNumber.MatchString(words[i+1]) {
-			keep = append(keep, w, words[i+1])
-			i++
-			continue
-		}
-		if !text.Stop(text.Fold(w)) {
-			keep = append(keep, w)
+	content := func(s string) {
+		for _, w := range text.Split(s) {
+			if !text.Stop(text.Fold(w)) {
+				keep = append(keep, w)
+			}
 		}
 	}
+	at := 0
+	for _, f := range text.FigureNames(q, -1) {
+		content(q[at:f.Start])
+		keep = append(keep, q[f.Start:f.End])
+		at = f.End
+	}
+	content(q[at:])
 	if len(keep) == 0 {
 		return q
 	}
@@ -265,10 +266,3 @@ func keywords(q string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// labelWords start a figure's or table's label; labelNumber is its number
-// (3, 3a, II).
-var (
-	labelWords  = map[string]bool{"figure": true, "fig": true, "table": true, "tab": true}
-	labelNumber = regexp.MustCompile(`^(?:[0-9]+[a-z]?|[IVXLC]+)$`)
-)

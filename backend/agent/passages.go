@@ -8,10 +8,10 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"slices"
 	"sort"
 	"strings"
-	"unicode"
+
+	"github.com/agentero/agentero/backend/text"
 )
 
 // passage is one quoted piece of an answer: whole sentences, in reading
@@ -413,22 +413,11 @@ func (g *gatherer) noText(ctx context.Context, papers []string) error {
 }
 
 // names says whether question names a figure or table by its label
-// ("Figure 3", "Table II"), in any case, with "Fig." for "Figure": the
-// label's number must stand alone ("Figure 1" is not named by "Figure 12").
+// ("Figure 3", "fig. 3", "Table II"): text.FigureNames, whose numbers
+// stand alone ("Figure 1" is not named by "Figure 12").
 func names(question, label string) bool {
-	f := strings.Fields(strings.ToLower(label))
-	if len(f) != 2 {
-		return false
-	}
-	kinds := []string{f[0]}
-	if f[0] == "figure" {
-		kinds = append(kinds, "fig.", "fig")
-	}
-	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.'
-	})
-	for i := 0; i+1 < len(words); i++ {
-		if slices.Contains(kinds, words[i]) && strings.TrimRight(words[i+1], ".") == f[1] {
+	for _, f := range text.FigureNames(question, -1) {
+		if strings.EqualFold(f.Label, label) {
 			return true
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -128,9 +127,6 @@ type FigureQuery struct {
 	Limit int // 0: 5
 }
 
-// namedFigure finds "figure 3", "fig. 2b", "table II", "tab 4" in a query.
-var namedFigure = regexp.MustCompile(`(?i)\b(fig(?:ure)?s?|tab(?:le)?s?)\.?\s*((?:[a-z]\.?)?\d+(?:\.\d+)?|[ivxlc]+\b)`)
-
 // figureWords are the words of a query that ask for a figure or a table
 // rather than describe it.
 var figureWords = map[string]bool{"figure": true, "figures": true, "fig": true, "table": true, "tables": true, "tab": true,
@@ -171,16 +167,9 @@ func (db *DB) FigureHits(ctx context.Context, q FigureQuery) ([]Figure, error) {
 		}
 	}
 	rest := q.Text
-	for _, m := range namedFigure.FindAllStringSubmatch(q.Text, 4) {
-		kind, num := "Figure", m[2]
-		if strings.HasPrefix(strings.ToLower(m[1]), "tab") {
-			kind = "Table"
-		}
-		if strings.Trim(strings.ToUpper(num), "IVXLC") == "" {
-			num = strings.ToUpper(num)
-		}
+	for _, named := range text.FigureNames(q.Text, 4) {
 		rows, err := db.sql.QueryContext(ctx, `SELECT `+figureCols+` FROM `+figureJoins+`
-			WHERE f.label = ? COLLATE NOCASE AND `+where+` ORDER BY p.ref LIMIT ?`, append(append([]any{kind + " " + num}, args...), limit)...)
+			WHERE f.label = ? COLLATE NOCASE AND `+where+` ORDER BY p.ref LIMIT ?`, append(append([]any{named.Label}, args...), limit)...)
 		if err != nil {
 			return nil, fmt.Errorf("find figures: %w", err)
 		}
@@ -189,7 +178,7 @@ func (db *DB) FigureHits(ctx context.Context, q FigureQuery) ([]Figure, error) {
 			return nil, fmt.Errorf("find figures: %w", err)
 		}
 		add(fs)
-		rest = strings.Replace(rest, m[0], " ", 1)
+		rest = strings.Replace(rest, q.Text[named.Start:named.End], " ", 1)
 	}
 	asked := rest != q.Text
 	var words []string
