@@ -324,14 +324,21 @@ test("working in the window", { timeout: 600_000 }, async (t) => {
       assert.equal(JSON.parse(readFileSync(layoutFile, "utf8")).collapsed.library, true, `${layoutFile} keeps the collapsed library`);
 
       // Quit the app and start it again on the same configuration folder and
-      // vault, through a link to the paper (as a user clicking one would):
-      // what survives is the backend's file, not the browser's storage.
+      // vault, then open the paper through a link (as a user clicking one
+      // would): what survives is the backend's file, not the browser's storage.
+      // The link is handed to the running app rather than given at its start:
+      // the dev build's own WebKit window would race this page for a launch
+      // link, which the app hands to the first window that asks.
       await page.evaluate(() => localStorage.removeItem("agentero.layout"));
       const before = await page.evaluate(() => window.go.main.App.Library().then((ps) => ps.map((p) => p.ref).sort().join()));
       const pid = env.pid();
-      await env.restart(["--vault", env.vault, `agentero://open?vault=${encodeURIComponent(env.vault)}&ref=papers/bitcoin&page=1`]);
+      await env.restart(["--vault", env.vault]);
       assert.notEqual(env.pid(), pid, "a new app process serves the window");
       await page.waitForFunction(() => document.querySelector(".viewer-toolbar") !== null, null, { timeout: 30_000 });
+      // The library is listed before the window listens for links.
+      await page.locator('[data-testid="library-item"]').first().waitFor({ state: "attached", timeout: 30_000 });
+      const handed = await env.launch([`agentero://open?vault=${encodeURIComponent(env.vault)}&ref=papers/bitcoin&page=1`]);
+      assert.equal(handed.code, 0, `the second launch hands the link over: ${handed.out}`);
       await page.waitForFunction(() => document.querySelector('[data-testid="page-count"]')?.textContent === "of 9", null, { timeout: 60_000 });
       assert.equal(await page.evaluate(() => window.go.main.App.Library().then((ps) => ps.map((p) => p.ref).sort().join())), before, "the same vault is open");
       assert.equal(await page.evaluate(() => document.querySelector(".sidebar")?.hidden), true, "the library is still collapsed");
